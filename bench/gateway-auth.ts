@@ -1,0 +1,50 @@
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { createOrgWithKey } from "../test/support/admin";
+import { ADMIN_TOKEN, startCluster } from "../test/support/cluster";
+import { request } from "../test/support/http";
+import { measure, type LoadResult } from "./load";
+
+const CONNECTIONS = 64;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+
+async function startBareServer(body: string): Promise<{ url: string; stop(): void }> {
+  const child = spawn(process.execPath, [path.join(__dirname, "bare-server.js")], { env: { ...process.env, BARE_BODY: body }, stdio: ["ignore", "pipe", "inherit"] });
+  const port = await new Promise<number>((resolve) => child.stdout!.once("data", (c: Buffer) => resolve(JSON.parse(c.toString()).port)));
+  return { url: `http://127.0.0.1:${port}/`, stop: () => child.kill("SIGTERM") };
+}
+
+/**
+ * An authenticated GET through the gateway process, auth over NATS (key check and rate window
+ * in one atomic update) and billing over NATS, beside a bare Node server answering the same JSON.
+ */
+export async function benchGatewayAuth(): Promise<Record<string, unknown>> {
+  const cluster = await startCluster({ LOG_LEVEL: "warn" });
+  try {
+    await cluster.spawn("auth,billing");
+    const gateway = await cluster.spawn("gateway");
+    const { key } = await createOrgWithKey(gateway.url, ADMIN_TOKEN, { rate_limit_rpm: 1_000_000_000 });
+    const path = "/v1/usage?days=1";
+    const sample = await request(gateway.url, path, { token: key });
+    if (sample.status !== 200) throw new Error(`sample request failed: ${sample.status} ${sample.text}`);
+
+    const bare = await startBareServer(sample.text);
+    let bareResult: LoadResult;
+    try {
+      bareResult = await measure(bare.url, { connections: CONNECTIONS, seconds: SECONDS });
+    } finally {
+      bare.stop();
+    }
+    const platform = await measure(gateway.url + path, { connections: CONNECTIONS, seconds: SECONDS, headers: { authorization: `Bearer ${key}` } });
+    return {
+      name: "authenticated GET /v1/usage through gateway → auth → billing over NATS",
+      connections: CONNECTIONS,
+      seconds: SECONDS,
+      bare: bareResult,
+      platform,
+      ratio: Number((platform.requestsPerSec / bareResult.requestsPerSec).toFixed(3)),
+    };
+  } finally {
+    await cluster.stop();
+  }
+}

@@ -1,0 +1,56 @@
+import { ConfigError, loadConfig } from "./shared/config";
+import { rootLogger } from "./shared/logger";
+import { startPlatform, type RunningPlatform } from "./shared/runtime/platform";
+
+/** What a new user needs to see on the embedded default: where the API is and how to call it. */
+function printWelcome(p: RunningPlatform): void {
+  if (!p.config.SERVICES.includes("gateway")) return;
+  const base = `http://localhost:${p.config.PORT}`;
+  const lines = [``, `Article platform listening on ${base}`];
+  if (p.generatedAdminToken) lines.push(`Admin token (generated, kept in ${p.generatedAdminToken.file}): ${p.generatedAdminToken.token}`);
+  else if (p.adminTokenFile) lines.push(`Admin token: in ${p.adminTokenFile}`);
+  if (p.demo) {
+    lines.push(
+      `Demo organization ${p.demo.org_id} with ${p.demo.credit_balance} credits. Its test API key (shown once):`,
+      `  ${p.demo.api_key}`,
+      `Try: curl -H "Authorization: Bearer ${p.demo.api_key}" ${base}/v1/usage?days=7`,
+    );
+  }
+  process.stdout.write(`${lines.join("\n")}\n\n`);
+}
+
+async function main(): Promise<void> {
+  let cfg;
+  try {
+    cfg = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(78);
+    }
+    throw err;
+  }
+  const platform = await startPlatform(cfg);
+  printWelcome(platform);
+
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    rootLogger().info({ signal }, "shutting down");
+    platform.stop().then(
+      () => process.exit(0),
+      (err) => {
+        rootLogger().error({ err }, "shutdown failed");
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+  process.on("SIGINT", () => shutdown("SIGINT"));
+}
+
+main().catch((err) => {
+  rootLogger().fatal({ err }, "failed to start");
+  process.exit(1);
+});

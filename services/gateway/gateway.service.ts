@@ -1,0 +1,162 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Context, Service, ServiceSchema, ServiceSettingSchema } from "moleculer";
+import ApiGateway from "moleculer-web";
+import { bearerToken, secretsEqual } from "../../shared/bearer";
+import { config } from "../../shared/config";
+import { ApiError, envelope, rateLimitHeaders, toHttpError, type RateLimitState } from "../../shared/errors";
+import { rootLogger } from "../../shared/logger";
+import { checkReadiness, writeHealth } from "../../shared/runtime/health";
+import { buildParams, readJsonBody } from "./http-input";
+import { ADMIN_PREFIX, ADMIN_ROUTES, API_PREFIX, API_ROUTES, methodsAt, requiredServices, type RouteContract } from "./routes";
+import { accessLog, requestIdFrom } from "./request-log";
+
+type GatewayRequest = IncomingMessage & {
+  $ctx: Context<unknown, Record<string, unknown>>;
+  $params: { params?: Record<string, string> } & Record<string, unknown>;
+  query: unknown;
+  originalUrl?: string;
+  $orgId?: string;
+};
+type Alias = { method: string; fullPath: string };
+type GatewayService = Service & { sendErrorEnvelope(req: GatewayRequest, res: ServerResponse, err: unknown): void };
+
+const contracts = new Map<string, RouteContract>();
+function aliasesFor(prefix: string, routes: RouteContract[]): Record<string, string> {
+  const aliases: Record<string, string> = {};
+  for (const r of routes) {
+    contracts.set(`${r.method} ${prefix}${r.path}`, r);
+    aliases[`${r.method} ${r.path}`] = r.action;
+  }
+  return aliases;
+}
+
+/** Route options every API route shares: only declared aliases, our own body reading, our own errors. */
+function apiRoute(prefix: string, routes: RouteContract[], authentication: string) {
+  return {
+    path: prefix,
+    mappingPolicy: "restrict",
+    autoAliases: false,
+    mergeParams: false,
+    bodyParsers: false,
+    logging: false,
+    authentication,
+    authorization: "prepareCall",
+    aliases: aliasesFor(prefix, routes),
+    callOptions: { timeout: config().REQUEST_TIMEOUT_MS },
+    onError(this: GatewayService, req: GatewayRequest, res: ServerResponse, err: unknown) {
+      this.sendErrorEnvelope(req, res, err);
+    },
+  };
+}
+
+/** HTTP edge: authenticates (via auth), validates (shared contracts), calls one action, maps errors. */
+const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> = {
+  name: "gateway",
+  mixins: [ApiGateway as unknown as Partial<ServiceSchema>],
+
+  settings: {
+    port: config().PORT,
+    ip: "0.0.0.0",
+    log4XXResponses: false,
+    logRequest: null,
+    logResponse: null,
+    use: [accessLog],
+    rootCallOptions(options: { requestID?: string }, req: IncomingMessage) {
+      options.requestID = requestIdFrom(req);
+    },
+    routes: [
+      apiRoute(API_PREFIX, API_ROUTES, "authenticateApiKey"),
+      apiRoute(ADMIN_PREFIX, ADMIN_ROUTES, "authenticateAdmin"),
+      {
+        path: "/",
+        mappingPolicy: "restrict",
+        autoAliases: false,
+        bodyParsers: false,
+        logging: false,
+        aliases: {
+          "GET /healthz"(_req: IncomingMessage, res: ServerResponse) {
+            writeHealth(res, 200, { status: "ok" });
+          },
+          "GET /readyz"(this: GatewayService, _req: IncomingMessage, res: ServerResponse) {
+            void checkReadiness(this.broker, requiredServices()).then((r) =>
+              writeHealth(res, r.ready ? 200 : 503, { status: r.ready ? "ready" : "not_ready", checks: r.checks }),
+            );
+          },
+        },
+      },
+    ],
+    onError(this: GatewayService, req: GatewayRequest, res: ServerResponse, err: unknown) {
+      this.sendErrorEnvelope(req, res, err);
+    },
+  },
+
+  methods: {
+    /** `/v1`: the API key is verified and the request counted against its rate window in auth. */
+    async authenticateApiKey(ctx: Context<unknown, Record<string, unknown>>, _route: unknown, req: GatewayRequest, res: ServerResponse) {
+      const who = await ctx.call<{ org_id: string; key_id: string; rateLimit: RateLimitState }, object>("auth.authenticate", {
+        token: bearerToken(req.headers.authorization),
+      });
+      for (const [name, value] of Object.entries(rateLimitHeaders(who.rateLimit))) res.setHeader(name, value);
+      req.$orgId = who.org_id;
+      ctx.meta.org_id = who.org_id;
+      return { org_id: who.org_id, key_id: who.key_id };
+    },
+
+    /** `/admin`: the admin token, compared in constant time. An API key never matches it. */
+    async authenticateAdmin(_ctx: Context, _route: unknown, req: GatewayRequest) {
+      const expected = config().ADMIN_TOKEN;
+      const presented = bearerToken(req.headers.authorization);
+      if (!expected || !presented || !secretsEqual(presented, expected)) {
+        throw new ApiError("invalid_admin_token", "Invalid admin token. Pass ADMIN_TOKEN as a bearer token: 'Authorization: Bearer <ADMIN_TOKEN>'.");
+      }
+      return { admin: true };
+    },
+
+    /** Reads the body, validates path, query and body against the route's contract, and sets the action's params. */
+    async prepareCall(ctx: Context<unknown, Record<string, unknown>>, _route: unknown, req: GatewayRequest, _res: ServerResponse, alias: Alias) {
+      const contract = contracts.get(`${alias.method} ${alias.fullPath}`);
+      if (!contract) throw new Error(`no contract for ${alias.method} ${alias.fullPath}`);
+      const body = contract.body ? await readJsonBody(req, config().MAX_BODY_BYTES) : {};
+      const params = buildParams(contract, { path: req.$params.params ?? {}, query: req.query, body });
+      req.$params = req.$orgId ? { ...params, org_id: req.$orgId } : params;
+      ctx.meta.$statusCode = contract.status;
+    },
+
+    sendErrorEnvelope(req: GatewayRequest, res: ServerResponse, err: unknown) {
+      const e = err as { name?: string; code?: unknown; type?: string; data?: { rateLimit?: RateLimitState } };
+      let mapped = toHttpError(err);
+      if (e?.name === "NotFoundError" && e.code === 404 && e.type === "NOT_FOUND") {
+        mapped = routeMiss(req, res);
+      }
+      if (mapped.unexpected) {
+        rootLogger().error({ req_id: req.$ctx?.requestID, err: mapped.unexpected, method: req.method, path: pathOf(req) }, "request failed");
+      }
+      if (res.headersSent) return void res.end();
+      if (e?.type === "rate_limit_exceeded" && e.data?.rateLimit) {
+        for (const [name, value] of Object.entries(rateLimitHeaders(e.data.rateLimit))) res.setHeader(name, value);
+        res.setHeader("retry-after", String(e.data.rateLimit.retryAfter));
+      }
+      if (mapped.status === 401) res.setHeader("www-authenticate", 'Bearer realm="api"');
+      const payload = JSON.stringify(mapped.body);
+      res.writeHead(mapped.status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(payload) });
+      res.end(payload);
+    },
+  },
+};
+
+function pathOf(req: GatewayRequest): string {
+  return (req.originalUrl ?? req.url ?? "/").split("?")[0];
+}
+
+/** No route matched: 405 when the path exists for other methods, 404 otherwise. */
+function routeMiss(req: GatewayRequest, res: ServerResponse) {
+  const path = pathOf(req);
+  const allowed = methodsAt(path.length > 1 ? path.replace(/\/$/, "") : path);
+  if (allowed.length) {
+    res.setHeader("allow", allowed.join(", "));
+    return { status: 405, body: envelope("method_not_allowed", `Method ${req.method} is not allowed on ${path}. Allowed: ${allowed.join(", ")}.`) };
+  }
+  return { status: 404, body: envelope("not_found", `No route for ${req.method} ${path}.`) };
+}
+
+export default GatewayServiceSchema;

@@ -1,0 +1,62 @@
+import { z } from "zod";
+import { CreateApiKeyBody, CreateOrganizationBody, GrantCreditsBody } from "../../shared/schemas/admin";
+import { UsageQuery } from "../../shared/schemas/billing";
+
+export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
+
+/**
+ * One HTTP contract: the only way an action becomes reachable over HTTP.
+ * Path parameters (`:name`) must be UUIDs; `query` and `body` are the shared zod contracts.
+ */
+export interface RouteContract {
+  method: HttpMethod;
+  path: string;
+  action: string;
+  /** Success status; an action may override it through `ctx.meta.$statusCode` (e.g. 200 on replay). */
+  status: number;
+  query?: z.ZodType;
+  body?: z.ZodType;
+}
+
+const NO_QUERY = z.strictObject({});
+
+/** `/v1`: authenticated with an API key, scoped to its organization. */
+export const API_ROUTES: RouteContract[] = [
+  { method: "GET", path: "/usage", action: "billing.usage", status: 200, query: UsageQuery },
+];
+
+/** `/admin`: the dashboard's part, authenticated with ADMIN_TOKEN. */
+export const ADMIN_ROUTES: RouteContract[] = [
+  { method: "POST", path: "/orgs", action: "auth.createOrganization", status: 201, body: CreateOrganizationBody },
+  { method: "POST", path: "/orgs/:org_id/keys", action: "auth.createKey", status: 201, body: CreateApiKeyBody },
+  { method: "GET", path: "/orgs/:org_id/keys", action: "auth.listKeys", status: 200, query: NO_QUERY },
+  { method: "DELETE", path: "/keys/:key_id", action: "auth.revokeKey", status: 200, query: NO_QUERY },
+  { method: "POST", path: "/orgs/:org_id/credits", action: "auth.grantCredits", status: 200, body: GrantCreditsBody },
+];
+
+export const API_PREFIX = "/v1";
+export const ADMIN_PREFIX = "/admin";
+
+/** Services the gateway needs to serve its routes: readiness waits for them. */
+export function requiredServices(): string[] {
+  return [...new Set([...API_ROUTES, ...ADMIN_ROUTES].map((r) => r.action.split(".")[0]))].sort();
+}
+
+const templateCache = new Map<string, RegExp>();
+function templateRegex(fullPath: string): RegExp {
+  let re = templateCache.get(fullPath);
+  if (!re) {
+    re = new RegExp(`^${fullPath.replace(/:[a-z_]+/g, "[^/]+")}/?$`);
+    templateCache.set(fullPath, re);
+  }
+  return re;
+}
+
+/** The methods served at a concrete path, for 405 answers to the other ones. */
+export function methodsAt(pathname: string): HttpMethod[] {
+  const all = [
+    ...API_ROUTES.map((r) => ({ ...r, full: API_PREFIX + r.path })),
+    ...ADMIN_ROUTES.map((r) => ({ ...r, full: ADMIN_PREFIX + r.path })),
+  ];
+  return all.filter((r) => templateRegex(r.full).test(pathname)).map((r) => r.method);
+}

@@ -1,0 +1,91 @@
+import path from "node:path";
+import { z } from "zod";
+
+export const ALL_SERVICES = ["gateway", "auth", "billing", "articles", "brand-knowledge", "pipeline", "webhooks"] as const;
+export type ServiceName = (typeof ALL_SERVICES)[number];
+
+const port = z
+  .string()
+  .regex(/^\d+$/, "must be a port number")
+  .transform(Number)
+  .pipe(z.number().int().min(0).max(65535));
+
+const positiveInt = z
+  .string()
+  .regex(/^\d+$/, "must be a whole number")
+  .transform(Number)
+  .pipe(z.number().int().positive());
+
+const bool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
+
+const serviceList = z
+  .string()
+  .transform((s) => s.split(",").map((x) => x.trim()).filter(Boolean))
+  .pipe(z.array(z.enum(ALL_SERVICES, { message: `must list services among ${ALL_SERVICES.join(", ")}` })).min(1));
+
+/** Every environment variable the platform reads; the README's configuration table mirrors it. */
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: port.default(3000),
+  HEALTH_PORT: port.default(0),
+  SERVICES: serviceList.default([...ALL_SERVICES]),
+  NODE_ID: z.string().min(1).max(100).optional(),
+  NATS_URL: z.string().regex(/^(nats|tls):\/\/[^\s]+$/, "must be a nats:// or tls:// URL").optional(),
+  MONGO_URL: z.string().regex(/^mongodb(\+srv)?:\/\/[^\s]+$/, "must be a mongodb:// or mongodb+srv:// URL").optional(),
+  MONGO_DB_PREFIX: z.string().regex(/^[A-Za-z0-9_-]{0,32}$/, "letters, digits, _ and - only, at most 32").default("platform_"),
+  DATA_DIR: z.string().min(1).default("./data"),
+  EMBEDDED_MONGO_PORT: port.default(0),
+  EMBEDDED_MONGO_IN_MEMORY: bool.default(false),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  LOG_PRETTY: bool.optional(),
+  ADMIN_TOKEN: z.string().min(24, "must be at least 24 characters").optional(),
+  MAX_BODY_BYTES: positiveInt.default(2 * 1024 * 1024),
+  REQUEST_TIMEOUT_MS: positiveInt.default(30000),
+  USAGE_FLUSH_MS: positiveInt.default(1000),
+});
+
+export type Config = Readonly<z.output<typeof envSchema>> & {
+  /** Whether the embedded MongoDB-compatible server is used (no MONGO_URL). */
+  readonly embeddedMongo: boolean;
+  readonly dataDir: string;
+};
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+
+/** Parses the environment once. A bad value throws a ConfigError naming the variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const input: Record<string, string> = {};
+  for (const key of Object.keys(envSchema.shape)) {
+    const value = env[key];
+    if (value !== undefined && value !== "") input[key] = value;
+  }
+  const parsed = envSchema.safeParse(input);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new ConfigError(`Invalid configuration: ${problems}`);
+  }
+  return Object.freeze({
+    ...parsed.data,
+    embeddedMongo: parsed.data.MONGO_URL === undefined,
+    dataDir: path.resolve(parsed.data.DATA_DIR),
+  });
+}
+
+let current: Config | undefined;
+
+/** The process's configuration: what the runner installed, or the environment parsed on first use. */
+export function config(): Config {
+  current ??= loadConfig();
+  return current;
+}
+
+/** Installs the configuration the runner parsed (or a test built). */
+export function useConfig(cfg: Config): Config {
+  current = cfg;
+  return cfg;
+}

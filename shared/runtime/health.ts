@@ -1,0 +1,53 @@
+import http from "node:http";
+import type { ServiceBroker } from "moleculer";
+import type { Db } from "mongodb";
+import { pingDatabase } from "../db/mixin";
+
+export interface Readiness {
+  ready: boolean;
+  checks: Record<string, boolean>;
+}
+
+/**
+ * Ready when every local service's database answers, the transporter (if any) is connected,
+ * and the services this process depends on are registered somewhere on the network.
+ */
+export async function checkReadiness(broker: ServiceBroker, requiredServices: string[] = []): Promise<Readiness> {
+  const checks: Record<string, boolean> = {};
+  const transit = (broker as unknown as { transit?: { connected: boolean } }).transit;
+  if (transit) checks.transport = transit.connected;
+  for (const svc of broker.services) {
+    const owner = svc as unknown as { db?: Db; collection?: unknown };
+    if (typeof owner.collection !== "function") continue; // a service without a database (the gateway)
+    checks[`db:${svc.name}`] = await pingDatabase(owner.db);
+  }
+  const available = new Set(
+    (broker.registry.getServiceList({ onlyAvailable: true, skipInternal: true }) as { name: string }[]).map((s) => s.name),
+  );
+  for (const name of requiredServices) checks[`service:${name}`] = available.has(name);
+  return { ready: Object.values(checks).every(Boolean), checks };
+}
+
+export function writeHealth(res: http.ServerResponse, status: number, body: unknown): void {
+  const payload = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(payload) });
+  res.end(payload);
+}
+
+/** `/healthz` and `/readyz` on their own port, for processes that serve no HTTP API. */
+export function startHealthServer(broker: ServiceBroker, port: number, requiredServices: string[] = []): Promise<http.Server> {
+  const server = http.createServer((req, res) => {
+    const path = (req.url ?? "/").split("?")[0];
+    if (req.method !== "GET") return writeHealth(res, 405, { error: { code: "method_not_allowed", message: "Use GET." } });
+    if (path === "/healthz") return writeHealth(res, 200, { status: "ok" });
+    if (path === "/readyz") {
+      void checkReadiness(broker, requiredServices).then((r) => writeHealth(res, r.ready ? 200 : 503, { status: r.ready ? "ready" : "not_ready", checks: r.checks }));
+      return;
+    }
+    writeHealth(res, 404, { error: { code: "not_found", message: "Unknown path." } });
+  });
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, () => resolve(server));
+  });
+}

@@ -1,0 +1,41 @@
+import { z } from "zod";
+import { uuid } from "../validation";
+
+/** Admin API contracts (the dashboard's part), shared by the gateway and the owning services. */
+
+export const CreateOrganizationBody = z.strictObject({
+  name: z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters"),
+  credits: z.number().int("must be a whole number").min(0, "must be at least 0").max(10_000_000, "must be at most 10000000").default(0),
+});
+
+export const CreateApiKeyBody = z.strictObject({
+  mode: z.enum(["live", "test"], { message: "must be 'live' or 'test'" }),
+  rate_limit_rpm: z.number().int("must be a whole number").min(1, "must be at least 1").max(1_000_000, "must be at most 1000000").default(60),
+});
+
+export const GrantCreditsBody = z.strictObject({
+  amount: z.number().int("must be a whole number").min(1, "must be at least 1").max(10_000_000, "must be at most 10000000"),
+  reason: z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters"),
+});
+
+export const OrgPath = z.strictObject({ org_id: uuid });
+export const KeyPath = z.strictObject({ key_id: uuid });
+
+export interface OrganizationResource {
+  id: string;
+  object: "organization";
+  name: string;
+  credit_balance: number;
+  created_at: string;
+}
+
+export interface ApiKeyResource {
+  id: string;
+  object: "api_key";
+  display: string;
+  mode: "live" | "test";
+  rate_limit_rpm: number;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
