@@ -1,0 +1,58 @@
+import type { Service, ServiceSchema, ServiceSettingSchema } from "moleculer";
+import { zodAction } from "../../shared/action";
+import { dbMixin, type DbService } from "../../shared/db/mixin";
+import {
+  BalanceParams,
+  DebitParams,
+  GrantParams,
+  OpenAccountParams,
+  QuoteParams,
+  RecordRequestsParams,
+  RecordTokensParams,
+  RefundParams,
+  UsageParams,
+} from "../../shared/schemas/billing";
+import { debitCredits, getBalance, grantCredits, openAccount, recoverPendingLedger, refundDebit } from "./ledger";
+import { priceArticle } from "./pricing";
+import { BILLING_COLLECTIONS } from "./store";
+import { recordRequests, recordTokens, usageReport } from "./usage";
+
+type BillingService = Service & DbService & { recoveryTimer?: NodeJS.Timeout };
+
+/** Pending ledger rows left by a crashed caller (of any replica) are decided this often, besides at start. */
+const RECOVERY_INTERVAL_MS = 60_000;
+
+/** Credit accounts, the credit ledger, article prices and daily usage. */
+const BillingServiceSchema: ServiceSchema<ServiceSettingSchema, BillingService> = {
+  name: "billing",
+  mixins: [dbMixin("billing", BILLING_COLLECTIONS)],
+
+  actions: {
+    openAccount: zodAction(OpenAccountParams, (params, _ctx, svc: BillingService) => openAccount(svc.db, params)),
+    grant: zodAction(GrantParams, (params, _ctx, svc: BillingService) => grantCredits(svc.db, params)),
+    balance: zodAction(BalanceParams, ({ org_id }, _ctx, svc: BillingService) => getBalance(svc.db, org_id)),
+    quote: zodAction(QuoteParams, (params) => priceArticle(params)),
+    debit: zodAction(DebitParams, (params, _ctx, svc: BillingService) => debitCredits(svc.db, params)),
+    refund: zodAction(RefundParams, (params, _ctx, svc: BillingService) => refundDebit(svc.db, params)),
+    recordTokens: zodAction(RecordTokensParams, (params, _ctx, svc: BillingService) => recordTokens(svc.db, params)),
+    recordRequests: zodAction(RecordRequestsParams, (params, _ctx, svc: BillingService) => recordRequests(svc.db, params)),
+    usage: zodAction(UsageParams, (params, _ctx, svc: BillingService) => usageReport(svc.db, params)),
+  },
+
+  async started(this: BillingService) {
+    await recoverLedger(this);
+    this.recoveryTimer = setInterval(() => void recoverLedger(this).catch((err) => this.logger.error(err, "ledger recovery failed")), RECOVERY_INTERVAL_MS);
+    this.recoveryTimer.unref();
+  },
+
+  stopped(this: BillingService) {
+    clearInterval(this.recoveryTimer);
+  },
+};
+
+async function recoverLedger(svc: BillingService): Promise<void> {
+  const report = await recoverPendingLedger(svc.db);
+  if (report.finished || report.removed) svc.logger.warn({ ...report }, "decided pending ledger rows left by an interrupted credit movement");
+}
+
+export default BillingServiceSchema;

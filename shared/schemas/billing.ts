@@ -1,0 +1,125 @@
+import { z } from "zod";
+import { orgId, queryInt } from "../validation";
+
+/** Billing contracts: the `GET /v1/usage` query the gateway validates, and the params and results of every billing action. */
+
+export const MAX_USAGE_DAYS = 90;
+export const DEFAULT_USAGE_DAYS = 30;
+/** Upper bound of any single credit movement: a typo must not mint or burn millions. */
+export const MAX_CREDIT_AMOUNT = 10_000_000;
+
+const amount = z
+  .number()
+  .int("must be a whole number")
+  .min(1, "must be at least 1")
+  .max(MAX_CREDIT_AMOUNT, `must be at most ${MAX_CREDIT_AMOUNT}`);
+const reference = z.string().min(1, "must not be empty").max(200, "must be at most 200 characters");
+const reason = z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters");
+const tokenCount = z.number().int("must be a whole number").min(0, "must be at least 0").max(100_000_000, "must be at most 100000000");
+
+/** `GET /v1/usage?days=N`: default 30, values above 90 are capped to 90 (spec §8); anything else than digits is a 400. */
+export const UsageQuery = z.strictObject({
+  days: queryInt({ min: 1, max: MAX_USAGE_DAYS, default: DEFAULT_USAGE_DAYS, clampToMax: true }),
+});
+
+export const UsageParams = z.strictObject({
+  org_id: orgId,
+  days: z
+    .number()
+    .int("must be a whole number")
+    .min(1, "must be at least 1")
+    .transform((n) => Math.min(n, MAX_USAGE_DAYS))
+    .default(DEFAULT_USAGE_DAYS),
+});
+
+export const OpenAccountParams = z.strictObject({
+  org_id: orgId,
+  credits: z.number().int("must be a whole number").min(0, "must be at least 0").max(MAX_CREDIT_AMOUNT, `must be at most ${MAX_CREDIT_AMOUNT}`),
+});
+
+export const GrantParams = z.strictObject({
+  org_id: orgId,
+  amount,
+  reason,
+  /** Makes the grant idempotent; a fresh one is generated when omitted. */
+  reference: reference.optional(),
+});
+
+export const BalanceParams = z.strictObject({ org_id: orgId });
+
+export const DebitParams = z.strictObject({ org_id: orgId, amount, reference, reason });
+
+export const RefundParams = z.strictObject({
+  org_id: orgId,
+  /** The reference of the debit to refund. */
+  reference,
+});
+
+export const ARTICLE_MODES = ["standard", "deep_research"] as const;
+
+export const QuoteParams = z.strictObject({
+  mode: z.enum(ARTICLE_MODES, { message: "must be 'standard' or 'deep_research'" }),
+  image: z.boolean(),
+  derivatives: z.array(z.string().min(1).max(50)).max(20),
+  language: z.string().min(1, "must not be empty").max(12, "must be at most 12 characters"),
+});
+
+export const RecordTokensParams = z.strictObject({ org_id: orgId, tokens_in: tokenCount, tokens_out: tokenCount });
+
+function isCalendarDay(day: string): boolean {
+  const time = Date.parse(`${day}T00:00:00Z`);
+  return !Number.isNaN(time) && new Date(time).toISOString().slice(0, 10) === day;
+}
+
+const utcDayString = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { message: "must be a date YYYY-MM-DD", abort: true })
+  .refine(isCalendarDay, "must be a calendar date");
+
+export const RecordRequestsParams = z.strictObject({
+  counts: z
+    .array(z.strictObject({ org_id: orgId, day: utcDayString, requests: z.number().int("must be a whole number").min(1, "must be at least 1").max(100_000_000) }))
+    .max(100_000),
+});
+
+export type QuoteInput = z.output<typeof QuoteParams>;
+
+export interface BalanceResult {
+  credit_balance: number;
+}
+
+export interface CreditMovementResult {
+  credit_balance: number;
+  /** True when the reference had already been applied: nothing changed this time. */
+  replayed: boolean;
+}
+
+export interface RefundResult extends CreditMovementResult {
+  refunded: number;
+}
+
+export interface PriceComponent {
+  component: string;
+  credits: number;
+}
+
+export interface Quote {
+  credits: number;
+  breakdown: PriceComponent[];
+}
+
+export interface UsageDay {
+  day: string;
+  credits: number;
+  requests: number;
+  tokens_in: number;
+  tokens_out: number;
+}
+
+/** The usage report (spec §2): `daily` holds one row per UTC day, oldest first, ending today. */
+export interface UsageReport {
+  object: "usage";
+  days: number;
+  credit_balance: number;
+  daily: UsageDay[];
+}
