@@ -23,7 +23,7 @@ export async function benchGatewayAuth(): Promise<Record<string, unknown>> {
   try {
     await cluster.spawn("auth,billing");
     const gateway = await cluster.spawn("gateway");
-    const { key } = await createOrgWithKey(gateway.url, ADMIN_TOKEN, { rate_limit_rpm: 1_000_000_000 });
+    const { key } = await createOrgWithKey(gateway.url, ADMIN_TOKEN, { rate_limit_rpm: 1_000_000 });
     const path = "/v1/usage?days=1";
     const sample = await request(gateway.url, path, { token: key });
     if (sample.status !== 200) throw new Error(`sample request failed: ${sample.status} ${sample.text}`);

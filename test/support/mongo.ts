@@ -1,8 +1,6 @@
 import { spawn } from "node:child_process";
-import path from "node:path";
 import { randomBytes } from "node:crypto";
-
-const CLI = path.resolve(__dirname, "../../dist/shared/embedded-mongo/cli.js");
+import { EMBEDDED_MONGO_CLI as CLI } from "./paths";
 
 export interface TestMongo {
   url: string;

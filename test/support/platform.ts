@@ -2,11 +2,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { MAIN, ROOT } from "./paths";
 import { freePort } from "./ports";
 import { waitFor } from "./wait";
-
-const ROOT = path.resolve(__dirname, "../..");
-export const MAIN = path.join(ROOT, "dist/main.js");
 
 export interface PlatformProcess {
   /** The gateway's base URL (when this process runs the gateway). */
