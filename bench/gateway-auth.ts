@@ -21,7 +21,7 @@ async function startBareServer(body: string): Promise<{ url: string; stop(): voi
 export async function benchGatewayAuth(): Promise<Record<string, unknown>> {
   const cluster = await startCluster({ LOG_LEVEL: "warn" });
   try {
-    await cluster.spawn("auth,billing");
+    await cluster.spawn("auth,billing,pipeline,brand-knowledge");
     const gateway = await cluster.spawn("gateway");
     const { key } = await createOrgWithKey(gateway.url, ADMIN_TOKEN, { rate_limit_rpm: 1_000_000 });
     const path = "/v1/usage?days=1";

@@ -10,7 +10,7 @@ describe("rate limit and revocation across processes over NATS", () => {
   beforeAll(async () => {
     cluster = await startCluster();
     // Two auth instances as well: the window count must live in the shared database, not in a process.
-    await cluster.spawn("auth,billing");
+    await cluster.spawn("auth,billing,pipeline,brand-knowledge");
     await cluster.spawn("auth");
     gateways = [await cluster.spawn("gateway"), await cluster.spawn("gateway")];
   });

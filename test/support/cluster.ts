@@ -9,7 +9,7 @@ export interface Cluster {
   mongo: TestMongo;
   env: Record<string, string>;
   /** Starts one more process running `services` on the shared NATS and database. */
-  spawn(services: string, extraEnv?: Record<string, string>): Promise<PlatformProcess>;
+  spawn(services: string, extraEnv?: Record<string, string>, nodeArgs?: string[]): Promise<PlatformProcess>;
   stop(): Promise<void>;
 }
 
@@ -23,12 +23,13 @@ export async function startCluster(extraEnv: Record<string, string> = {}): Promi
     nats,
     mongo,
     env,
-    async spawn(services, more = {}) {
-      const p = await spawnPlatform({ env: { ...env, SERVICES: services, ...more } });
+    async spawn(services, more = {}, nodeArgs) {
+      const p = await spawnPlatform({ env: { ...env, SERVICES: services, ...more }, nodeArgs });
       processes.push(p);
       return p;
     },
     async stop() {
+      if (process.env.DEBUG_CLUSTER) for (const p of processes) process.stdout.write(`--- ${p.url}\n${p.output().split("\n").filter((l) => process.env.DEBUG_CLUSTER === "all" || !l.includes('"level":30')).join("\n").slice(-3000)}\n`);
       await Promise.all(processes.map((p) => p.stop()));
       await mongo.stop();
       await nats.stop();

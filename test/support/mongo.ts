@@ -6,6 +6,8 @@ export interface TestMongo {
   url: string;
   /** A database prefix unique to this run, so tests against a real MongoDB never collide. */
   prefix: string;
+  /** The embedded server's process, when this run started one. */
+  pid?: number;
   stop(): Promise<void>;
 }
 
@@ -33,6 +35,7 @@ export async function startTestMongo(): Promise<TestMongo> {
   return {
     url,
     prefix,
+    pid: child.pid,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

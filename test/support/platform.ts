@@ -20,6 +20,8 @@ export interface PlatformProcess {
 
 export interface SpawnOptions {
   env?: Record<string, string | undefined>;
+  /** Extra node flags, e.g. `--cpu-prof` when profiling a benchmark. */
+  nodeArgs?: string[];
   waitReady?: boolean;
 }
 
@@ -37,7 +39,7 @@ export async function spawnPlatform(opts: SpawnOptions = {}): Promise<PlatformPr
   for (const [k, v] of Object.entries({ ...opts.env, PORT: String(port), HEALTH_PORT: String(healthPort) })) {
     if (v !== undefined) env[k] = v;
   }
-  const child = spawn(process.execPath, [MAIN], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), MAIN], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   child.stdout!.on("data", (c: Buffer) => (out += c.toString()));
   child.stderr!.on("data", (c: Buffer) => (out += c.toString()));
@@ -57,12 +59,14 @@ export async function spawnPlatform(opts: SpawnOptions = {}): Promise<PlatformPr
       await exited;
     },
   };
+  // A gateway is ready when every service it routes to is reachable; other processes when their own parts are.
+  const servesApi = env.SERVICES === undefined || env.SERVICES.split(",").includes("gateway");
   if (opts.waitReady !== false) {
     try {
       await waitFor(
         async () => {
           if (child.exitCode !== null) throw new Error(`platform exited with ${child.exitCode}`);
-          const res = await fetch(`${proc.healthUrl}/readyz`);
+          const res = await fetch(`${servesApi ? proc.url : proc.healthUrl}/readyz`);
           return res.status === 200 ? true : undefined;
         },
         "platform readiness",
