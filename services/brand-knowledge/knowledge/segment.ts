@@ -1,0 +1,100 @@
+/**
+ * Sentence and word boundaries from Intl.Segmenter (Unicode UAX #29 with ICU's locale data, built into Node),
+ * which handles decimals, abbreviations such as "e.g." and non-Latin scripts better than punctuation rules.
+ */
+
+const segmenters = new Map<string, Intl.Segmenter>();
+
+function segmenter(lang: string, granularity: "sentence" | "word"): Intl.Segmenter {
+  const key = `${granularity}:${lang}`;
+  let found = segmenters.get(key);
+  if (!found) {
+    try {
+      found = new Intl.Segmenter(lang, { granularity });
+    } catch {
+      // A malformed language tag from a page must not fail extraction; the root locale segments any script.
+      found = new Intl.Segmenter("en", { granularity });
+    }
+    segmenters.set(key, found);
+  }
+  return found;
+}
+
+export interface Sentence {
+  text: string;
+  /** The sentence closes a paragraph (a line break followed it). */
+  endsParagraph: boolean;
+}
+
+/** Sentences of a text, trimmed; a line break always ends a sentence (UAX #29 rule SB4), so list items stay apart. */
+export function splitSentences(text: string, lang = "en"): Sentence[] {
+  const out: Sentence[] = [];
+  for (const { segment } of segmenter(lang, "sentence").segment(text)) {
+    const trimmed = segment.trim();
+    if (trimmed) out.push({ text: trimmed, endsParagraph: /\n\s*$/.test(segment) });
+  }
+  return out;
+}
+
+export function sentencesOf(text: string, lang = "en"): string[] {
+  return splitSentences(text, lang).map((s) => s.text);
+}
+
+/** Word-like segments (words and numbers, no punctuation or spaces), in their original case. */
+export function wordsOf(text: string, lang = "en"): string[] {
+  const out: string[] = [];
+  for (const s of segmenter(lang, "word").segment(text)) if (s.isWordLike) out.push(s.segment);
+  return out;
+}
+
+export interface WordSpan {
+  word: string;
+  /** Offsets in the text: text.slice(start, end) === word. */
+  start: number;
+  end: number;
+}
+
+/** Word-like segments with their positions, for quoting a run of words with the punctuation between them. */
+export function wordSpans(text: string, lang = "en"): WordSpan[] {
+  const out: WordSpan[] = [];
+  for (const s of segmenter(lang, "word").segment(text)) if (s.isWordLike) out.push({ word: s.segment, start: s.index, end: s.index + s.segment.length });
+  return out;
+}
+
+export function countWords(text: string, lang = "en"): number {
+  let n = 0;
+  for (const s of segmenter(lang, "word").segment(text)) if (s.isWordLike) n++;
+  return n;
+}
+
+/**
+ * Model tokens per word. BPE tokenizers of the GPT family average about 0.75 English words per token
+ * (OpenAI's rule of thumb), i.e. ~1.3 tokens per word; numbers and rare words cost more, so this is an estimate.
+ */
+export const TOKENS_PER_WORD = 1.3;
+
+export function tokensForWords(words: number): number {
+  return Math.ceil(words * TOKENS_PER_WORD);
+}
+
+export function estimateTokens(text: string, lang = "en"): number {
+  return tokensForWords(countWords(text, lang));
+}
+
+/** Cuts a text into consecutive pieces of at most `maxWords` words each, at word boundaries (for over-long sentences). */
+export function splitByWords(text: string, maxWords: number, lang = "en"): string[] {
+  const pieces: string[] = [];
+  let current = "";
+  let words = 0;
+  for (const s of segmenter(lang, "word").segment(text)) {
+    if (s.isWordLike && words === maxWords) {
+      pieces.push(current.trim());
+      current = "";
+      words = 0;
+    }
+    current += s.segment;
+    if (s.isWordLike) words++;
+  }
+  if (current.trim()) pieces.push(current.trim());
+  return pieces;
+}

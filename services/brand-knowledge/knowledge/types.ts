@@ -1,0 +1,63 @@
+/**
+ * Plain shapes passed between the knowledge pipeline's stages. Everything here is
+ * JSON/BSON-friendly (strings, numbers, arrays, plain objects) so the service can store it as is.
+ */
+
+export interface DocumentSection {
+  /** Headings above this text, outermost first, e.g. ["Pricing", "Enterprise plan"]; [] before the first heading. */
+  headingPath: string[];
+  /** Paragraphs (and list items, table rows) separated by "\n". */
+  text: string;
+}
+
+export interface ExtractedDocument {
+  url: string;
+  title: string;
+  /** BCP 47 tag when the page declares one. */
+  lang?: string;
+  sections: DocumentSection[];
+  /** The whole readable text: headings on their own lines, paragraphs separated by blank lines. */
+  text: string;
+  /** The first few full sentences of the body: what the document is about, used for offline context. */
+  leadSentences: string[];
+  wordCount: number;
+}
+
+export interface Chunk {
+  /** sha256(sourceId, documentUrl, ordinal) in hex, 24 characters: stable across re-ingestion of the same document. */
+  id: string;
+  sourceId: string;
+  documentUrl: string;
+  documentTitle: string;
+  headingPath: string[];
+  /** Position of the chunk in its document, from 0. */
+  ordinal: number;
+  text: string;
+  /** Estimated model tokens (see estimateTokens). */
+  tokenCount: number;
+}
+
+export interface ContextualizedChunk extends Chunk {
+  /** 1–2 sentences situating the chunk in its document; indexed together with the text. */
+  context: string;
+  contextSource: "model" | "offline";
+}
+
+export interface ChatMessage {
+  role: "system" | "user" | "assistant";
+  content: string;
+}
+
+export interface Completion {
+  text: string;
+  tokensIn: number;
+  tokensOut: number;
+}
+
+export interface CompleteOptions {
+  /** Upper bound on the answer's length in tokens. */
+  maxTokens?: number;
+}
+
+/** A language-model call, injected so that stages can run against any OpenAI-compatible endpoint or a fake. */
+export type CompleteFn = (messages: ChatMessage[], options?: CompleteOptions) => Promise<Completion>;

@@ -1,0 +1,162 @@
+import { extractableKind, extractDocument, extractPlainText } from "../../services/brand-knowledge/knowledge/extract";
+import { KNOWLEDGE_CORPUS } from "../support/knowledge-corpus";
+
+const pricingPage = KNOWLEDGE_CORPUS.find((d) => d.id === "pricing")!;
+
+const nestedPage = `<!doctype html>
+<html lang="en-GB">
+<head><title>Kestrel Routing | Plans</title></head>
+<body>
+  <nav class="top-nav"><a href="/">Home</a> <a href="/plans">Plans</a> <a href="/blog">Blog</a> <a href="/jobs">Jobs</a></nav>
+  <div class="cookie-consent-banner"><p>This site uses cookies for analytics. Accept cookies to continue browsing.</p><button>OK</button></div>
+  <main>
+    <h1>Plans for every fleet</h1>
+    <p>Kestrel Routing plans dispatch for delivery fleets of every size. Each plan includes live tracking, proof of delivery and a driver app for Android and iOS, and you can change plans whenever your fleet grows.</p>
+    <h2>Pricing</h2>
+    <p>Prices are per vehicle and per month, billed annually or monthly, and every plan starts with a fourteen-day trial.</p>
+    <h3>Team plan</h3>
+    <p>The Team plan costs $29 per vehicle per month and covers up to 25 vehicles, with route optimisation, customer notifications by text message and standard reports for dispatchers.</p>
+    <h3>Enterprise plan</h3>
+    <p>The Enterprise plan adds single sign-on, custom integrations with your warehouse system and a dedicated success manager; it is quoted individually for fleets above 25 vehicles.</p>
+    <table><tr><th>Plan</th><th>Price</th></tr><tr><td>Team</td><td>$29</td></tr><tr><td>Enterprise</td><td>Custom</td></tr></table>
+    <h2>Support</h2>
+    <p>Support is available by chat and email around the clock, and by phone on weekdays from eight to eight, for every customer on every plan without exception.</p>
+    <ul><li>Chat answers within five minutes on average.</li><li>Email answers within four hours on average.</li></ul>
+  </main>
+  <footer class="footer"><p>Copyright 2025 Kestrel Routing Inc. All rights reserved.</p><a href="/imprint">Imprint</a></footer>
+  <script>console.log("tracking pixel")</script>
+</body>
+</html>`;
+
+describe("extractDocument (HTML through Readability)", () => {
+  const doc = extractDocument({ url: "https://kestrel.example/plans", contentType: "text/html; charset=UTF-8", body: nestedPage });
+
+  it("turns headings into heading paths, nested levels included", () => {
+    expect(doc.sections.map((s) => s.headingPath)).toEqual([[], ["Pricing"], ["Pricing", "Team plan"], ["Pricing", "Enterprise plan"], ["Support"]]);
+    expect(doc.sections[2].text).toContain("The Team plan costs $29 per vehicle per month");
+  });
+
+  it("keeps a table row on one line and list items apart", () => {
+    expect(doc.sections[3].text.split("\n")).toEqual(expect.arrayContaining(["Plan | Price", "Team | $29", "Enterprise | Custom"]));
+    expect(doc.sections[4].text.split("\n")).toEqual(expect.arrayContaining(["Chat answers within five minutes on average.", "Email answers within four hours on average."]));
+  });
+
+  it("drops navigation, the cookie banner, the footer and scripts", () => {
+    for (const boilerplate of ["cookies", "Jobs", "All rights reserved", "Imprint", "tracking pixel"]) expect(doc.text).not.toContain(boilerplate);
+  });
+
+  it("finds the title, the language and the lead sentences", () => {
+    expect(doc.title).toBe("Kestrel Routing | Plans");
+    expect(doc.lang).toBe("en-GB");
+    expect(doc.leadSentences[0]).toBe("Kestrel Routing plans dispatch for delivery fleets of every size.");
+    expect(doc.leadSentences).toHaveLength(3);
+  });
+
+  it("counts words and joins the text with headings on their own lines", () => {
+    expect(doc.text).toContain("Pricing\n\nPrices are per vehicle");
+    expect(doc.text).toContain("\n\nTeam plan\n\nThe Team plan costs");
+    expect(doc.wordCount).toBeGreaterThan(120);
+    expect(doc.wordCount).toBeLessThan(200);
+  });
+
+  it("falls back to the first h1 when the page has no <title>", () => {
+    const page = nestedPage.replace("<title>Kestrel Routing | Plans</title>", "");
+    expect(extractDocument({ url: "https://kestrel.example/plans", contentType: "text/html", body: page }).title).toBe("Plans for every fleet");
+  });
+
+  it("drops the site boilerplate of a corpus page and keeps every section", () => {
+    const pricing = extractDocument(pricingPage);
+    expect(pricing.title).toBe("Pricing | Lumen Ledger");
+    expect(pricing.sections.map((s) => s.headingPath[0])).toEqual([undefined, "Starter", "Growth", "Scale", "Enterprise", "Billing and refunds", "Discounts"]);
+    for (const boilerplate of ["Accept all", "Start free trial", "Registered in Ireland", "analytics"]) expect(pricing.text).not.toContain(boilerplate);
+  });
+
+  it("reads a short page without the site's navigation, header and footer", () => {
+    const tiny = `<html><head><title>Contact</title></head><body><header><a href="/">Kestrel</a></header><nav><a href="/">Home</a> <a href="/about">About us</a></nav><p>Write to hello@kestrel.example.</p><footer>Imprint</footer></body></html>`;
+    const doc = extractDocument({ url: "https://kestrel.example/contact", contentType: "text/html", body: tiny });
+    expect(doc.title).toBe("Contact");
+    expect(doc.text).toBe("Write to hello@kestrel.example.");
+  });
+
+  it("keeps a header that belongs to the article", () => {
+    const page = `<html><head><title>News</title></head><body><header>Site name</header><article><header><p>Kestrel opened a depot in Bristol this spring, its fourth in England, after two years of growth in the south west.</p></header><p>The depot serves forty couriers and runs from six in the morning until ten at night, every day of the week including bank holidays.</p></article></body></html>`;
+    const doc = extractDocument({ url: "https://kestrel.example/news", contentType: "text/html", body: page });
+    expect(doc.text).toContain("Kestrel opened a depot in Bristol");
+    expect(doc.text).not.toContain("Site name");
+  });
+
+  it("gives an empty document for a page without text", () => {
+    const doc = extractDocument({ url: "https://kestrel.example/blank", contentType: "text/html", body: "<html><head><title>Blank</title></head><body></body></html>" });
+    expect(doc).toMatchObject({ title: "Blank", sections: [], text: "", leadSentences: [], wordCount: 0 });
+  });
+});
+
+describe("extractPlainText (text and writing-sample sources)", () => {
+  const markdown = [
+    "# Field notes on dispatch",
+    "",
+    "We spent a week riding along with our drivers.",
+    "What we learned changed our roadmap.",
+    "",
+    "## Mornings",
+    "",
+    "Loading the vans takes **longer** than the routes suggest.",
+    "",
+    "### Cold storage",
+    "",
+    "- Refrigerated vans leave first.",
+    "- Each stop gets a [temperature log](https://kestrel.example/logs).",
+    "",
+    "## Afternoons",
+    "",
+    "Traffic decides everything after two o'clock.",
+  ].join("\n");
+
+  it("turns markdown headings into heading paths and takes the title from the top heading", () => {
+    const doc = extractPlainText({ content: markdown });
+    expect(doc.title).toBe("Field notes on dispatch");
+    expect(doc.sections).toEqual([
+      { headingPath: [], text: "We spent a week riding along with our drivers. What we learned changed our roadmap." },
+      { headingPath: ["Mornings"], text: "Loading the vans takes longer than the routes suggest." },
+      { headingPath: ["Mornings", "Cold storage"], text: "Refrigerated vans leave first.\nEach stop gets a temperature log." },
+      { headingPath: ["Afternoons"], text: "Traffic decides everything after two o'clock." },
+    ]);
+    expect(doc.url).toBe("");
+    expect(doc.leadSentences[0]).toBe("We spent a week riding along with our drivers.");
+  });
+
+  it("prefers the given title and reads text without headings as one section", () => {
+    const doc = extractPlainText({ title: "  Brand story ", content: "Kestrel began in a garage in Leeds.\n\nToday it routes ten thousand vans.", url: "kb://text/1" });
+    expect(doc.title).toBe("Brand story");
+    expect(doc.url).toBe("kb://text/1");
+    expect(doc.sections).toEqual([{ headingPath: [], text: "Kestrel began in a garage in Leeds.\nToday it routes ten thousand vans." }]);
+    expect(doc.wordCount).toBe(13);
+  });
+
+  it("falls back to the first words of the text for the title", () => {
+    expect(extractPlainText({ content: "Our drivers know every street. They also know every café." }).title).toBe("Our drivers know every street.");
+  });
+
+  it("is the path for text/plain and text/markdown bodies", () => {
+    const doc = extractDocument({ url: "https://kestrel.example/notes.md", contentType: "text/markdown; charset=utf-8", body: markdown });
+    expect(doc.title).toBe("Field notes on dispatch");
+    expect(doc.sections).toHaveLength(4);
+  });
+});
+
+describe("extractableKind", () => {
+  it.each([
+    ["text/html; charset=utf-8", "html"],
+    ["application/xhtml+xml", "html"],
+    ["TEXT/PLAIN", "text"],
+    ["text/markdown", "text"],
+    ["application/pdf", null],
+    ["image/png", null],
+  ])("%s → %s", (contentType, kind) => {
+    expect(extractableKind(contentType)).toBe(kind);
+  });
+
+  it("refuses to extract a content type without text", () => {
+    expect(() => extractDocument({ url: "https://kestrel.example/a.pdf", contentType: "application/pdf", body: "%PDF" })).toThrow(/application\/pdf/);
+  });
+});
