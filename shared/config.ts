@@ -42,6 +42,23 @@ const envSchema = z.object({
   MAX_BODY_BYTES: positiveInt.default(2 * 1024 * 1024),
   REQUEST_TIMEOUT_MS: positiveInt.default(30000),
   USAGE_FLUSH_MS: positiveInt.default(1000),
+  PIPELINE_CONCURRENCY: z.string().regex(/^\d+$/, "must be a whole number").transform(Number).pipe(z.number().int().min(0).max(64)).default(2),
+  JOB_LEASE_MS: positiveInt.default(30000),
+  JOB_MAX_ATTEMPTS: positiveInt.default(3),
+  JOB_POLL_MS: positiveInt.default(1000),
+  JOB_STAGE_TIMEOUT_MS: positiveInt.default(15 * 60 * 1000),
+  OUTBOUND_ALLOW_LOOPBACK: bool.optional(),
+  LLM_BASE_URL: z.string().url("must be a URL").optional(),
+  LLM_API_KEY: z.string().min(1).optional(),
+  LLM_MODEL: z.string().min(1).optional(),
+  EMBEDDINGS_BASE_URL: z.string().url("must be a URL").optional(),
+  EMBEDDINGS_API_KEY: z.string().min(1).optional(),
+  EMBEDDINGS_MODEL: z.string().min(1).optional(),
+  EMBEDDINGS_DIMENSIONS: positiveInt.optional(),
+  CRAWL_MAX_PAGES: positiveInt.default(50),
+  CRAWL_MAX_DEPTH: positiveInt.default(3),
+  CRAWL_TIMEOUT_MS: positiveInt.default(60000),
+  CRAWL_PAGE_TIMEOUT_MS: positiveInt.default(10000),
 });
 
 export type Config = Readonly<z.output<typeof envSchema>> & {
@@ -49,6 +66,10 @@ export type Config = Readonly<z.output<typeof envSchema>> & {
   readonly embeddedMongo: boolean;
   readonly dataDir: string;
 };
+
+function fail(problem: string): never {
+  throw new ConfigError(`Invalid configuration: ${problem}`);
+}
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -65,6 +86,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (value !== undefined && value !== "") input[key] = value;
   }
   const parsed = envSchema.safeParse(input);
+  if (parsed.success) {
+    const d = parsed.data;
+    if (d.LLM_BASE_URL && !d.LLM_MODEL) return fail("LLM_MODEL: is required when LLM_BASE_URL is set");
+    if (d.EMBEDDINGS_BASE_URL && !d.EMBEDDINGS_MODEL) return fail("EMBEDDINGS_MODEL: is required when EMBEDDINGS_BASE_URL is set");
+    if (d.EMBEDDINGS_BASE_URL && !d.EMBEDDINGS_DIMENSIONS) return fail("EMBEDDINGS_DIMENSIONS: is required when EMBEDDINGS_BASE_URL is set");
+  }
   if (!parsed.success) {
     const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
     throw new ConfigError(`Invalid configuration: ${problems}`);

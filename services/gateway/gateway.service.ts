@@ -7,7 +7,7 @@ import { ApiError, envelope, rateLimitHeaders, toHttpError, type RateLimitState 
 import { rootLogger } from "../../shared/logger";
 import { checkReadiness, writeHealth } from "../../shared/runtime/health";
 import { buildParams, readJsonBody } from "./http-input";
-import { ADMIN_PREFIX, ADMIN_ROUTES, API_PREFIX, API_ROUTES, methodsAt, requiredServices, type RouteContract } from "./routes";
+import { ADMIN_PREFIX, ADMIN_ROUTES, API_PREFIX, API_ROUTES, locationOf, methodsAt, requiredServices, type RouteContract } from "./routes";
 import { accessLog, requestIdFrom } from "./request-log";
 
 type GatewayRequest = IncomingMessage & {
@@ -16,6 +16,7 @@ type GatewayRequest = IncomingMessage & {
   query: unknown;
   originalUrl?: string;
   $orgId?: string;
+  $contract?: RouteContract;
 };
 type Alias = { method: string; fullPath: string };
 type GatewayService = Service & { sendErrorEnvelope(req: GatewayRequest, res: ServerResponse, err: unknown): void };
@@ -42,6 +43,14 @@ function apiRoute(prefix: string, routes: RouteContract[], authentication: strin
     authentication,
     authorization: "prepareCall",
     aliases: aliasesFor(prefix, routes),
+    onAfterCall(ctx: Context<unknown, Record<string, unknown>>, _route: unknown, req: GatewayRequest, _res: ServerResponse, data: unknown) {
+      const contract = req.$contract;
+      if (contract && ctx.meta.$statusCode === 201 && data && typeof data === "object") {
+        const location = locationOf(contract, prefix, data as Record<string, unknown>, req.$params);
+        if (location) ctx.meta.$location = location;
+      }
+      return data;
+    },
     callOptions: { timeout: config().REQUEST_TIMEOUT_MS },
     onError(this: GatewayService, req: GatewayRequest, res: ServerResponse, err: unknown) {
       this.sendErrorEnvelope(req, res, err);
@@ -116,6 +125,7 @@ const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> 
     async prepareCall(ctx: Context<unknown, Record<string, unknown>>, _route: unknown, req: GatewayRequest, _res: ServerResponse, alias: Alias) {
       const contract = contracts.get(`${alias.method} ${alias.fullPath}`);
       if (!contract) throw new Error(`no contract for ${alias.method} ${alias.fullPath}`);
+      req.$contract = contract;
       const body = contract.body ? await readJsonBody(req, config().MAX_BODY_BYTES) : {};
       const params = buildParams(contract, { path: req.$params.params ?? {}, query: req.query, body });
       req.$params = req.$orgId ? { ...params, org_id: req.$orgId } : params;

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { CreateApiKeyBody, CreateOrganizationBody, GrantCreditsBody } from "../../shared/schemas/admin";
 import { UsageQuery } from "../../shared/schemas/billing";
+import { CreateBrandProfileBody, CreateSourceBody, ListBrandProfilesQuery } from "../../shared/schemas/brand";
+import { NoBody } from "../../shared/schemas/jobs";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
 
@@ -16,6 +18,14 @@ export interface RouteContract {
   status: number;
   query?: z.ZodType;
   body?: z.ZodType;
+  /** For 201: where the created resource is read, `:name` taken from the result, then the params. */
+  location?: string;
+}
+
+/** The `Location` of a created resource, from the contract's template. */
+export function locationOf(contract: RouteContract, prefix: string, result: Record<string, unknown>, params: Record<string, unknown>): string | undefined {
+  if (!contract.location) return undefined;
+  return prefix + contract.location.replace(/:([a-z_]+)/g, (_, name: string) => encodeURIComponent(String(result[name] ?? params[name] ?? "")));
 }
 
 const NO_QUERY = z.strictObject({});
@@ -23,12 +33,19 @@ const NO_QUERY = z.strictObject({});
 /** `/v1`: authenticated with an API key, scoped to its organization. */
 export const API_ROUTES: RouteContract[] = [
   { method: "GET", path: "/usage", action: "billing.usage", status: 200, query: UsageQuery },
+  { method: "GET", path: "/jobs/:id", action: "pipeline.get", status: 200, query: NO_QUERY },
+  { method: "POST", path: "/jobs/:id/cancel", action: "pipeline.cancel", status: 200, body: NoBody },
+  { method: "POST", path: "/brand-profiles", action: "brand-knowledge.createProfile", status: 201, body: CreateBrandProfileBody, location: "/brand-profiles/:id" },
+  { method: "GET", path: "/brand-profiles", action: "brand-knowledge.listProfiles", status: 200, query: ListBrandProfilesQuery },
+  { method: "GET", path: "/brand-profiles/:id", action: "brand-knowledge.getProfile", status: 200, query: NO_QUERY },
+  { method: "POST", path: "/brand-profiles/:id/sources", action: "brand-knowledge.addSource", status: 202, body: CreateSourceBody },
+  { method: "GET", path: "/brand-profiles/:id/sources", action: "brand-knowledge.listSources", status: 200, query: NO_QUERY },
 ];
 
 /** `/admin`: the dashboard's part, authenticated with ADMIN_TOKEN. */
 export const ADMIN_ROUTES: RouteContract[] = [
-  { method: "POST", path: "/orgs", action: "auth.createOrganization", status: 201, body: CreateOrganizationBody },
-  { method: "POST", path: "/orgs/:org_id/keys", action: "auth.createKey", status: 201, body: CreateApiKeyBody },
+  { method: "POST", path: "/orgs", action: "auth.createOrganization", status: 201, body: CreateOrganizationBody, location: "/orgs/:id/keys" },
+  { method: "POST", path: "/orgs/:org_id/keys", action: "auth.createKey", status: 201, body: CreateApiKeyBody, location: "/orgs/:org_id/keys" },
   { method: "GET", path: "/orgs/:org_id/keys", action: "auth.listKeys", status: 200, query: NO_QUERY },
   { method: "DELETE", path: "/keys/:key_id", action: "auth.revokeKey", status: 200, query: NO_QUERY },
   { method: "POST", path: "/orgs/:org_id/credits", action: "auth.grantCredits", status: 200, body: GrantCreditsBody },

@@ -1,10 +1,109 @@
-import type { ServiceSchema } from "moleculer";
-import { dbMixin } from "../../shared/db/mixin";
+import os from "node:os";
+import type { Service, ServiceSchema, ServiceSettingSchema } from "moleculer";
+import { zodAction } from "../../shared/action";
+import { systemClock } from "../../shared/clock";
+import { config } from "../../shared/config";
+import { dbMixin, type DbService } from "../../shared/db/mixin";
+import { rootLogger } from "../../shared/logger";
+import { CreateJob, JobPath, StageProgress, type StageOutcome } from "../../shared/schemas/jobs";
+import { orgId } from "../../shared/validation";
+import { completeFinalization, unfinishedFinalizations } from "./finalize";
+import { createJob, getJob, requestCancel, toJobResource } from "./jobs";
+import { fencedUpdate, LostLeaseError } from "./lease";
+import { PIPELINE_COLLECTIONS, type JobDoc } from "./store";
+import { JobRunner } from "./worker";
 
-/** Durable jobs, their workers and stages. Its actions arrive with the job engine issue. */
-const PipelineServiceSchema: ServiceSchema = {
+type PipelineService = Service & DbService & { runner?: JobRunner; sweeper?: NodeJS.Timeout };
+
+const clock = systemClock;
+const SWEEP_MS = 5000;
+/** How a finished job settles with other services: billing for the refund, the job type's onFinish. */
+const finalizationVia = (svc: PipelineService) => ({
+  refund: (org_id: string, reference: string) => svc.broker.call("billing.refund", { org_id, reference }),
+  notify: (action: string, job: JobDoc) =>
+    svc.broker.call(action, { job_id: job._id, org_id: job.org_id, status: job.status, error: job.error, result: job.result, input: job.input }),
+});
+
+/** Durable jobs: creation, reading, cancellation, and the workers that run their stages. */
+const PipelineServiceSchema: ServiceSchema<ServiceSettingSchema, PipelineService> = {
   name: "pipeline",
-  mixins: [dbMixin("pipeline", [])],
+  mixins: [dbMixin("pipeline", PIPELINE_COLLECTIONS)],
+
+  actions: {
+    createJob: zodAction(CreateJob, async (params, ctx, svc: PipelineService) => {
+      const job = await createJob(svc.db, params, clock);
+      ctx.broadcast("pipeline.jobQueued", { job_id: job._id });
+      return toJobResource(job);
+    }),
+
+    get: zodAction(JobPath.extend({ org_id: orgId }), async ({ org_id, id }, _ctx, svc: PipelineService) =>
+      toJobResource(await getJob(svc.db, org_id, id)),
+    ),
+
+    cancel: zodAction(JobPath.extend({ org_id: orgId }), async ({ org_id, id }, _ctx, svc: PipelineService) => {
+      const { job, canceledNow } = await requestCancel(svc.db, org_id, id, clock);
+      if (canceledNow) await completeFinalization(svc.db, job, finalizationVia(svc), clock);
+      return toJobResource(await getJob(svc.db, org_id, id));
+    }),
+
+    /** A stage handler's progress; `accepted: false` tells it the job moved to another worker. */
+    reportProgress: zodAction(StageProgress, async ({ job_id, fence, stage_index, meta }, _ctx, svc: PipelineService) => {
+      try {
+        await fencedUpdate(svc.db, job_id, fence, { $set: { [`stages.${stage_index}.meta`]: meta, updated_at: clock.now() } });
+        return { accepted: true };
+      } catch (err) {
+        if (err instanceof LostLeaseError) return { accepted: false };
+        throw err;
+      }
+    }),
+  },
+
+  events: {
+    "pipeline.jobQueued"(this: PipelineService) {
+      this.runner?.wake();
+    },
+  },
+
+  started(this: PipelineService) {
+    const cfg = config();
+    if (cfg.PIPELINE_CONCURRENCY > 0) {
+      this.runner = new JobRunner(
+        {
+          owner: `${os.hostname()}:${process.pid}:${this.broker.nodeID}`,
+          concurrency: cfg.PIPELINE_CONCURRENCY,
+          leaseMs: cfg.JOB_LEASE_MS,
+          maxAttempts: cfg.JOB_MAX_ATTEMPTS,
+          pollMs: cfg.JOB_POLL_MS,
+          stageTimeoutMs: cfg.JOB_STAGE_TIMEOUT_MS,
+        },
+        {
+          db: () => this.db,
+          callStage: (action, params, timeout) => this.broker.call<StageOutcome, typeof params>(action, params, { timeout }),
+          finalization: finalizationVia(this),
+          clock,
+          log: rootLogger().child({ mod: "pipeline.runner" }),
+        },
+      );
+      this.runner.start();
+    }
+    this.sweeper = setInterval(() => void sweepFinalizations(this), SWEEP_MS);
+    this.sweeper.unref();
+  },
+
+  async stopped(this: PipelineService) {
+    clearInterval(this.sweeper);
+    await this.runner?.stop();
+  },
 };
+
+/** Completes finalizations a crash interrupted (refund, then event). */
+async function sweepFinalizations(svc: PipelineService): Promise<void> {
+  try {
+    const stale = await unfinishedFinalizations(svc.db, new Date(clock.now().getTime() - SWEEP_MS));
+    for (const job of stale) await completeFinalization(svc.db, job, finalizationVia(svc), clock);
+  } catch (err) {
+    rootLogger().warn({ err }, "finalization sweep failed");
+  }
+}
 
 export default PipelineServiceSchema;

@@ -1,0 +1,55 @@
+import type { JobType, StageSpec } from "../../shared/schemas/jobs";
+import type { Finalization, JobDoc } from "./store";
+
+const INGEST_STAGE = "brand-knowledge.runIngestStage";
+
+export interface JobTypeSpec {
+  stages: StageSpec[];
+  /** Told once, durably, when a job of this type ends (any terminal status), before its event is written. */
+  onFinish?: string;
+}
+
+/** Every job type's stages, in order, the action that runs each one, and who is told of the end. */
+export const JOB_TYPE_SPECS: Partial<Record<JobType, JobTypeSpec>> = {
+  ingest_source: {
+    onFinish: "brand-knowledge.ingestFinished",
+    stages: [
+    { key: "crawl", label: "Fetching pages", action: INGEST_STAGE },
+    { key: "extract", label: "Extracting readable text", action: INGEST_STAGE },
+    { key: "chunk", label: "Splitting into chunks", action: INGEST_STAGE },
+    { key: "contextualize", label: "Situating chunks in their documents", action: INGEST_STAGE },
+    { key: "embed", label: "Embedding chunks", action: INGEST_STAGE },
+    { key: "index", label: "Indexing for retrieval", action: INGEST_STAGE },
+    { key: "refresh", label: "Refreshing fact sheet and voice profile", action: INGEST_STAGE },
+    ],
+  },
+};
+
+export function jobTypeSpec(type: JobType): JobTypeSpec {
+  const spec = JOB_TYPE_SPECS[type];
+  if (!spec) throw new Error(`no stages declared for job type ${type}`);
+  return spec;
+}
+
+export function stagesOf(type: JobType, only?: string[]): StageSpec[] {
+  const all = jobTypeSpec(type).stages;
+  if (!only) return all;
+  const unknown = only.filter((k) => !all.some((s) => s.key === k));
+  if (unknown.length) throw new Error(`unknown stages for ${type}: ${unknown.join(", ")}`);
+  return all.filter((s) => only.includes(s.key));
+}
+
+export function stageSpec(type: JobType, key: string): StageSpec {
+  const spec = jobTypeSpec(type).stages.find((s) => s.key === key);
+  if (!spec) throw new Error(`no stage ${key} in job type ${type}`);
+  return spec;
+}
+
+/** What a job owes once it reaches `status`. */
+export function finalizationFor(job: Pick<JobDoc, "type" | "credits_charged">, status: "succeeded" | "failed" | "canceled"): Finalization {
+  return {
+    refund: status !== "succeeded" && job.credits_charged > 0 ? "pending" : "none",
+    notify: jobTypeSpec(job.type).onFinish ? "pending" : "none",
+    event: status === "canceled" ? "none" : "pending",
+  };
+}

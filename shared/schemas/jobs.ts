@@ -1,0 +1,84 @@
+import { z } from "zod";
+import { uuid } from "../validation";
+
+export const JOB_TYPES = ["article", "ingest_source"] as const;
+export type JobType = (typeof JOB_TYPES)[number];
+export const JOB_STATUSES = ["queued", "processing", "succeeded", "failed", "canceled"] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+export type StageStatus = "pending" | "running" | "done" | "error";
+
+export interface JobStage {
+  key: string;
+  label: string;
+  status: StageStatus;
+  startedAt?: string;
+  endedAt?: string;
+  meta?: Record<string, unknown>;
+}
+
+/** The Job resource of spec §2. */
+export interface JobResource {
+  id: string;
+  object: "job";
+  type: JobType;
+  status: JobStatus;
+  stage: string | null;
+  stages: JobStage[];
+  result: Record<string, unknown>;
+  error: string | null;
+  credits_charged: number;
+  created_at: string;
+  finished_at: string | null;
+}
+
+/** The job as events carry it: the resource without `stages` (spec §6). */
+export type JobEventPayload = Omit<JobResource, "stages" | "object" | "stage">;
+
+export const JobPath = z.strictObject({ id: uuid });
+export const NoBody = z.strictObject({});
+
+/** A stage as a job type declares it: where its handler runs. */
+export interface StageSpec {
+  key: string;
+  label: string;
+  /** The action that runs the stage; it may live in any service. */
+  action: string;
+}
+
+/** What the pipeline passes to a stage handler action. */
+export const StageCall = z.strictObject({
+  job_id: uuid,
+  org_id: uuid,
+  type: z.enum(JOB_TYPES),
+  stage: z.string(),
+  stage_index: z.number().int().min(0),
+  fence: z.number().int(),
+  input: z.record(z.string(), z.unknown()),
+  state: z.record(z.string(), z.unknown()),
+});
+export type StageCallParams = z.output<typeof StageCall>;
+
+/** What a stage handler returns: state for later stages, meta to show, and the job's result when it is the last. */
+export interface StageOutcome {
+  state?: Record<string, unknown>;
+  meta?: Record<string, unknown>;
+  result?: Record<string, unknown>;
+}
+
+/** A stage handler's progress report, fenced by the lease it runs under. */
+export const StageProgress = z.strictObject({
+  job_id: uuid,
+  fence: z.number().int(),
+  stage_index: z.number().int().min(0),
+  meta: z.record(z.string(), z.unknown()),
+});
+
+export const CreateJob = z.strictObject({
+  job_id: uuid,
+  org_id: uuid,
+  type: z.enum(JOB_TYPES),
+  input: z.record(z.string(), z.unknown()),
+  credits_charged: z.number().int().min(0),
+  /** Stage keys to run, in order; defaults to every stage of the type. */
+  stages: z.array(z.string()).optional(),
+});
