@@ -1,10 +1,131 @@
-import type { ServiceSchema } from "moleculer";
-import { dbMixin } from "../../shared/db/mixin";
+import type { Service, ServiceBroker, ServiceSchema, ServiceSettingSchema } from "moleculer";
+import { zodAction } from "../../shared/action";
+import { systemClock } from "../../shared/clock";
+import { config } from "../../shared/config";
+import { dbMixin, type DbService } from "../../shared/db/mixin";
+import { rootLogger } from "../../shared/logger";
+import { outboundPolicy } from "../../shared/net/policy";
+import { checkUrlSyntax } from "../../shared/net/url-guard";
+import { AddSourceParams, CreateBrandProfileBody, IngestFinished, ProfilePath, RetrieveParams } from "../../shared/schemas/brand";
+import { PageParams } from "../../shared/schemas/pagination";
+import { StageCall } from "../../shared/schemas/jobs";
+import { orgId } from "../../shared/validation";
+import { runIngestStage, type IngestDeps } from "./ingest/stages";
+import { createProfile, listProfiles, profileDetail } from "./profiles";
+import { completeFrom, embedderFrom } from "./providers";
+import { RetrievalCache } from "./retrieval";
+import { addSource, listSources, recordIngestEnd, requeueStrandedSources, type StartIngest } from "./sources";
+import { BRAND_KNOWLEDGE_COLLECTIONS } from "./store";
 
-/** Brand profiles, knowledge-base sources, ingestion and retrieval. Its actions arrive with the brand knowledge issue. */
-const BrandKnowledgeServiceSchema: ServiceSchema = {
+type BrandKnowledgeService = Service & DbService & { retrieval: RetrievalCache; sweeper?: NodeJS.Timeout };
+
+const clock = systemClock;
+const STRANDED_AFTER_MS = 30_000;
+
+/** Queues a source's ingest job under the id the source already carries (idempotent). */
+const startIngestVia = (broker: ServiceBroker): StartIngest => (source) =>
+  broker.call("pipeline.createJob", {
+    job_id: source.ingest_job_id,
+    org_id: source.org_id,
+    type: "ingest_source",
+    input: { source_id: source._id, brand_profile_id: source.profile_id },
+    credits_charged: 0,
+  });
+
+/** Brand profiles, knowledge-base sources, their ingestion stages, and retrieval. */
+const BrandKnowledgeServiceSchema: ServiceSchema<ServiceSettingSchema, BrandKnowledgeService> = {
   name: "brand-knowledge",
-  mixins: [dbMixin("brand-knowledge", [])],
+  mixins: [dbMixin("brand-knowledge", BRAND_KNOWLEDGE_COLLECTIONS)],
+
+  actions: {
+    createProfile: zodAction(CreateBrandProfileBody.extend({ org_id: orgId }), async ({ org_id, ...body }, ctx, svc: BrandKnowledgeService) => {
+      if (body.website_url) checkUrlSyntax(body.website_url, outboundPolicy(config()), "website_url");
+      const profile = await createProfile(svc.db, org_id, body, clock);
+      let ingestJobId: string | undefined;
+      if (body.website_url && body.ingest_website) {
+        const source = await addSource(svc.db, org_id, profile._id, { type: "website", url: body.website_url, title: `${body.name} website` }, startIngestVia(ctx.broker), clock);
+        ingestJobId = source.ingest_job_id;
+      }
+      return {
+        id: profile._id,
+        object: "brand_profile",
+        name: profile.name,
+        website_url: profile.website_url,
+        voice_status: profile.voice_status,
+        ...(ingestJobId ? { ingest_job_id: ingestJobId } : {}),
+      };
+    }),
+
+    listProfiles: zodAction(PageParams.extend({ org_id: orgId }), ({ org_id, ...page }, _ctx, svc: BrandKnowledgeService) =>
+      listProfiles(svc.db, org_id, page),
+    ),
+
+    getProfile: zodAction(ProfilePath.extend({ org_id: orgId }), ({ org_id, id }, _ctx, svc: BrandKnowledgeService) => profileDetail(svc.db, org_id, id)),
+
+    addSource: zodAction(AddSourceParams, async ({ org_id, id, ...body }, ctx, svc: BrandKnowledgeService) => {
+      if (body.url) checkUrlSyntax(body.url, outboundPolicy(config()));
+      const source = await addSource(svc.db, org_id, id, body, startIngestVia(ctx.broker), clock);
+      return { id: source._id, object: "kb_source", status: "pending", ingest_job_id: source.ingest_job_id };
+    }),
+
+    listSources: zodAction(ProfilePath.extend({ org_id: orgId }), ({ org_id, id }, _ctx, svc: BrandKnowledgeService) => listSources(svc.db, org_id, id)),
+
+    retrieve: zodAction(RetrieveParams, (params, _ctx, svc: BrandKnowledgeService) => svc.retrieval.retrieve(svc.db, params)),
+
+    /** One stage of an `ingest_source` job, called by the pipeline's worker. */
+    runIngestStage: zodAction(StageCall, (call, ctx, svc: BrandKnowledgeService) => {
+      const cfg = config();
+      const deps: IngestDeps = {
+        db: svc.db,
+        clock,
+        policy: outboundPolicy(cfg),
+        embedder: svc.retrieval.embedder,
+        complete: completeFrom(cfg),
+        crawl: { maxPages: cfg.CRAWL_MAX_PAGES, maxDepth: cfg.CRAWL_MAX_DEPTH, totalTimeMs: cfg.CRAWL_TIMEOUT_MS, pageTimeoutMs: cfg.CRAWL_PAGE_TIMEOUT_MS },
+        reportProgress: async (meta) => {
+          try {
+            const ack = await ctx.call<{ accepted: boolean }, object>("pipeline.reportProgress", {
+              job_id: call.job_id,
+              fence: call.fence,
+              stage_index: call.stage_index,
+              meta,
+            });
+            return ack.accepted;
+          } catch (err) {
+            rootLogger().debug({ err, job_id: call.job_id }, "progress report not delivered");
+            return true;
+          }
+        },
+        recordTokens: async (tokens_in, tokens_out) => {
+          await ctx.call("billing.recordTokens", { org_id: call.org_id, tokens_in, tokens_out });
+        },
+      };
+      return runIngestStage(deps, call);
+    }),
+
+    /** The end of an ingest job (the pipeline's onFinish for `ingest_source`). */
+    ingestFinished: zodAction(IngestFinished, async (end, _ctx, svc: BrandKnowledgeService) => {
+      await recordIngestEnd(svc.db, end, clock);
+      return { recorded: true };
+    }),
+  },
+
+  created(this: BrandKnowledgeService) {
+    this.retrieval = new RetrievalCache(embedderFrom(config()));
+  },
+
+  started(this: BrandKnowledgeService) {
+    this.sweeper = setInterval(() => {
+      requeueStrandedSources(this.db, new Date(clock.now().getTime() - STRANDED_AFTER_MS), startIngestVia(this.broker)).catch((err) =>
+        rootLogger().warn({ err }, "requeueing stranded sources failed"),
+      );
+    }, STRANDED_AFTER_MS);
+    this.sweeper.unref();
+  },
+
+  stopped(this: BrandKnowledgeService) {
+    clearInterval(this.sweeper);
+  },
 };
 
 export default BrandKnowledgeServiceSchema;

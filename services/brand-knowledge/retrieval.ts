@@ -1,0 +1,85 @@
+import type { Db } from "mongodb";
+import type { RetrievedChunk } from "../../shared/schemas/brand";
+import { Bm25Index } from "./knowledge/bm25";
+import type { Embedder } from "./knowledge/embeddings";
+import { rankHybrid } from "./knowledge/hybrid";
+import { requireProfile } from "./profiles";
+import { sources } from "./sources";
+import { CHUNKS, type ChunkDoc } from "./store";
+
+/** Every chunk retrieval may read for a profile: each source's active generation only. */
+export async function activeChunks(db: Db, orgId: string, profileId: string): Promise<ChunkDoc[]> {
+  const active = await sources(db)
+    .find({ org_id: orgId, profile_id: profileId, active_generation: { $ne: null } }, { projection: { _id: 1, active_generation: 1 } })
+    .toArray();
+  if (!active.length) return [];
+  return db
+    .collection<ChunkDoc>(CHUNKS)
+    .find({ profile_id: profileId, $or: active.map((s) => ({ source_id: s._id, generation: s.active_generation! })) })
+    .sort({ source_id: 1, document_url: 1, ordinal: 1 })
+    .toArray();
+}
+
+interface ProfileIndex {
+  version: number;
+  embedderId: string;
+  chunks: ChunkDoc[];
+  bm25: Bm25Index;
+  vectors: number[][];
+}
+
+/**
+ * Hybrid indexes kept in memory per profile, rebuilt when the profile's `index_version` moves
+ * (every index switch bumps it), so a query costs one small read plus in-memory ranking.
+ */
+export class RetrievalCache {
+  private readonly indexes = new Map<string, ProfileIndex>();
+
+  constructor(
+    readonly embedder: Embedder,
+    private readonly maxProfiles = 50,
+  ) {}
+
+  private async indexFor(db: Db, orgId: string, profileId: string): Promise<ProfileIndex> {
+    const profile = await requireProfile(db, orgId, profileId);
+    const cached = this.indexes.get(profileId);
+    if (cached && cached.version === profile.index_version && cached.embedderId === this.embedder.id) return cached;
+    const chunks = await activeChunks(db, orgId, profileId);
+    // Vectors made by another embedder (the configuration changed) are not comparable: embed again, in memory.
+    const stale = chunks.some((c) => c.vector.length !== this.embedder.dimensions);
+    const vectors = stale ? (await this.embedder.embed(chunks.map((c) => `${c.context}\n${c.text}`))).vectors : chunks.map((c) => c.vector);
+    const index: ProfileIndex = {
+      version: profile.index_version,
+      embedderId: this.embedder.id,
+      chunks,
+      bm25: new Bm25Index(chunks.map((c) => ({ id: c._id, terms: c.terms, counts: c.counts, length: c.length }))),
+      vectors,
+    };
+    this.indexes.delete(profileId);
+    this.indexes.set(profileId, index);
+    if (this.indexes.size > this.maxProfiles) this.indexes.delete(this.indexes.keys().next().value!);
+    return index;
+  }
+
+  /** Ranked chunks for a query: BM25 over context + text and vector similarity, fused by rank. */
+  async retrieve(db: Db, input: { org_id: string; brand_profile_id: string; query: string; k: number }): Promise<RetrievedChunk[]> {
+    const index = await this.indexFor(db, input.org_id, input.brand_profile_id);
+    if (!index.chunks.length) return [];
+    const { vectors } = await this.embedder.embed([input.query]);
+    const hits = rankHybrid(input.query, vectors[0], { chunks: index.chunks.map((c) => ({ id: c._id })), bm25: index.bm25, vectors: index.vectors, k: input.k });
+    const byId = new Map(index.chunks.map((c) => [c._id, c]));
+    return hits.map((h) => {
+      const c = byId.get(h.chunkId)!;
+      return {
+        chunk_id: c.chunk_id,
+        source_id: c.source_id,
+        url: c.document_url,
+        title: c.document_title,
+        heading_path: c.heading_path,
+        text: c.text,
+        context: c.context,
+        score: h.score,
+      };
+    });
+  }
+}
