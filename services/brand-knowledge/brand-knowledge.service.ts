@@ -12,7 +12,8 @@ import { StageCall } from "../../shared/schemas/jobs";
 import { orgId } from "../../shared/validation";
 import { runIngestStage, type IngestDeps } from "./ingest/stages";
 import { createProfile, listProfiles, profileDetail } from "./profiles";
-import { completeFrom, embedderFrom } from "./providers";
+import { chatModelFrom } from "../../shared/llm/from-config";
+import { embedderFrom } from "./providers";
 import { RetrievalCache } from "./retrieval";
 import { addSource, listSources, recordIngestEnd, requeueStrandedSources, type StartIngest } from "./sources";
 import { BRAND_KNOWLEDGE_COLLECTIONS } from "./store";
@@ -80,7 +81,7 @@ const BrandKnowledgeServiceSchema: ServiceSchema<ServiceSettingSchema, BrandKnow
         clock,
         policy: outboundPolicy(cfg),
         embedder: svc.retrieval.embedder,
-        complete: completeFrom(cfg),
+        complete: chatModelFrom(cfg),
         crawl: { maxPages: cfg.CRAWL_MAX_PAGES, maxDepth: cfg.CRAWL_MAX_DEPTH, totalTimeMs: cfg.CRAWL_TIMEOUT_MS, pageTimeoutMs: cfg.CRAWL_PAGE_TIMEOUT_MS },
         reportProgress: async (meta) => {
           try {

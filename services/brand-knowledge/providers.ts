@@ -1,7 +1,5 @@
 import type { Config } from "../../shared/config";
 import { HashedTfIdfEmbedder, OpenAIEmbedder, type Embedder } from "./knowledge/embeddings";
-import { openAICompatibleComplete } from "./knowledge/llm-context";
-import type { CompleteFn } from "./knowledge/types";
 
 /** The configured embeddings endpoint, or the offline lexical embedding (docs/knowledge.md). */
 export function embedderFrom(cfg: Config): Embedder {
@@ -14,10 +12,4 @@ export function embedderFrom(cfg: Config): Embedder {
     });
   }
   return new HashedTfIdfEmbedder();
-}
-
-/** The configured chat model for chunk contexts, or none (offline contexts). */
-export function completeFrom(cfg: Config): CompleteFn | undefined {
-  if (!cfg.LLM_BASE_URL || !cfg.LLM_MODEL) return undefined;
-  return openAICompatibleComplete({ baseURL: cfg.LLM_BASE_URL, apiKey: cfg.LLM_API_KEY ?? "none", model: cfg.LLM_MODEL });
 }

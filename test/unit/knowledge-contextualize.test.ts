@@ -2,7 +2,7 @@ import { chunkDocument } from "../../services/brand-knowledge/knowledge/chunk";
 import { CONTEXT_MAX_WORDS, cleanModelContext, contextualizeChunks, documentExcerpt, offlineContext } from "../../services/brand-knowledge/knowledge/contextualize";
 import { extractDocument } from "../../services/brand-knowledge/knowledge/extract";
 import { countWords } from "../../services/brand-knowledge/knowledge/segment";
-import type { ChatMessage, CompleteFn } from "../../services/brand-knowledge/knowledge/types";
+import type { ChatMessage, CompleteFn } from "../../shared/llm/types";
 import { KNOWLEDGE_CORPUS } from "../support/knowledge-corpus";
 
 const security = extractDocument(KNOWLEDGE_CORPUS.find((d) => d.id === "security")!);

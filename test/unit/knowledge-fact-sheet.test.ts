@@ -1,7 +1,7 @@
 import { chunkDocument } from "../../services/brand-knowledge/knowledge/chunk";
 import { extractDocument } from "../../services/brand-knowledge/knowledge/extract";
 import { buildFactSheet, buildFactSheetWithModel, classifySentence } from "../../services/brand-knowledge/knowledge/fact-sheet";
-import type { ChatMessage, CompleteFn } from "../../services/brand-knowledge/knowledge/types";
+import type { ChatMessage, CompleteFn } from "../../shared/llm/types";
 import { KNOWLEDGE_CORPUS } from "../support/knowledge-corpus";
 
 const chunks = [

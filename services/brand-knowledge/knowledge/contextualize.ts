@@ -1,5 +1,6 @@
 import { countWords, sentencesOf, wordSpans } from "./segment";
-import type { Chunk, CompleteFn, ContextualizedChunk, ExtractedDocument } from "./types";
+import type { CompleteFn } from "../../../shared/llm/types";
+import type { Chunk, ContextualizedChunk, ExtractedDocument } from "./types";
 
 /** Contexts are prepended to every chunk for indexing; longer ones would drown the chunk's own terms. */
 export const CONTEXT_MAX_WORDS = 60;

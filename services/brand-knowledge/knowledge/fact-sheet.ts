@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { estimateTokens, sentencesOf, wordsOf } from "./segment";
 import { tokenize } from "./tokenize";
-import type { CompleteFn } from "./types";
+import type { CompleteFn } from "../../../shared/llm/types";
 
 export type FactKind = "offering" | "figure" | "claim";
 

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { APIConnectionError } from "openai";
-import { openAICompatibleComplete } from "../../services/brand-knowledge/knowledge/llm-context";
+import { openAICompatibleComplete } from "../../shared/llm/openai-chat";
 
 interface Recorded {
   method: string;
