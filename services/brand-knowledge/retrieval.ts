@@ -1,6 +1,6 @@
 import type { Db } from "mongodb";
 import type { RetrievedChunk } from "../../shared/schemas/brand";
-import { Bm25Index } from "./knowledge/bm25";
+import { Bm25Index } from "../../shared/text/bm25";
 import type { Embedder } from "./knowledge/embeddings";
 import { rankHybrid } from "./knowledge/hybrid";
 import { requireProfile } from "./profiles";

@@ -1,6 +1,6 @@
-import { Bm25Index, indexText, termFrequencies } from "../../services/brand-knowledge/knowledge/bm25";
-import { stemEnglish } from "../../services/brand-knowledge/knowledge/stem";
-import { tokenize } from "../../services/brand-knowledge/knowledge/tokenize";
+import { Bm25Index, indexText, termFrequencies } from "../../shared/text/bm25";
+import { stemEnglish } from "../../shared/text/stem";
+import { tokenize } from "../../shared/text/tokenize";
 
 describe("tokenize", () => {
   it("lower-cases, drops stopwords and single letters, keeps numbers and stems English", () => {

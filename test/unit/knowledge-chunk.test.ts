@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { chunkDocument, chunkId } from "../../services/brand-knowledge/knowledge/chunk";
-import { extractPlainText } from "../../services/brand-knowledge/knowledge/extract";
-import { estimateTokens, sentencesOf } from "../../services/brand-knowledge/knowledge/segment";
+import { extractPlainText } from "../../shared/text/extract";
+import { estimateTokens, sentencesOf } from "../../shared/text/segment";
 
 const TOPICS = ["routing", "dispatch", "billing", "tracking", "reporting", "onboarding"];
 

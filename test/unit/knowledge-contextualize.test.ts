@@ -1,7 +1,7 @@
 import { chunkDocument } from "../../services/brand-knowledge/knowledge/chunk";
 import { CONTEXT_MAX_WORDS, cleanModelContext, contextualizeChunks, documentExcerpt, offlineContext } from "../../services/brand-knowledge/knowledge/contextualize";
-import { extractDocument } from "../../services/brand-knowledge/knowledge/extract";
-import { countWords } from "../../services/brand-knowledge/knowledge/segment";
+import { extractDocument } from "../../shared/text/extract";
+import { countWords } from "../../shared/text/segment";
 import type { ChatMessage, CompleteFn } from "../../shared/llm/types";
 import { KNOWLEDGE_CORPUS } from "../support/knowledge-corpus";
 

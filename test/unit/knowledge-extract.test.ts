@@ -1,4 +1,4 @@
-import { extractableKind, extractDocument, extractPlainText } from "../../services/brand-knowledge/knowledge/extract";
+import { extractableKind, extractDocument, extractPlainText } from "../../shared/text/extract";
 import { KNOWLEDGE_CORPUS } from "../support/knowledge-corpus";
 
 const pricingPage = KNOWLEDGE_CORPUS.find((d) => d.id === "pricing")!;

@@ -1,5 +1,5 @@
 import { chunkDocument } from "../../services/brand-knowledge/knowledge/chunk";
-import { extractDocument } from "../../services/brand-knowledge/knowledge/extract";
+import { extractDocument } from "../../shared/text/extract";
 import { buildFactSheet, buildFactSheetWithModel, classifySentence } from "../../services/brand-knowledge/knowledge/fact-sheet";
 import type { ChatMessage, CompleteFn } from "../../shared/llm/types";
 import { KNOWLEDGE_CORPUS } from "../support/knowledge-corpus";

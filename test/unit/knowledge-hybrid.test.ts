@@ -1,4 +1,4 @@
-import { Bm25Index } from "../../services/brand-knowledge/knowledge/bm25";
+import { Bm25Index } from "../../shared/text/bm25";
 import type { Embedder } from "../../services/brand-knowledge/knowledge/embeddings";
 import { hybridSearch, rankHybrid, RRF_K } from "../../services/brand-knowledge/knowledge/hybrid";
 

@@ -1,8 +1,8 @@
-import { Bm25Index, indexText, termFrequencies } from "../../services/brand-knowledge/knowledge/bm25";
+import { Bm25Index, indexText, termFrequencies } from "../../shared/text/bm25";
 import { chunkDocument } from "../../services/brand-knowledge/knowledge/chunk";
 import { contextualizeChunks } from "../../services/brand-knowledge/knowledge/contextualize";
 import { HashedTfIdfEmbedder } from "../../services/brand-knowledge/knowledge/embeddings";
-import { extractDocument } from "../../services/brand-knowledge/knowledge/extract";
+import { extractDocument } from "../../shared/text/extract";
 import { hybridSearch } from "../../services/brand-knowledge/knowledge/hybrid";
 import type { ContextualizedChunk } from "../../services/brand-knowledge/knowledge/types";
 import { KNOWLEDGE_CORPUS, KNOWLEDGE_QUESTIONS, type CorpusQuestion } from "../support/knowledge-corpus";

@@ -1,4 +1,4 @@
-import { countSyllables, fleschReadingEase, readingLevel, textStatistics } from "../../services/brand-knowledge/knowledge/flesch";
+import { countSyllables, fleschReadingEase, readingLevel, textStatistics } from "../../shared/text/flesch";
 import { buildVoiceProfile } from "../../services/brand-knowledge/knowledge/voice";
 
 describe("Flesch reading ease", () => {

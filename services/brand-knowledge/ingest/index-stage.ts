@@ -1,5 +1,5 @@
 import type { StageCallParams, StageOutcome } from "../../../shared/schemas/jobs";
-import { termFrequencies, indexText } from "../knowledge/bm25";
+import { termFrequencies, indexText } from "../../../shared/text/bm25";
 import { buildFactSheet } from "../knowledge/fact-sheet";
 import { buildVoiceProfile } from "../knowledge/voice";
 import { profiles } from "../profiles";

@@ -7,9 +7,10 @@ import { crawlSite, fetchSinglePage, type CrawledPage, type CrawlResult } from "
 import { chunkDocument } from "../knowledge/chunk";
 import { contextualizeChunks } from "../knowledge/contextualize";
 import type { Embedder } from "../knowledge/embeddings";
-import { extractDocument, extractPlainText } from "../knowledge/extract";
+import { extractDocument, extractPlainText } from "../../../shared/text/extract";
 import type { CompleteFn } from "../../../shared/llm/types";
-import type { Chunk, ContextualizedChunk, ExtractedDocument } from "../knowledge/types";
+import type { ExtractedDocument } from "../../../shared/text/document";
+import type { Chunk, ContextualizedChunk } from "../knowledge/types";
 import { sources } from "../sources";
 import type { SourceDoc } from "../store";
 import { indexChunks, refreshProfileKnowledge } from "./index-stage";

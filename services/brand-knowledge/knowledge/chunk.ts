@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
-import { countWords, estimateTokens, splitByWords, splitSentences, tokensForWords, TOKENS_PER_WORD } from "./segment";
-import type { Chunk, ExtractedDocument } from "./types";
+import { countWords, estimateTokens, splitByWords, splitSentences, tokensForWords, TOKENS_PER_WORD } from "../../../shared/text/segment";
+import type { ExtractedDocument } from "../../../shared/text/document";
+import type { Chunk } from "./types";
 
 export const DEFAULT_CHUNK_TOKENS = 300;
 export const DEFAULT_OVERLAP_RATIO = 0.15;

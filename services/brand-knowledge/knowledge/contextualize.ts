@@ -1,6 +1,7 @@
-import { countWords, sentencesOf, wordSpans } from "./segment";
+import { countWords, sentencesOf, wordSpans } from "../../../shared/text/segment";
 import type { CompleteFn } from "../../../shared/llm/types";
-import type { Chunk, ContextualizedChunk, ExtractedDocument } from "./types";
+import type { ExtractedDocument } from "../../../shared/text/document";
+import type { Chunk, ContextualizedChunk } from "./types";
 
 /** Contexts are prepended to every chunk for indexing; longer ones would drown the chunk's own terms. */
 export const CONTEXT_MAX_WORDS = 60;

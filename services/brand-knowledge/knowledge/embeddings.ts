@@ -1,7 +1,7 @@
 import OpenAI from "openai";
-import { stemEnglish } from "./stem";
-import { COMMON_WORDS } from "./stopwords";
-import { tokenize } from "./tokenize";
+import { stemEnglish } from "../../../shared/text/stem";
+import { COMMON_WORDS } from "../../../shared/text/stopwords";
+import { tokenize } from "../../../shared/text/tokenize";
 
 /**
  * Turns texts into L2-normalised vectors, so that the cosine of two vectors is their dot product.

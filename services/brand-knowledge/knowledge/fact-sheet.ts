@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { estimateTokens, sentencesOf, wordsOf } from "./segment";
-import { tokenize } from "./tokenize";
+import { estimateTokens, sentencesOf, wordsOf } from "../../../shared/text/segment";
+import { tokenize } from "../../../shared/text/tokenize";
 import type { CompleteFn } from "../../../shared/llm/types";
 
 export type FactKind = "offering" | "figure" | "claim";

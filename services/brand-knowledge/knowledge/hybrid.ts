@@ -1,4 +1,4 @@
-import type { Bm25Index } from "./bm25";
+import type { Bm25Index } from "../../../shared/text/bm25";
 import type { Embedder } from "./embeddings";
 
 export interface HybridHit {

@@ -3,26 +3,6 @@
  * JSON/BSON-friendly (strings, numbers, arrays, plain objects) so the service can store it as is.
  */
 
-export interface DocumentSection {
-  /** Headings above this text, outermost first, e.g. ["Pricing", "Enterprise plan"]; [] before the first heading. */
-  headingPath: string[];
-  /** Paragraphs (and list items, table rows) separated by "\n". */
-  text: string;
-}
-
-export interface ExtractedDocument {
-  url: string;
-  title: string;
-  /** BCP 47 tag when the page declares one. */
-  lang?: string;
-  sections: DocumentSection[];
-  /** The whole readable text: headings on their own lines, paragraphs separated by blank lines. */
-  text: string;
-  /** The first few full sentences of the body: what the document is about, used for offline context. */
-  leadSentences: string[];
-  wordCount: number;
-}
-
 export interface Chunk {
   /** sha256(sourceId, documentUrl, ordinal) in hex, 24 characters: stable across re-ingestion of the same document. */
   id: string;

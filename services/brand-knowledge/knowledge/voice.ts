@@ -1,8 +1,8 @@
-import { readingLevelOf, textStatistics, type TextStatistics } from "./flesch";
-import { sentencesOf, wordSpans, wordsOf } from "./segment";
-import { stemEnglish } from "./stem";
-import { baseLanguage, COMMON_WORDS, isStopword } from "./stopwords";
-import { normalizeWord } from "./tokenize";
+import { readingLevelOf, textStatistics, type TextStatistics } from "../../../shared/text/flesch";
+import { sentencesOf, wordSpans, wordsOf } from "../../../shared/text/segment";
+import { stemEnglish } from "../../../shared/text/stem";
+import { baseLanguage, COMMON_WORDS, isStopword } from "../../../shared/text/stopwords";
+import { normalizeWord } from "../../../shared/text/tokenize";
 
 export type Person = "first_plural" | "first_singular" | "second" | "third";
 

@@ -1,7 +1,7 @@
 import { Readability } from "@mozilla/readability";
 import { JSDOM, VirtualConsole } from "jsdom";
 import { countWords, splitSentences } from "./segment";
-import type { DocumentSection, ExtractedDocument } from "./types";
+import type { DocumentSection, ExtractedDocument } from "./document";
 
 export interface FetchedDocument {
   url: string;
