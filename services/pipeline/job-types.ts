@@ -7,6 +7,11 @@ export interface JobTypeSpec {
   stages: StageSpec[];
   /** Told once, durably, when a job of this type ends (any terminal status), before its event is written. */
   onFinish?: string;
+  /**
+   * Called once every stage is done, with the job's input and state: turns them into the job's
+   * result (e.g. stores the article). Idempotent on the job id; a failure fails the job.
+   */
+  complete?: string;
 }
 
 /** Every job type's stages, in order, the action that runs each one, and who is told of the end. */

@@ -10,13 +10,15 @@ import { orgId } from "../../shared/validation";
 import { completeFinalization, unfinishedFinalizations } from "./finalize";
 import { createJob, getJob, requestCancel, toJobResource } from "./jobs";
 import { fencedUpdate, LostLeaseError } from "./lease";
+import { drainOutbox } from "./outbox";
 import { PIPELINE_COLLECTIONS, type JobDoc } from "./store";
 import { JobRunner } from "./worker";
 
-type PipelineService = Service & DbService & { runner?: JobRunner; sweeper?: NodeJS.Timeout };
+type PipelineService = Service & DbService & { runner?: JobRunner; sweeper?: NodeJS.Timeout; drainer?: NodeJS.Timeout; draining?: boolean };
 
 const clock = systemClock;
 const SWEEP_MS = 5000;
+const DRAIN_MS = 250;
 /** How a finished job settles with other services: billing for the refund, the job type's onFinish. */
 const finalizationVia = (svc: PipelineService) => ({
   refund: (org_id: string, reference: string) => svc.broker.call("billing.refund", { org_id, reference }),
@@ -79,6 +81,7 @@ const PipelineServiceSchema: ServiceSchema<ServiceSettingSchema, PipelineService
         {
           db: () => this.db,
           callStage: (action, params, timeout) => this.broker.call<StageOutcome, typeof params>(action, params, { timeout }),
+          callAction: (action, params, timeout) => this.broker.call(action, params, { timeout }),
           finalization: finalizationVia(this),
           clock,
           log: rootLogger().child({ mod: "pipeline.runner" }),
@@ -88,13 +91,32 @@ const PipelineServiceSchema: ServiceSchema<ServiceSettingSchema, PipelineService
     }
     this.sweeper = setInterval(() => void sweepFinalizations(this), SWEEP_MS);
     this.sweeper.unref();
+    this.drainer = setInterval(() => void handOverEvents(this), DRAIN_MS);
+    this.drainer.unref();
   },
 
   async stopped(this: PipelineService) {
     clearInterval(this.sweeper);
+    clearInterval(this.drainer);
     await this.runner?.stop();
   },
 };
+
+/**
+ * Hands the outbox's job events to the webhooks service. While no webhooks service is
+ * running they wait in the outbox (the partial index keeps that cheap).
+ */
+async function handOverEvents(svc: PipelineService): Promise<void> {
+  if (svc.draining || !(svc.broker.registry as unknown as { hasService(name: string): boolean }).hasService("webhooks")) return;
+  svc.draining = true;
+  try {
+    while ((await drainOutbox(svc.db, (events) => svc.broker.call("webhooks.recordEvents", { events }), () => clock.now())) > 0);
+  } catch (err) {
+    rootLogger().warn({ err }, "handing job events to webhooks failed; they stay in the outbox");
+  } finally {
+    svc.draining = false;
+  }
+}
 
 /** Completes finalizations a crash interrupted (refund, then event). */
 async function sweepFinalizations(svc: PipelineService): Promise<void> {

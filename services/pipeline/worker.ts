@@ -4,7 +4,7 @@ import type { Clock } from "../../shared/clock";
 import type { StageCallParams, StageOutcome } from "../../shared/schemas/jobs";
 import { completeFinalization, type FinalizationDeps } from "./finalize";
 import { jobs } from "./jobs";
-import { finalizationFor, stageSpec } from "./job-types";
+import { finalizationFor, jobTypeSpec, stageSpec } from "./job-types";
 import { claimNextJob, fencedUpdate, LostLeaseError, renewLease } from "./lease";
 import type { JobDoc } from "./store";
 
@@ -20,6 +20,7 @@ export interface RunnerOptions {
 export interface RunnerDeps {
   db: () => Db;
   callStage: (action: string, params: StageCallParams, timeoutMs: number) => Promise<StageOutcome>;
+  callAction: <T>(action: string, params: Record<string, unknown>, timeoutMs: number) => Promise<T>;
   finalization: FinalizationDeps;
   clock: Clock;
   log: pino.Logger;
@@ -176,8 +177,22 @@ export class JobRunner {
         await fencedUpdate(db, job._id, fence, { $set: set });
         log.info({ stage: stage.key, ms: endedAt.getTime() - startedAt.getTime() }, "stage done");
       }
-      const final = await jobs(db).findOne({ _id: job._id }, { projection: { result: 1 } });
-      return this.finish(job, fence, { status: "succeeded", result: final?.result ?? result });
+      const final = await jobs(db).findOne({ _id: job._id }, { projection: { result: 1, state: 1, cancel_requested_at: 1 } });
+      if (final?.cancel_requested_at) return this.finish(job, fence, { status: "canceled" });
+      const complete = jobTypeSpec(job.type).complete;
+      if (!complete) return this.finish(job, fence, { status: "succeeded", result: final?.result ?? result });
+      try {
+        const completed = await this.deps.callAction<Record<string, unknown>>(
+          complete,
+          { job_id: job._id, org_id: job.org_id, input: job.input, state: final?.state ?? state },
+          this.opts.stageTimeoutMs,
+        );
+        return this.finish(job, fence, { status: "succeeded", result: completed });
+      } catch (err) {
+        if (TRANSIENT.has((err as { name?: string }).name ?? "")) return this.release(job, fence, unreachableDelayMs(0), { attempts: -1 });
+        const message = String((err as Error).message ?? err).slice(0, MAX_ERROR_LENGTH);
+        return this.finish(job, fence, { status: "failed", error: `Saving the result failed: ${message}` });
+      }
     } finally {
       clearInterval(renewal);
     }

@@ -1,0 +1,105 @@
+import { z } from "zod";
+import { orgId, uuid } from "../validation";
+
+export const ARTICLE_MODES = ["standard", "deep_research"] as const;
+export const DERIVATIVE_KINDS = ["x_thread", "linkedin", "newsletter"] as const;
+export const ARTICLE_STATUSES = ["draft", "in_review", "approved", "published"] as const;
+export type ArticleMode = (typeof ARTICLE_MODES)[number];
+export type DerivativeKind = (typeof DERIVATIVE_KINDS)[number];
+export type ArticleStatus = (typeof ARTICLE_STATUSES)[number];
+
+/** The words the pipeline aims for (spec §4): a target outside is clamped and the job says so. */
+export const PIPELINE_MIN_WORDS = 600;
+export const PIPELINE_MAX_WORDS = 3000;
+
+const text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
+
+/** POST /v1/articles (spec §4): every bound and default of the table; unknown fields are refused. */
+export const CreateArticleBody = z.strictObject({
+  topic: z.string().trim().min(4, "must be at least 4 characters").max(500, "must be at most 500 characters"),
+  target_keyword: z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters").optional(),
+  brand_profile_id: uuid.optional(),
+  mode: z.enum(ARTICLE_MODES, { message: "must be 'standard' or 'deep_research'" }).default("standard"),
+  language: z
+    .string()
+    .trim()
+    .min(2, "must be at least 2 characters")
+    .max(12, "must be at most 12 characters")
+    .regex(/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*$/, "must be a language tag such as en or en-GB")
+    .default("en"),
+  target_words: z.number().int("must be a whole number").min(400, "must be at least 400").max(4000, "must be at most 4000").default(1600),
+  tone: text(300).optional(),
+  audience: text(300).optional(),
+  extra_instructions: text(2000).optional(),
+  image: z.boolean().default(false),
+  derivatives: z
+    .array(z.enum(DERIVATIVE_KINDS, { message: `must be one of ${DERIVATIVE_KINDS.join(", ")}` }))
+    .max(3, "must list each kind at most once")
+    .refine((kinds) => new Set(kinds).size === kinds.length, "must list each kind at most once")
+    .default([]),
+});
+export type CreateArticleInput = z.output<typeof CreateArticleBody>;
+
+/** What the article pipeline receives as job input: the request with its defaults applied. */
+export type ArticleJobInput = CreateArticleInput & { target_keyword: string };
+
+export const Citation = z.strictObject({ claim: z.string().min(1), url: z.string().min(1), title: z.string() });
+export type Citation = z.output<typeof Citation>;
+
+export const FaqItem = z.strictObject({ question: z.string().min(1), answer: z.string().min(1) });
+
+/** The quality score and what it is made of, each part 0–100. */
+export const QualityBreakdown = z.strictObject({
+  readability: z.number().min(0).max(100),
+  structure: z.number().min(0).max(100),
+  keyword_coverage: z.number().min(0).max(100),
+  citation_coverage: z.number().min(0).max(100),
+  citation_precision: z.number().min(0).max(100),
+  duplication: z.number().min(0).max(100),
+  length_vs_target: z.number().min(0).max(100),
+  voice_match: z.number().min(0).max(100),
+  language_consistency: z.number().min(0).max(100),
+});
+
+export const Derivatives = z.strictObject({
+  x_thread: z.array(z.string().max(280)).optional(),
+  linkedin: z.string().max(3000).optional(),
+  newsletter: z.strictObject({ subject: z.string().min(1), body: z.string().min(1) }).optional(),
+});
+
+/** A generated cover image: the bytes travel base64-encoded to the articles service, which stores and serves them. */
+export const GeneratedImage = z.strictObject({
+  alt: z.string().min(1),
+  media_type: z.enum(["image/svg+xml", "image/png", "image/jpeg", "image/webp"]),
+  data_base64: z.string().min(1),
+  width: z.number().int().positive(),
+  height: z.number().int().positive(),
+});
+
+/** What the pipeline hands to `articles.saveGenerated` when an article job's stages are done. */
+export const GeneratedArticle = z.strictObject({
+  job_id: uuid,
+  org_id: orgId,
+  brand_profile_id: uuid.nullable(),
+  mode: z.enum(ARTICLE_MODES),
+  language: z.string(),
+  topic: z.string(),
+  target_keyword: z.string(),
+  title: z.string().min(1),
+  content_markdown: z.string().min(1),
+  meta_title: z.string().max(60),
+  meta_description: z.string().max(160),
+  slug: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/),
+  title_variants: z.array(z.string().min(1)).min(3),
+  faq: z.array(FaqItem).min(3),
+  json_ld: z.record(z.string(), z.unknown()),
+  citations: z.array(Citation),
+  word_count: z.number().int().min(0),
+  read_minutes: z.number().int().min(1),
+  flesch_score: z.number(),
+  quality_score: z.number().min(0).max(100),
+  quality_breakdown: QualityBreakdown,
+  image: GeneratedImage.nullable(),
+  derivatives: Derivatives.nullable(),
+});
+export type GeneratedArticle = z.output<typeof GeneratedArticle>;
