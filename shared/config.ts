@@ -59,6 +59,24 @@ const envSchema = z.object({
   CRAWL_MAX_DEPTH: positiveInt.default(3),
   CRAWL_TIMEOUT_MS: positiveInt.default(60000),
   CRAWL_PAGE_TIMEOUT_MS: positiveInt.default(10000),
+  LLM_TIMEOUT_MS: positiveInt.default(60000),
+  LLM_MAX_RETRIES: z.string().regex(/^\d+$/, "must be a whole number").transform(Number).pipe(z.number().int().min(0).max(10)).default(3),
+  IMAGES_BASE_URL: z.string().url("must be a URL").optional(),
+  IMAGES_API_KEY: z.string().min(1).optional(),
+  IMAGES_MODEL: z.string().min(1).optional(),
+  SEARCH_PROVIDER: z.enum(["none", "searxng"]).default("none"),
+  SEARXNG_URL: z.string().url("must be a URL").optional(),
+  PUBLIC_BASE_URL: z.string().url("must be a URL").optional(),
+  IDEMPOTENCY_TTL_HOURS: positiveInt.default(24),
+  WEBHOOK_TIMEOUT_MS: positiveInt.default(10000),
+  WEBHOOK_RETRY_DELAYS_MS: z
+    .string()
+    .regex(/^\d+(,\d+)*$/, "must be comma-separated whole milliseconds")
+    .transform((v) => v.split(",").map(Number))
+    .default([30000, 300000]),
+  WEBHOOK_CONCURRENCY: positiveInt.default(16),
+  WEBHOOK_PER_ENDPOINT_CONCURRENCY: positiveInt.default(2),
+  WEBHOOK_POLL_MS: positiveInt.default(500),
 });
 
 export type Config = Readonly<z.output<typeof envSchema>> & {
@@ -90,6 +108,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const d = parsed.data;
     if (d.LLM_BASE_URL && !d.LLM_MODEL) return fail("LLM_MODEL: is required when LLM_BASE_URL is set");
     if (d.EMBEDDINGS_BASE_URL && !d.EMBEDDINGS_MODEL) return fail("EMBEDDINGS_MODEL: is required when EMBEDDINGS_BASE_URL is set");
+    if (d.SEARCH_PROVIDER === "searxng" && !d.SEARXNG_URL) return fail("SEARXNG_URL: is required when SEARCH_PROVIDER is searxng");
+    if (d.IMAGES_BASE_URL && !d.IMAGES_MODEL) return fail("IMAGES_MODEL: is required when IMAGES_BASE_URL is set");
     if (d.EMBEDDINGS_BASE_URL && !d.EMBEDDINGS_DIMENSIONS) return fail("EMBEDDINGS_DIMENSIONS: is required when EMBEDDINGS_BASE_URL is set");
   }
   if (!parsed.success) {
