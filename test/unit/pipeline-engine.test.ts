@@ -1,0 +1,197 @@
+import { MongoClient, type Db } from "mongodb";
+import pino from "pino";
+import { startEmbeddedMongo, type EmbeddedMongo } from "../../shared/embedded-mongo";
+import type { Clock } from "../../shared/clock";
+import type { StageCallParams, StageOutcome } from "../../shared/schemas/jobs";
+import { completeFinalization } from "../../services/pipeline/finalize";
+import { createJob, getJob, jobs, requestCancel } from "../../services/pipeline/jobs";
+import { claimNextJob, fencedUpdate, LostLeaseError } from "../../services/pipeline/lease";
+import { OUTBOX, PIPELINE_COLLECTIONS } from "../../services/pipeline/store";
+import { JobRunner, type RunnerDeps } from "../../services/pipeline/worker";
+import { waitFor } from "../support/wait";
+
+const ORG = "5f2b6a4e-1111-4111-8111-111111111111";
+const clock: Clock = { now: () => new Date() };
+const silent = pino({ level: "silent" });
+let seq = 0;
+const jobId = () => `00000000-0000-4000-8000-${String(++seq).padStart(12, "0")}`;
+
+describe("job engine", () => {
+  let server: EmbeddedMongo;
+  let client: MongoClient;
+  let db: Db;
+
+  beforeAll(async () => {
+    server = await startEmbeddedMongo({});
+    client = await MongoClient.connect(server.url);
+  });
+  afterAll(async () => {
+    await client.close();
+    await server.close();
+  });
+  beforeEach(async () => {
+    db = client.db(`pipeline_test_${++seq}`);
+    for (const spec of PIPELINE_COLLECTIONS) await db.collection(spec.name).createIndexes(spec.indexes);
+  });
+
+  const queue = (credits = 0) => createJob(db, { job_id: jobId(), org_id: ORG, type: "ingest_source", input: {}, credits_charged: credits }, clock);
+
+  it("creating the same job id twice queues it once", async () => {
+    const first = await queue();
+    const again = await createJob(db, { job_id: first._id, org_id: ORG, type: "ingest_source", input: {}, credits_charged: 0 }, clock);
+    expect(again._id).toBe(first._id);
+    expect(await jobs(db).countDocuments({})).toBe(1);
+  });
+
+  it("hands each job to exactly one of many concurrent claimers", async () => {
+    const queued = await Promise.all(Array.from({ length: 10 }, () => queue()));
+    const claims = await Promise.all(Array.from({ length: 40 }, (_, i) => claimNextJob(db, `w${i}`, 30_000, clock)));
+    const claimed = claims.filter(Boolean).map((j) => j!._id);
+    expect(claimed).toHaveLength(10);
+    expect(new Set(claimed)).toEqual(new Set(queued.map((j) => j._id)));
+  });
+
+  it("fences writes: a worker whose lease expired and was reclaimed cannot write", async () => {
+    await queue();
+    const first = await claimNextJob(db, "a", 1, clock);
+    await new Promise((r) => setTimeout(r, 5));
+    const second = await claimNextJob(db, "b", 30_000, clock);
+    expect(second!._id).toBe(first!._id);
+    expect(second!.fence).toBe(first!.fence + 1);
+    await expect(fencedUpdate(db, first!._id, first!.fence, { $set: { stage: "stale" } })).rejects.toBeInstanceOf(LostLeaseError);
+    await fencedUpdate(db, second!._id, second!.fence, { $set: { stage: "fresh" } });
+    expect((await getJob(db, ORG, first!._id)).stage).toBe("fresh");
+  });
+
+  const runnerWith = (callStage: RunnerDeps["callStage"], opts: Partial<{ leaseMs: number; maxAttempts: number }> = {}) => {
+    const refunds: string[] = [];
+    const notified: string[] = [];
+    const runner = new JobRunner(
+      { owner: "test", concurrency: 1, leaseMs: opts.leaseMs ?? 5000, maxAttempts: opts.maxAttempts ?? 3, pollMs: 20, stageTimeoutMs: 5000 },
+      {
+        db: () => db,
+        callStage,
+        callAction: async () => ({}),
+        finalization: {
+          refund: async (_org, ref) => void refunds.push(ref),
+          notify: async (_action, job) => void notified.push(job._id),
+        },
+        clock,
+        log: silent,
+      },
+    );
+    return { runner, refunds, notified };
+  };
+
+  it("runs stages in order, merges their state, and ends succeeded with an event and onFinish", async () => {
+    const job = await queue();
+    const seen: string[] = [];
+    const { runner, notified } = runnerWith(async (_action, call: StageCallParams): Promise<StageOutcome> => {
+      seen.push(`${call.stage}:${Object.keys(call.state).join(",")}`);
+      return { state: { [call.stage]: true }, meta: { n: call.stage_index }, ...(call.stage === "refresh" ? { result: { pages: 1, chunks: 2 } } : {}) };
+    });
+    runner.start();
+    const done = await waitFor(async () => {
+      const j = await getJob(db, ORG, job._id);
+      return j.status === "succeeded" && j.finalize?.event === "done" ? j : undefined;
+    }, "job to succeed");
+    await runner.stop();
+    expect(seen[0]).toBe("crawl:");
+    expect(seen[2]).toBe("chunk:crawl,extract");
+    expect(done.stages.every((s) => s.status === "done")).toBe(true);
+    expect(done.stages[3].meta).toEqual({ n: 3 });
+    expect(done.result).toEqual({ pages: 1, chunks: 2 });
+    expect(notified).toEqual([job._id]);
+    const events = await db.collection(OUTBOX).find({}).toArray();
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ kind: "job.succeeded", job_id: job._id, pending: true });
+    expect(events[0].payload).not.toHaveProperty("stages");
+  });
+
+  it("a failing stage fails the job with its reason, refunds once and writes job.failed", async () => {
+    const job = await queue(25);
+    const { runner, refunds } = runnerWith(async (_a, call) => {
+      if (call.stage === "extract") throw new Error("no readable text");
+      return {};
+    });
+    runner.start();
+    const failed = await waitFor(async () => {
+      const j = await getJob(db, ORG, job._id);
+      return j.finalize?.event === "done" ? j : undefined;
+    }, "job to fail");
+    await runner.stop();
+    expect(failed.status).toBe("failed");
+    expect(failed.error).toBe("Extracting readable text failed: no readable text");
+    expect(failed.stages.map((s) => s.status)).toEqual(["done", "error", "pending", "pending", "pending", "pending", "pending"]);
+    expect(refunds).toEqual([job._id]);
+    await completeFinalization(db, failed, { refund: async () => refunds.push("again"), notify: async () => undefined }, clock);
+    expect(refunds).toEqual([job._id]);
+    expect(await db.collection(OUTBOX).countDocuments({ kind: "job.failed" })).toBe(1);
+  });
+
+  it("resumes a job whose worker died at the stage that was running, never going backwards", async () => {
+    const job = await queue();
+    // A worker claimed it, finished crawl and died in extract.
+    const dead = await claimNextJob(db, "dead", 1, clock);
+    await fencedUpdate(db, job._id, dead!.fence, {
+      $set: { "stages.0.status": "done", "stages.1.status": "running", stage: "extract", "state.crawl": true },
+    });
+    await new Promise((r) => setTimeout(r, 5));
+    const calls: string[] = [];
+    const { runner } = runnerWith(async (_a, call) => {
+      calls.push(call.stage);
+      return {};
+    });
+    runner.start();
+    const done = await waitFor(async () => {
+      const j = await getJob(db, ORG, job._id);
+      return j.status === "succeeded" ? j : undefined;
+    }, "resumed job");
+    await runner.stop();
+    expect(calls[0]).toBe("extract");
+    expect(calls).not.toContain("crawl");
+    expect(done.attempts).toBe(2);
+  });
+
+  it("fails a job that keeps losing its worker after the attempt bound, with a clear error", async () => {
+    const job = await queue(10);
+    await jobs(db).updateOne({ _id: job._id }, { $set: { attempts: 3, stage: "embed", status: "processing" } });
+    const { runner, refunds } = runnerWith(async () => ({}), { maxAttempts: 3 });
+    runner.start();
+    const failed = await waitFor(async () => {
+      const j = await getJob(db, ORG, job._id);
+      return j.status === "failed" ? j : undefined;
+    }, "abandoned job to fail");
+    await runner.stop();
+    expect(failed.error).toBe('The job was abandoned 3 times during stage "embed" (worker crashed or timed out); giving up.');
+    await waitFor(() => (refunds.length ? true : undefined), "refund");
+  });
+
+  it("cancels a queued job at once and refunds it; a finished job answers 400", async () => {
+    const job = await queue(13);
+    const { job: canceled, canceledNow } = await requestCancel(db, ORG, job._id, clock);
+    expect(canceledNow).toBe(true);
+    expect(canceled.status).toBe("canceled");
+    expect(canceled.finalize).toEqual({ refund: "pending", notify: "pending", event: "none" });
+    await expect(requestCancel(db, ORG, job._id, clock)).rejects.toMatchObject({ type: "invalid_request" });
+    await expect(requestCancel(db, "5f2b6a4e-2222-4222-8222-222222222222", job._id, clock)).rejects.toMatchObject({ type: "not_found" });
+  });
+
+  it("waits for an unreachable stage handler without using up attempts", async () => {
+    const job = await queue();
+    let calls = 0;
+    const { runner } = runnerWith(async () => {
+      calls++;
+      if (calls <= 2) throw Object.assign(new Error("Service 'brand-knowledge.runIngestStage' is not found."), { name: "ServiceNotFoundError" });
+      return {};
+    });
+    runner.start();
+    const done = await waitFor(async () => {
+      const j = await getJob(db, ORG, job._id);
+      return j.status === "succeeded" ? j : undefined;
+    }, "job after the handler came back", 15000);
+    await runner.stop();
+    expect(done.attempts).toBe(1);
+    expect(done.unreachable_retries).toBe(2);
+  });
+});
