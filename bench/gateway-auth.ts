@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { createOrgWithKey } from "../test/support/admin";
-import { ADMIN_TOKEN, startCluster } from "../test/support/cluster";
+import { ADMIN_TOKEN, backendsExcept, startCluster } from "../test/support/cluster";
 import { request } from "../test/support/http";
 import { measure, type LoadResult } from "./load";
 
@@ -21,7 +21,7 @@ async function startBareServer(body: string): Promise<{ url: string; stop(): voi
 export async function benchGatewayAuth(): Promise<Record<string, unknown>> {
   const cluster = await startCluster({ LOG_LEVEL: "warn" });
   try {
-    await cluster.spawn("auth,billing,pipeline,brand-knowledge");
+    await cluster.spawn(backendsExcept());
     const gateway = await cluster.spawn("gateway");
     const { key } = await createOrgWithKey(gateway.url, ADMIN_TOKEN, { rate_limit_rpm: 1_000_000 });
     const path = "/v1/usage?days=1";

@@ -1,9 +1,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import { benchGatewayAuth } from "./gateway-auth";
+import { benchIngest } from "./ingest";
+import { benchWebhooksFanout } from "./webhooks-fanout";
 
 const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   "gateway-auth": benchGatewayAuth,
+  ingest: benchIngest,
+  "webhooks-fanout": benchWebhooksFanout,
 };
 
 /** `npm run bench [name…]`: runs the named benchmarks (all by default) and prints their numbers. */

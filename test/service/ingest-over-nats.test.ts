@@ -2,7 +2,7 @@ import { MongoClient } from "mongodb";
 import type { ServiceBroker } from "moleculer";
 import { createOrgWithKey } from "../support/admin";
 import { startBrokerClient } from "../support/broker-client";
-import { ADMIN_TOKEN, startCluster, type Cluster } from "../support/cluster";
+import { ADMIN_TOKEN, backendsExcept, startCluster, type Cluster } from "../support/cluster";
 import { FIXTURE_EXPECTATIONS, FIXTURE_PAGES, FIXTURE_PRIVATE_MARKER, FIXTURE_TEXT_PAGE, startFixtureSite, type FixtureSite } from "../support/fixture-site";
 import { client } from "../support/http";
 import { waitForJob } from "../support/jobs";
@@ -24,7 +24,7 @@ describe("brand knowledge ingestion over NATS", () => {
   beforeAll(async () => {
     site = await startFixtureSite();
     cluster = await startCluster(FAST_CRAWL);
-    await cluster.spawn("auth,billing");
+    await cluster.spawn(backendsExcept("brand-knowledge", "pipeline"));
     await cluster.spawn("brand-knowledge");
     pipeline = await cluster.spawn("pipeline");
     gateway = await cluster.spawn("gateway");

@@ -1,5 +1,5 @@
 import { createOrgWithKey } from "../support/admin";
-import { ADMIN_TOKEN, startCluster, type Cluster } from "../support/cluster";
+import { ADMIN_TOKEN, backendsExcept, startCluster, type Cluster } from "../support/cluster";
 import { request } from "../support/http";
 import type { PlatformProcess } from "../support/platform";
 
@@ -10,7 +10,7 @@ describe("rate limit and revocation across processes over NATS", () => {
   beforeAll(async () => {
     cluster = await startCluster();
     // Two auth instances as well: the window count must live in the shared database, not in a process.
-    await cluster.spawn("auth,billing,pipeline,brand-knowledge");
+    await cluster.spawn(backendsExcept());
     await cluster.spawn("auth");
     gateways = [await cluster.spawn("gateway"), await cluster.spawn("gateway")];
   });

@@ -4,6 +4,13 @@ import { spawnPlatform, type PlatformProcess } from "./platform";
 
 export const ADMIN_TOKEN = "test-admin-token-0123456789abcdef";
 
+const BACKENDS = ["auth", "billing", "articles", "brand-knowledge", "pipeline", "webhooks"];
+
+/** Every service but the gateway and `excluded`, as a SERVICES value: the rest of a cluster in one process. */
+export function backendsExcept(...excluded: string[]): string {
+  return BACKENDS.filter((s) => !excluded.includes(s)).join(",");
+}
+
 export interface Cluster {
   nats: NatsServer;
   mongo: TestMongo;

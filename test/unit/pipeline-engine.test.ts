@@ -71,7 +71,7 @@ describe("job engine", () => {
       {
         db: () => db,
         callStage,
-        callAction: async () => ({}),
+        callAction: async <T,>() => ({}) as T,
         finalization: {
           refund: async (_org, ref) => void refunds.push(ref),
           notify: async (_action, job) => void notified.push(job._id),

@@ -177,7 +177,20 @@ function frequentPhrases(texts: string[], lang: string, max: number): string[] {
   type Counted = { count: number; texts: Set<number>; surfaces: Map<string, number> };
   const score = (key: string, c: Counted) => c.count * Math.sqrt(key.split(" ").length) * (c.texts.size > 1 ? 1.5 : 1);
   const frequent = [...counts].filter(([, c]) => c.count >= 2);
-  const kept = frequent.filter(([key, c]) => !frequent.some(([other, o]) => other !== key && o.count >= c.count && ` ${other} `.includes(` ${key} `)));
+  // A phrase inside a longer frequent phrase that is at least as common adds nothing: each phrase marks
+  // its own shorter sub-phrases (linear in the phrases, where comparing every pair was quadratic).
+  const subsumed = new Set<string>();
+  for (const [key, c] of frequent) {
+    const words = key.split(" ");
+    for (let n = 2; n < words.length; n++) {
+      for (let i = 0; i + n <= words.length; i++) {
+        const sub = words.slice(i, i + n).join(" ");
+        const inner = counts.get(sub);
+        if (inner && inner.count >= 2 && c.count >= inner.count) subsumed.add(sub);
+      }
+    }
+  }
+  const kept = frequent.filter(([key]) => !subsumed.has(key));
   return kept
     .sort((a, b) => score(b[0], b[1]) - score(a[0], a[1]) || (a[0] < b[0] ? -1 : 1))
     .slice(0, max)
