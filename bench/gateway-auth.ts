@@ -3,10 +3,29 @@ import path from "node:path";
 import { createOrgWithKey } from "../test/support/admin";
 import { ADMIN_TOKEN, backendsExcept, startCluster } from "../test/support/cluster";
 import { request } from "../test/support/http";
+import { freePort } from "../test/support/ports";
 import { measure, type LoadResult } from "./load";
 
 const CONNECTIONS = 64;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+
+function startNode(script: string, args: string[], env: Record<string, string>): Promise<{ stop(): void }> {
+  const child = spawn(process.execPath, [path.join(__dirname, script), ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
+  return new Promise((resolve) => child.stdout!.once("data", () => resolve({ stop: () => child.kill("SIGTERM") })));
+}
+
+/** The same JSON through moleculer-web and one NATS hop, with no auth and no database: the framework's own cost. */
+async function measureEmptyPath(natsUrl: string, body: string): Promise<LoadResult> {
+  const port = await freePort();
+  const echo = await startNode("empty-path.js", ["echo"], { NATS_URL: natsUrl, BARE_BODY: body });
+  const gateway = await startNode("empty-path.js", ["gateway"], { NATS_URL: natsUrl, BARE_BODY: body, PORT: String(port) });
+  try {
+    return await measure(`http://127.0.0.1:${port}/echo`, { connections: CONNECTIONS, seconds: SECONDS });
+  } finally {
+    gateway.stop();
+    echo.stop();
+  }
+}
 
 async function startBareServer(body: string): Promise<{ url: string; stop(): void }> {
   const child = spawn(process.execPath, [path.join(__dirname, "bare-server.js")], { env: { ...process.env, BARE_BODY: body }, stdio: ["ignore", "pipe", "inherit"] });
@@ -35,14 +54,17 @@ export async function benchGatewayAuth(): Promise<Record<string, unknown>> {
     } finally {
       bare.stop();
     }
+    const empty = await measureEmptyPath(cluster.nats.url, sample.text);
     const platform = await measure(gateway.url + path, { connections: CONNECTIONS, seconds: SECONDS, headers: { authorization: `Bearer ${key}` } });
     return {
       name: "authenticated GET /v1/usage through gateway → auth → billing over NATS",
       connections: CONNECTIONS,
       seconds: SECONDS,
       bare: bareResult,
+      emptyTwoHop: empty,
       platform,
       ratio: Number((platform.requestsPerSec / bareResult.requestsPerSec).toFixed(3)),
+      emptyTwoHopRatio: Number((empty.requestsPerSec / bareResult.requestsPerSec).toFixed(3)),
     };
   } finally {
     await cluster.stop();
