@@ -112,7 +112,7 @@ export function toHttpError(err: unknown): HttpError {
     const message = status >= 500 && e.type === "internal_error" ? INTERNAL_MESSAGE : String(e.message);
     return { status, body: envelope(e.type, message) };
   }
-  if (e && (e.name === "ServiceNotFoundError" || e.name === "ServiceNotAvailableError" || e.name === "RequestTimeoutError" || e.name === "ServiceUnavailableError")) {
+  if (e && (e.name === "ServiceNotFoundError" || e.name === "ServiceNotAvailableError" || e.name === "RequestTimeoutError" || e.name === "ServiceUnavailableError" || e.name === "RequestRejectedError")) {
     return { status: 503, body: envelope("service_unavailable", "The service is temporarily unavailable. Retry with backoff."), unexpected: err };
   }
   return { status: 500, body: envelope("internal_error", INTERNAL_MESSAGE), unexpected: err };

@@ -49,5 +49,6 @@ describe("mapping errors to HTTP", () => {
 
   it("maps an unavailable service to 503", () => {
     expect(toHttpError(new Errors.ServiceNotAvailableError({ action: "auth.authenticate" })).status).toBe(503);
+    expect(toHttpError(new Errors.RequestRejectedError({ action: "pipeline.get", nodeID: "gone" })).status).toBe(503);
   });
 });
