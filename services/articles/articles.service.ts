@@ -1,10 +1,80 @@
-import type { ServiceSchema } from "moleculer";
-import { dbMixin } from "../../shared/db/mixin";
+import type { Context, Service, ServiceBroker, ServiceSchema, ServiceSettingSchema } from "moleculer";
+import { zodAction } from "../../shared/action";
+import { systemClock } from "../../shared/clock";
+import { config } from "../../shared/config";
+import { dbMixin, type DbService } from "../../shared/db/mixin";
+import { rootLogger } from "../../shared/logger";
+import { CreateArticleParams, GeneratedArticle, GetArticleParams, GetMediaParams, ListArticlesParams, UpdateArticleParams } from "../../shared/schemas/articles";
+import { createArticleJob, type CreationDeps } from "./create-article";
+import { updateArticle } from "./edit-article";
+import { mediaBaseUrl, readMedia } from "./media";
+import { listArticles, requireArticle, toArticleResource } from "./read-articles";
+import { recoverStrandedRequests, STRANDED_AFTER_MS } from "./recovery";
+import { saveGeneratedArticle } from "./save-generated";
+import { ARTICLE_COLLECTIONS, articleCollections } from "./store";
 
-/** Articles: creation, reading, editing, lifecycle. Its actions arrive with the articles issue. */
-const ArticlesServiceSchema: ServiceSchema = {
+type ArticlesService = Service & DbService & { recoveryTimer?: NodeJS.Timeout };
+
+const clock = systemClock;
+/** How often requests stranded between debit and job creation (by any replica) are looked for, besides at start. */
+const RECOVERY_INTERVAL_MS = 30_000;
+
+function creationDeps(svc: ArticlesService, caller: Pick<Context | ServiceBroker, "call">): CreationDeps {
+  return {
+    db: svc.db,
+    clock,
+    call: (action, params) => caller.call(action, params),
+    idempotencyTtlMs: config().IDEMPOTENCY_TTL_HOURS * 3600_000,
+  };
+}
+
+const mediaBase = () => mediaBaseUrl(config());
+
+/** Articles: creation as a paid job, the generated result, reading, editing and the review lifecycle, media. */
+const ArticlesServiceSchema: ServiceSchema<ServiceSettingSchema, ArticlesService> = {
   name: "articles",
-  mixins: [dbMixin("articles", [])],
+  mixins: [dbMixin("articles", ARTICLE_COLLECTIONS)],
+
+  actions: {
+    /** POST /v1/articles: 202 with the job acknowledgement, or 200 when an Idempotency-Key replays it. */
+    create: zodAction(CreateArticleParams, async (params, ctx, svc: ArticlesService) => {
+      const ack = await createArticleJob(creationDeps(svc, ctx), params);
+      if (ack.replayed) (ctx.meta as Record<string, unknown>).$statusCode = 200;
+      return ack;
+    }),
+
+    list: zodAction(ListArticlesParams, ({ org_id, ...page }, _ctx, svc: ArticlesService) => listArticles(svc.db, org_id, page)),
+
+    get: zodAction(GetArticleParams, async ({ org_id, id, format }, _ctx, svc: ArticlesService) =>
+      toArticleResource(await requireArticle(svc.db, org_id, id), mediaBase(), format),
+    ),
+
+    update: zodAction(UpdateArticleParams, async ({ org_id, id, ...update }, _ctx, svc: ArticlesService) =>
+      toArticleResource(await updateArticle(svc.db, org_id, id, update, clock), mediaBase()),
+    ),
+
+    /** The article pipeline's finished article; returns the job's `result`. Idempotent on `job_id`. */
+    saveGenerated: zodAction(GeneratedArticle, (generated, _ctx, svc: ArticlesService) => saveGeneratedArticle(svc.db, generated, clock)),
+
+    /** The bytes and headers of `GET /media/{id}` (public: the id is an unguessable UUID). */
+    getMedia: zodAction(GetMediaParams, ({ id }, _ctx, svc: ArticlesService) => readMedia(articleCollections(svc.db), id)),
+  },
+
+  started(this: ArticlesService) {
+    const sweep = () =>
+      recoverStrandedRequests(creationDeps(this, this.broker), new Date(clock.now().getTime() - STRANDED_AFTER_MS))
+        .then((report) => {
+          if (report.queued || report.dropped) rootLogger().warn({ ...report }, "finished article requests left between debit and job creation");
+        })
+        .catch((err) => rootLogger().warn({ err }, "article request recovery failed"));
+    void sweep();
+    this.recoveryTimer = setInterval(() => void sweep(), RECOVERY_INTERVAL_MS);
+    this.recoveryTimer.unref();
+  },
+
+  stopped(this: ArticlesService) {
+    clearInterval(this.recoveryTimer);
+  },
 };
 
 export default ArticlesServiceSchema;

@@ -91,6 +91,17 @@ const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> 
               writeHealth(res, r.ready ? 200 : 503, { status: r.ready ? "ready" : "not_ready", checks: r.checks }),
             );
           },
+          /** Public media (article images): no key, the id is an unguessable UUID; articles decides the headers. */
+          "GET /media/:id"(this: GatewayService, req: GatewayRequest, res: ServerResponse) {
+            req.$ctx
+              .call<{ headers: Record<string, string>; body_base64: string }, object>("articles.getMedia", { id: String(req.$params.id) })
+              .then((media) => {
+                const bytes = Buffer.from(media.body_base64, "base64");
+                res.writeHead(200, { ...media.headers, "content-length": bytes.length });
+                res.end(bytes);
+              })
+              .catch((err: unknown) => this.sendErrorEnvelope(req, res, err));
+          },
         },
       },
     ],
@@ -127,7 +138,7 @@ const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> 
       if (!contract) throw new Error(`no contract for ${alias.method} ${alias.fullPath}`);
       req.$contract = contract;
       const body = contract.body ? await readJsonBody(req, config().MAX_BODY_BYTES) : {};
-      const params = buildParams(contract, { path: req.$params.params ?? {}, query: req.query, body });
+      const params = buildParams(contract, { path: req.$params.params ?? {}, query: req.query, body, headers: req.headers });
       req.$params = req.$orgId ? { ...params, org_id: req.$orgId } : params;
       ctx.meta.$statusCode = contract.status;
     },

@@ -1,5 +1,6 @@
-import type { IncomingMessage } from "node:http";
+import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
 import getRawBody from "raw-body";
+import type { z } from "zod";
 import { ApiError, NotFoundError, ValidationError } from "../../shared/errors";
 import { formatIssues, safeParseReporting, uuid } from "../../shared/validation";
 import type { RouteContract } from "./routes";
@@ -53,14 +54,30 @@ function parsePart(schema: RouteContract["query"], input: unknown, label: "query
   return result.data as Record<string, unknown>;
 }
 
-/** The action's params: path, query and body, each validated by the route's contract. */
+/** The headers the route declares, each validated by its contract; an absent header is no param. Errors name the header. */
+export function headerParams(contract: RouteContract, headers: IncomingHttpHeaders): Record<string, unknown> {
+  const params: Record<string, unknown> = {};
+  const issues: z.core.$ZodIssue[] = [];
+  for (const [param, header] of Object.entries(contract.headers ?? {})) {
+    const value = headers[header.name.toLowerCase()];
+    if (value === undefined) continue;
+    const result = safeParseReporting(header.schema, value);
+    if (result.success) params[param] = result.data;
+    else issues.push(...result.error.issues.map((i) => ({ ...i, path: [header.name] })));
+  }
+  if (issues.length) throw new ValidationError(formatIssues(issues));
+  return params;
+}
+
+/** The action's params: path, query, body and declared headers, each validated by the route's contract. */
 export function buildParams(
   contract: RouteContract,
-  input: { path: Record<string, string>; query: unknown; body: unknown },
+  input: { path: Record<string, string>; query: unknown; body: unknown; headers?: IncomingHttpHeaders },
 ): Record<string, unknown> {
   return {
     ...parsePart(contract.query, input.query, "query"),
     ...parsePart(contract.body, input.body, "body"),
+    ...headerParams(contract, input.headers ?? {}),
     ...checkPathParams(input.path),
   };
 }

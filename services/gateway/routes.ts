@@ -1,8 +1,10 @@
 import { z } from "zod";
 import { CreateApiKeyBody, CreateOrganizationBody, GrantCreditsBody } from "../../shared/schemas/admin";
+import { CreateArticleBody, GetArticleQuery, IdempotencyKey, ListArticlesQuery, UpdateArticleBody } from "../../shared/schemas/articles";
 import { UsageQuery } from "../../shared/schemas/billing";
 import { CreateBrandProfileBody, CreateSourceBody, ListBrandProfilesQuery } from "../../shared/schemas/brand";
 import { NoBody } from "../../shared/schemas/jobs";
+import { CreateWebhookBody, DeliveriesQuery, SetEndpointActiveBody } from "../../shared/schemas/webhooks";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
 
@@ -20,6 +22,14 @@ export interface RouteContract {
   body?: z.ZodType;
   /** For 201: where the created resource is read, `:name` taken from the result, then the params. */
   location?: string;
+  /** Request headers passed to the action as params: param name → the header and its contract. */
+  headers?: Record<string, HeaderContract>;
+}
+
+export interface HeaderContract {
+  /** As documented (e.g. `Idempotency-Key`); matched case-insensitively and named in validation errors. */
+  name: string;
+  schema: z.ZodType;
 }
 
 /** The `Location` of a created resource, from the contract's template. */
@@ -40,6 +50,19 @@ export const API_ROUTES: RouteContract[] = [
   { method: "GET", path: "/brand-profiles/:id", action: "brand-knowledge.getProfile", status: 200, query: NO_QUERY },
   { method: "POST", path: "/brand-profiles/:id/sources", action: "brand-knowledge.addSource", status: 202, body: CreateSourceBody },
   { method: "GET", path: "/brand-profiles/:id/sources", action: "brand-knowledge.listSources", status: 200, query: NO_QUERY },
+  { method: "POST", path: "/webhooks", action: "webhooks.createEndpoint", status: 201, body: CreateWebhookBody },
+  { method: "GET", path: "/webhooks", action: "webhooks.listEndpoints", status: 200, query: NO_QUERY },
+  {
+    method: "POST",
+    path: "/articles",
+    action: "articles.create",
+    status: 202,
+    body: CreateArticleBody,
+    headers: { idempotency_key: { name: "Idempotency-Key", schema: IdempotencyKey } },
+  },
+  { method: "GET", path: "/articles", action: "articles.list", status: 200, query: ListArticlesQuery },
+  { method: "GET", path: "/articles/:id", action: "articles.get", status: 200, query: GetArticleQuery },
+  { method: "PATCH", path: "/articles/:id", action: "articles.update", status: 200, body: UpdateArticleBody },
 ];
 
 /** `/admin`: the dashboard's part, authenticated with ADMIN_TOKEN. */
@@ -49,6 +72,10 @@ export const ADMIN_ROUTES: RouteContract[] = [
   { method: "GET", path: "/orgs/:org_id/keys", action: "auth.listKeys", status: 200, query: NO_QUERY },
   { method: "DELETE", path: "/keys/:key_id", action: "auth.revokeKey", status: 200, query: NO_QUERY },
   { method: "POST", path: "/orgs/:org_id/credits", action: "auth.grantCredits", status: 200, body: GrantCreditsBody },
+  { method: "GET", path: "/orgs/:org_id/webhooks", action: "webhooks.adminListEndpoints", status: 200, query: NO_QUERY },
+  { method: "PATCH", path: "/webhooks/:id", action: "webhooks.setEndpointActive", status: 200, body: SetEndpointActiveBody },
+  { method: "GET", path: "/webhooks/:id/deliveries", action: "webhooks.listDeliveries", status: 200, query: DeliveriesQuery },
+  { method: "POST", path: "/deliveries/:id/redeliver", action: "webhooks.redeliver", status: 202, body: NoBody },
 ];
 
 export const API_PREFIX = "/v1";

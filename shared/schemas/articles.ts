@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { orgId, uuid } from "../validation";
+import { pageQuery, PageParams } from "./pagination";
 
 export const ARTICLE_MODES = ["standard", "deep_research"] as const;
 export const DERIVATIVE_KINDS = ["x_thread", "linkedin", "newsletter"] as const;
@@ -103,3 +104,66 @@ export const GeneratedArticle = z.strictObject({
   derivatives: Derivatives.nullable(),
 });
 export type GeneratedArticle = z.output<typeof GeneratedArticle>;
+
+/** `Idempotency-Key` (spec §4), as the gateway hands it to `articles.create`. */
+export const IdempotencyKey = z
+  .string()
+  .regex(/^[\x20-\x7e]{1,255}$/, "must be 1 to 255 printable ASCII characters");
+
+/** What `articles.create` receives: the validated body, the organization and the optional Idempotency-Key. */
+export const CreateArticleParams = CreateArticleBody.extend({ org_id: orgId, idempotency_key: IdempotencyKey.optional() });
+
+/** The Job acknowledgement of spec §2: the answer to POST /v1/articles, first time and on replay. */
+export interface JobAcknowledgement {
+  id: string;
+  object: "job";
+  type: "article";
+  status: string;
+  credits_charged: number;
+  replayed: boolean;
+  links: { self: string };
+}
+
+/** What `articles.saveGenerated` returns: the article job's `result` (spec §2, Job). `citations` is their number. */
+export interface GeneratedArticleResult {
+  article_id: string;
+  title: string;
+  word_count: number;
+  quality_score: number;
+  citations: number;
+}
+
+export const ArticlePath = z.strictObject({ id: uuid });
+
+/** GET /v1/articles: newest first, `limit` default 20 and capped at 50, cursor `starting_after`. */
+export const ListArticlesQuery = z.strictObject(pageQuery({ defaultLimit: 20, maxLimit: 50 }));
+export const ListArticlesParams = PageParams.extend({ org_id: orgId });
+
+export const ARTICLE_FORMATS = ["markdown", "html"] as const;
+export type ArticleFormat = (typeof ARTICLE_FORMATS)[number];
+
+/** GET /v1/articles/{id}: `format` omits the other rendering; omitted returns both. */
+export const GetArticleQuery = z.strictObject({
+  format: z.enum(ARTICLE_FORMATS, { message: "must be 'markdown' or 'html'" }).optional(),
+});
+export const GetArticleParams = GetArticleQuery.extend({ org_id: orgId, id: uuid });
+
+const UPDATABLE_FIELDS = ["title", "content_markdown", "meta_title", "meta_description", "status"] as const;
+
+const updateFields = {
+  title: z.string().trim().min(1, "must not be empty").max(300, "must be at most 300 characters").optional(),
+  content_markdown: z.string().min(1, "must not be empty").max(200000, "must be at most 200000 characters").optional(),
+  meta_title: text(200).optional(),
+  meta_description: text(500).optional(),
+  status: z.enum(ARTICLE_STATUSES, { message: `must be one of ${ARTICLE_STATUSES.join(", ")}` }).optional(),
+};
+
+const atLeastOneField = (body: Record<string, unknown>) => UPDATABLE_FIELDS.some((field) => body[field] !== undefined);
+const AT_LEAST_ONE = { message: `must contain at least one of ${UPDATABLE_FIELDS.join(", ")}` };
+
+/** PATCH /v1/articles/{id} (spec §4): at least one field, each within its bound. */
+export const UpdateArticleBody = z.strictObject(updateFields).refine(atLeastOneField, AT_LEAST_ONE);
+export const UpdateArticleParams = z.strictObject({ ...updateFields, org_id: orgId, id: uuid }).refine(atLeastOneField, AT_LEAST_ONE);
+export type ArticleUpdate = Omit<z.output<typeof UpdateArticleParams>, "org_id" | "id">;
+
+export const GetMediaParams = z.strictObject({ id: z.string() });

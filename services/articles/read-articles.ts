@@ -1,0 +1,93 @@
+import type { Db } from "mongodb";
+import { NotFoundError } from "../../shared/errors";
+import type { ArticleFormat } from "../../shared/schemas/articles";
+import type { ListPage } from "../../shared/schemas/pagination";
+import { mediaUrl } from "./media";
+import { articleCollections, type ArticleDoc } from "./store";
+
+/** An article of the organization; another organization's is indistinguishable from a missing one. */
+export async function requireArticle(db: Db, orgId: string, articleId: string): Promise<ArticleDoc> {
+  const doc = await articleCollections(db).articles.findOne({ _id: articleId, org_id: orgId });
+  if (!doc) throw new NotFoundError("article");
+  return doc;
+}
+
+/** An item of GET /v1/articles: what a list view shows, without the text, its renderings and the SEO extras. */
+export function toArticleSummary(doc: ArticleDoc) {
+  return {
+    id: doc._id,
+    object: "article" as const,
+    status: doc.status,
+    title: doc.title,
+    slug: doc.slug,
+    topic: doc.topic,
+    target_keyword: doc.target_keyword,
+    mode: doc.mode,
+    language: doc.language,
+    word_count: doc.word_count,
+    quality_score: doc.quality_score,
+    brand_profile_id: doc.brand_profile_id,
+    job_id: doc.job_id,
+    created_at: doc.created_at.toISOString(),
+    updated_at: doc.updated_at.toISOString(),
+  };
+}
+
+/** The Article resource (docs/articles.md#article); `format` leaves out the other rendering. */
+export function toArticleResource(doc: ArticleDoc, mediaBaseUrl: string, format?: ArticleFormat) {
+  return {
+    id: doc._id,
+    object: "article" as const,
+    status: doc.status,
+    mode: doc.mode,
+    language: doc.language,
+    topic: doc.topic,
+    target_keyword: doc.target_keyword,
+    brand_profile_id: doc.brand_profile_id,
+    job_id: doc.job_id,
+    title: doc.title,
+    slug: doc.slug,
+    meta_title: doc.meta_title,
+    meta_description: doc.meta_description,
+    ...(format === "html" ? {} : { content_markdown: doc.content_markdown }),
+    ...(format === "markdown" ? {} : { content_html: doc.content_html }),
+    citations: doc.citations,
+    title_variants: doc.title_variants,
+    faq: doc.faq,
+    json_ld: doc.json_ld,
+    word_count: doc.word_count,
+    read_minutes: doc.read_minutes,
+    flesch_score: doc.flesch_score,
+    quality_score: doc.quality_score,
+    quality_breakdown: doc.quality_breakdown,
+    derivatives: doc.derivatives,
+    image: doc.image
+      ? { url: mediaUrl(mediaBaseUrl, doc.image.media_id), alt: doc.image.alt, media_type: doc.image.media_type, width: doc.image.width, height: doc.image.height }
+      : null,
+    created_at: doc.created_at.toISOString(),
+    updated_at: doc.updated_at.toISOString(),
+  };
+}
+
+/**
+ * Newest first, paged by `starting_after` (the last id of the previous page). The order is
+ * (created_at, id) descending, so articles created meanwhile land before the first page and
+ * never shift later pages.
+ */
+export async function listArticles(
+  db: Db,
+  orgId: string,
+  page: { limit: number; starting_after?: string },
+): Promise<ListPage<ReturnType<typeof toArticleSummary>>> {
+  const filter: Record<string, unknown> = { org_id: orgId };
+  if (page.starting_after) {
+    const cursor = await requireArticle(db, orgId, page.starting_after);
+    filter.$or = [{ created_at: { $lt: cursor.created_at } }, { created_at: cursor.created_at, _id: { $lt: cursor._id } }];
+  }
+  const docs = await articleCollections(db)
+    .articles.find(filter, { projection: { content_markdown: 0, content_html: 0, json_ld: 0, faq: 0, derivatives: 0 } })
+    .sort({ created_at: -1, _id: -1 })
+    .limit(page.limit + 1)
+    .toArray();
+  return { object: "list", data: docs.slice(0, page.limit).map(toArticleSummary), has_more: docs.length > page.limit };
+}

@@ -1,0 +1,126 @@
+import type { Binary, Collection, Db } from "mongodb";
+import type { CollectionSpec } from "../../shared/db/mixin";
+import type { ArticleJobInput, ArticleMode, ArticleStatus, Citation, GeneratedArticle, JobAcknowledgement } from "../../shared/schemas/articles";
+
+/** An article's cover image: the bytes live in `media`, the article keeps what a page needs to show it. */
+export interface ArticleImageDoc {
+  media_id: string;
+  alt: string;
+  media_type: string;
+  width: number;
+  height: number;
+}
+
+export interface ArticleDoc {
+  _id: string;
+  org_id: string;
+  /** The article job that produced it: one article per job. */
+  job_id: string;
+  status: ArticleStatus;
+  mode: ArticleMode;
+  language: string;
+  topic: string;
+  target_keyword: string;
+  brand_profile_id: string | null;
+  title: string;
+  slug: string;
+  content_markdown: string;
+  content_html: string;
+  meta_title: string;
+  meta_description: string;
+  title_variants: string[];
+  faq: GeneratedArticle["faq"];
+  json_ld: Record<string, unknown>;
+  citations: Citation[];
+  word_count: number;
+  read_minutes: number;
+  flesch_score: number;
+  quality_score: number;
+  quality_breakdown: GeneratedArticle["quality_breakdown"];
+  derivatives: GeneratedArticle["derivatives"];
+  image: ArticleImageDoc | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** Stored bytes served publicly at `/media/<_id>`; the random UUID is what keeps them private until shared. */
+export interface MediaDoc {
+  _id: string;
+  org_id: string;
+  job_id: string;
+  media_type: string;
+  data: Binary;
+  created_at: Date;
+}
+
+/** `charging`: recorded, debit not known to be done. `queued`: charged and the job exists. */
+export type ArticleRequestState = "charging" | "queued";
+
+/**
+ * One accepted POST /v1/articles, keyed by the job id it will create (also the debit reference).
+ * Written before the debit so that a crash between debit and job creation is finished by recovery,
+ * and it is the Idempotency-Key's memory (docs/articles.md#idempotency).
+ */
+export interface ArticleRequestDoc {
+  _id: string;
+  org_id: string;
+  idempotency_key: string | null;
+  /** Canonical hash of the validated body: the same key with another body is refused. */
+  body_hash: string;
+  input: ArticleJobInput;
+  stages: string[];
+  credits: number;
+  state: ArticleRequestState;
+  /** The acknowledgement given when the job was queued; a replay returns it. */
+  ack: JobAcknowledgement | null;
+  created_at: Date;
+  updated_at: Date;
+  /** Set once queued: the TTL index removes the record (and frees its key) at this instant. */
+  expires_at?: Date;
+}
+
+export const ARTICLES = "articles";
+export const MEDIA = "media";
+export const ARTICLE_REQUESTS = "article_requests";
+
+export const ARTICLE_COLLECTIONS: CollectionSpec[] = [
+  {
+    name: ARTICLES,
+    indexes: [
+      { key: { job_id: 1 }, name: "one_article_per_job", unique: true },
+      { key: { org_id: 1, created_at: -1, _id: -1 }, name: "org_newest_first" },
+    ],
+  },
+  { name: MEDIA, indexes: [{ key: { job_id: 1 }, name: "one_image_per_job", unique: true }] },
+  {
+    name: ARTICLE_REQUESTS,
+    indexes: [
+      {
+        key: { org_id: 1, idempotency_key: 1 },
+        name: "idempotency_key_per_org",
+        unique: true,
+        partialFilterExpression: { idempotency_key: { $type: "string" } },
+      },
+      { key: { state: 1, updated_at: 1 }, name: "state_updated" },
+      { key: { expires_at: 1 }, name: "idempotency_window", expireAfterSeconds: 0 },
+    ],
+  },
+];
+
+export interface ArticleCollections {
+  articles: Collection<ArticleDoc>;
+  media: Collection<MediaDoc>;
+  requests: Collection<ArticleRequestDoc>;
+}
+
+export function articleCollections(db: Db): ArticleCollections {
+  return {
+    articles: db.collection<ArticleDoc>(ARTICLES),
+    media: db.collection<MediaDoc>(MEDIA),
+    requests: db.collection<ArticleRequestDoc>(ARTICLE_REQUESTS),
+  };
+}
+
+export function isDuplicateKeyError(err: unknown): boolean {
+  return typeof err === "object" && err !== null && (err as { code?: unknown }).code === 11000;
+}

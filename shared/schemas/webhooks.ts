@@ -1,0 +1,119 @@
+import { z } from "zod";
+import { EVENT_SURFACES, eventKinds, type EventSurface } from "../events/catalog";
+import { orgId, uuid } from "../validation";
+import { PageParams, pageQuery } from "./pagination";
+
+/** Webhook contracts, shared by the gateway (HTTP input) and the webhooks service (action params). */
+
+const webhookUrl = z
+  .string()
+  .trim()
+  .max(2048, "must be at most 2048 characters")
+  .refine((v) => {
+    try {
+      return ["http:", "https:"].includes(new URL(v).protocol);
+    } catch {
+      return false;
+    }
+  }, "must be an http(s) URL");
+
+const eventList = z.array(z.string(), { message: "must be an array of event kinds" }).min(1, "must not be empty");
+
+/** Each subscribed kind must be one of the surface's: every unknown one is named with its position. */
+function knownKinds(surface: EventSurface, events: string[] | undefined, ctx: z.RefinementCtx): void {
+  const kinds = eventKinds(surface);
+  events?.forEach((kind, i) => {
+    if (!kinds.includes(kind)) ctx.addIssue({ code: "custom", path: ["events", i], message: `'${kind}' is not an event kind (expected one of ${kinds.join(", ")})` });
+  });
+}
+
+/** `POST /v1/webhooks`: the article surface's kinds only (spec §4). */
+export const CreateWebhookBody = z
+  .strictObject({ url: webhookUrl, events: eventList.optional() })
+  .superRefine((body, ctx) => knownKinds("articles", body.events, ctx));
+
+/**
+ * The action behind it. `surface` is for internal callers (other surfaces' services, tests):
+ * the HTTP contract above has no such field, so an API client always registers article events.
+ */
+export const CreateEndpointParams = z
+  .strictObject({ org_id: orgId, surface: z.enum(EVENT_SURFACES).default("articles"), url: webhookUrl, events: eventList.optional() })
+  .superRefine((params, ctx) => knownKinds(params.surface, params.events, ctx));
+export type CreateEndpointInput = z.output<typeof CreateEndpointParams>;
+
+export const ListEndpointsParams = z.strictObject({ org_id: orgId });
+
+export const SetEndpointActiveBody = z.strictObject({ active: z.boolean() });
+export const SetEndpointActiveParams = SetEndpointActiveBody.extend({ id: uuid });
+
+export const DeliveriesQuery = z.strictObject(pageQuery({ defaultLimit: 20, maxLimit: 100 }));
+export const ListDeliveriesParams = PageParams.extend({ id: uuid });
+export const DeliveryPath = z.strictObject({ id: uuid });
+
+const dateTime = z.iso.datetime({ offset: true, message: "must be an ISO 8601 date-time" });
+
+/** What the pipeline's outbox hands over (services/pipeline/outbox.ts); always article events. */
+export const RecordEventsParams = z.strictObject({
+  events: z
+    .array(z.strictObject({ id: uuid, org_id: orgId, kind: z.string(), payload: z.record(z.string(), z.unknown()), created_at: dateTime }))
+    .max(500, "must hold at most 500 events"),
+});
+
+/** Any surface's event: validated against the catalog, then recorded and delivered like a job event. */
+export const PublishParams = z.strictObject({
+  org_id: orgId,
+  kind: z.string().min(1, "must not be empty"),
+  payload: z.unknown(),
+  /** Makes a repeated publish of the same event a no-op; a new id when absent. */
+  id: uuid.optional(),
+  /** Needed only where the kind exists on several surfaces (`job.*`). */
+  surface: z.enum(EVENT_SURFACES).optional(),
+});
+
+export interface WebhookEndpointResource {
+  id: string;
+  object: "webhook_endpoint";
+  url: string;
+  events: string[];
+  active: boolean;
+  created_at: string;
+}
+
+/** The creation response: the only place the secret ever appears. */
+export interface CreatedWebhookEndpoint {
+  id: string;
+  object: "webhook_endpoint";
+  url: string;
+  events: string[];
+  secret: string;
+}
+
+/** docs/webhooks.md#delivery-states */
+export type DeliveryStatus = "pending" | "delivered" | "failed" | "dead";
+
+export interface DeliveryAttemptResource {
+  /** 1-based within its series. */
+  attempt: number;
+  /** 0 for the first series, n for the n-th redelivery. */
+  series: number;
+  attempted_at: string;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+}
+
+export interface WebhookDeliveryResource {
+  id: string;
+  object: "webhook_delivery";
+  endpoint_id: string;
+  event_id: string;
+  event: string;
+  webhook_id: string;
+  status: DeliveryStatus;
+  /** Why a dead delivery stopped: its attempts ran out, or its endpoint was inactive when it was due. */
+  dead_reason: "attempts_exhausted" | "endpoint_inactive" | null;
+  attempts: DeliveryAttemptResource[];
+  next_attempt_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
