@@ -79,6 +79,9 @@ const envSchema = z.object({
   WEBHOOK_POLL_MS: positiveInt.default(500),
 });
 
+/** The names of every variable the platform reads. */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
+
 export type Config = Readonly<z.output<typeof envSchema>> & {
   /** Whether the embedded MongoDB-compatible server is used (no MONGO_URL). */
   readonly embeddedMongo: boolean;

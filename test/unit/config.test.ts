@@ -1,4 +1,4 @@
-import { loadConfig } from "../../shared/config";
+import { CONFIG_VARIABLES, loadConfig } from "../../shared/config";
 
 describe("configuration", () => {
   it("has defaults that run the embedded platform", () => {
@@ -25,5 +25,14 @@ describe("configuration", () => {
     [{ LOG_LEVEL: "loud" }, "LOG_LEVEL"],
   ])("stops on a bad value and names the variable (%o)", (env, variable) => {
     expect(() => loadConfig(env)).toThrow(variable);
+  });
+});
+
+describe("README configuration table", () => {
+  it("lists every variable the platform reads, and nothing else", () => {
+    const readme = require("node:fs").readFileSync(require("node:path").join(__dirname, "../../README.md"), "utf8") as string;
+    const table = readme.slice(readme.indexOf("| Variable |"), readme.indexOf("## Architecture"));
+    const documented = new Set([...table.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((m) => m[1]));
+    expect([...CONFIG_VARIABLES].sort()).toEqual([...documented].sort());
   });
 });
