@@ -47,5 +47,18 @@ export function queryInt(opts: { min: number; max?: number; default: number; cla
     .transform((n) => n ?? opts.default);
 }
 
+/** An absolute http(s) URL of at most 2048 characters (what outbound requests may target, before the URL guard). */
+export const httpUrl = z
+  .string()
+  .trim()
+  .max(2048, "must be at most 2048 characters")
+  .refine((v) => {
+    try {
+      return ["http:", "https:"].includes(new URL(v).protocol);
+    } catch {
+      return false;
+    }
+  }, "must be an http(s) URL");
+
 export const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "must be a UUID");
 export const orgId = uuid;

@@ -1,18 +1,7 @@
 import { z } from "zod";
-import { orgId, uuid } from "../validation";
+import { httpUrl, orgId, uuid } from "../validation";
 import { pageQuery } from "./pagination";
 
-const httpUrl = z
-  .string()
-  .trim()
-  .max(2048, "must be at most 2048 characters")
-  .refine((v) => {
-    try {
-      return ["http:", "https:"].includes(new URL(v).protocol);
-    } catch {
-      return false;
-    }
-  }, "must be an http(s) URL");
 
 /** Bounds the spec leaves open: docs/decisions.md#brand-profiles-and-sources. */
 export const SOURCE_CONTENT_MAX = 200_000;

@@ -1,21 +1,10 @@
 import { z } from "zod";
 import { EVENT_SURFACES, eventKinds, type EventSurface } from "../events/catalog";
-import { orgId, uuid } from "../validation";
+import { httpUrl, orgId, uuid } from "../validation";
 import { PageParams, pageQuery } from "./pagination";
 
 /** Webhook contracts, shared by the gateway (HTTP input) and the webhooks service (action params). */
 
-const webhookUrl = z
-  .string()
-  .trim()
-  .max(2048, "must be at most 2048 characters")
-  .refine((v) => {
-    try {
-      return ["http:", "https:"].includes(new URL(v).protocol);
-    } catch {
-      return false;
-    }
-  }, "must be an http(s) URL");
 
 const eventList = z.array(z.string(), { message: "must be an array of event kinds" }).min(1, "must not be empty");
 
@@ -29,7 +18,7 @@ function knownKinds(surface: EventSurface, events: string[] | undefined, ctx: z.
 
 /** `POST /v1/webhooks`: the article surface's kinds only (spec §4). */
 export const CreateWebhookBody = z
-  .strictObject({ url: webhookUrl, events: eventList.optional() })
+  .strictObject({ url: httpUrl, events: eventList.optional() })
   .superRefine((body, ctx) => knownKinds("articles", body.events, ctx));
 
 /**
@@ -37,7 +26,7 @@ export const CreateWebhookBody = z
  * the HTTP contract above has no such field, so an API client always registers article events.
  */
 export const CreateEndpointParams = z
-  .strictObject({ org_id: orgId, surface: z.enum(EVENT_SURFACES).default("articles"), url: webhookUrl, events: eventList.optional() })
+  .strictObject({ org_id: orgId, surface: z.enum(EVENT_SURFACES).default("articles"), url: httpUrl, events: eventList.optional() })
   .superRefine((params, ctx) => knownKinds(params.surface, params.events, ctx));
 export type CreateEndpointInput = z.output<typeof CreateEndpointParams>;
 

@@ -1,4 +1,5 @@
 import { Errors, type ServiceSchema, ServiceBroker } from "moleculer";
+import { openTestDatabase } from "../support/test-database";
 import type { Db } from "mongodb";
 import ArticlesServiceSchema from "../../services/articles/articles.service";
 import { articleStages, type CreationDeps } from "../../services/articles/create-article";
@@ -7,8 +8,7 @@ import { recoverStrandedRequests, STRANDED_AFTER_MS } from "../../services/artic
 import { articleCollections, type ArticleRequestDoc } from "../../services/articles/store";
 import BillingServiceSchema from "../../services/billing/billing.service";
 import { systemClock } from "../../shared/clock";
-import { closeDatabase, configureDatabase, databaseFor } from "../../shared/db/client";
-import { startEmbeddedMongo } from "../../shared/embedded-mongo";
+import { closeDatabase, databaseFor } from "../../shared/db/client";
 import { NotFoundError, toHttpError } from "../../shared/errors";
 import { newId } from "../../shared/ids";
 import { ARTICLE_MODES, type ArticleJobInput, type JobAcknowledgement } from "../../shared/schemas/articles";
@@ -85,13 +85,7 @@ describe("articles service: creation, pricing and crash recovery", () => {
 
   beforeAll(async () => {
     nats = await startNats();
-    let url = process.env.MONGO_URL;
-    if (!url) {
-      const mongo = await startEmbeddedMongo({ port: 0 });
-      stopMongo = () => mongo.close();
-      url = mongo.url;
-    }
-    configureDatabase({ url, prefix: `t${newId().slice(0, 8)}_` });
+    stopMongo = await openTestDatabase();
     db = await databaseFor("articles");
 
     articlesNode = broker("articles-node");

@@ -1,10 +1,10 @@
 import { type ServiceSchema, ServiceBroker } from "moleculer";
+import { openTestDatabase } from "../support/test-database";
 import type { Db } from "mongodb";
 import BillingServiceSchema from "../../services/billing/billing.service";
 import { billingCollections } from "../../services/billing/store";
 import { utcDay } from "../../shared/clock";
-import { closeDatabase, configureDatabase, databaseFor } from "../../shared/db/client";
-import { startEmbeddedMongo } from "../../shared/embedded-mongo";
+import { closeDatabase, databaseFor } from "../../shared/db/client";
 import { toHttpError } from "../../shared/errors";
 import { newId } from "../../shared/ids";
 import type { CreditMovementResult, RefundResult, UsageReport } from "../../shared/schemas/billing";
@@ -41,13 +41,7 @@ describe("billing service over NATS", () => {
 
   beforeAll(async () => {
     nats = await startNats();
-    let url = process.env.MONGO_URL;
-    if (!url) {
-      const mongo = await startEmbeddedMongo({ port: 0 });
-      stopMongo = () => mongo.close();
-      url = mongo.url;
-    }
-    configureDatabase({ url, prefix: `t${newId().slice(0, 8)}_` });
+    stopMongo = await openTestDatabase();
     db = await databaseFor("billing");
 
     // What a billing process that died between steps 2 and 3 of a debit leaves behind.

@@ -1,10 +1,10 @@
 import type { Db } from "mongodb";
+import { openTestDatabase } from "../support/test-database";
 import { debitCredits, getBalance, grantCredits, openAccount, recoverPendingLedger, refundDebit } from "../../services/billing/ledger";
 import { BILLING_COLLECTIONS, billingCollections, type LedgerRow } from "../../services/billing/store";
 import { recordRequests, recordTokens, usageReport } from "../../services/billing/usage";
 import type { Clock } from "../../shared/clock";
-import { closeDatabase, configureDatabase, databaseFor } from "../../shared/db/client";
-import { startEmbeddedMongo } from "../../shared/embedded-mongo";
+import { closeDatabase, databaseFor } from "../../shared/db/client";
 import { type ApiError, InsufficientCreditsError, NotFoundError, ValidationError } from "../../shared/errors";
 import { newId } from "../../shared/ids";
 import { UsageParams } from "../../shared/schemas/billing";
@@ -15,13 +15,7 @@ let stopServer: () => Promise<void> = async () => undefined;
 let db: Db;
 
 beforeAll(async () => {
-  let url = process.env.MONGO_URL;
-  if (!url) {
-    const server = await startEmbeddedMongo({ port: 0 });
-    stopServer = () => server.close();
-    url = server.url;
-  }
-  configureDatabase({ url, prefix: `t${newId().slice(0, 8)}_` });
+  stopServer = await openTestDatabase();
   db = await databaseFor("billing");
   for (const spec of BILLING_COLLECTIONS) if (spec.indexes.length) await db.collection(spec.name).createIndexes(spec.indexes);
 });

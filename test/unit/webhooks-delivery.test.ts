@@ -1,12 +1,12 @@
 import type { Db } from "mongodb";
+import { openTestDatabase } from "../support/test-database";
 import type { AttemptOutcome } from "../../services/webhooks/attempt";
 import { afterAttempt, claimDelivery, EventBodies, listDeliveries, performClaimedAttempt, redeliver, type AttemptDeps } from "../../services/webhooks/deliveries";
 import { createEndpoint, setEndpointActive } from "../../services/webhooks/endpoints";
 import { articleEventsToRecord, recordEvents, type IncomingEvent } from "../../services/webhooks/events";
 import { deliveries, events, WEBHOOK_COLLECTIONS, type DeliveryDoc } from "../../services/webhooks/store";
 import { systemClock, type Clock } from "../../shared/clock";
-import { closeDatabase, configureDatabase, databaseFor } from "../../shared/db/client";
-import { startEmbeddedMongo } from "../../shared/embedded-mongo";
+import { closeDatabase, databaseFor } from "../../shared/db/client";
 import type { EventSurface } from "../../shared/events/catalog";
 import { newId } from "../../shared/ids";
 
@@ -15,13 +15,7 @@ let stopServer: () => Promise<void> = async () => undefined;
 let db: Db;
 
 beforeAll(async () => {
-  let url = process.env.MONGO_URL;
-  if (!url) {
-    const server = await startEmbeddedMongo({ port: 0 });
-    stopServer = () => server.close();
-    url = server.url;
-  }
-  configureDatabase({ url, prefix: `t${newId().slice(0, 8)}_` });
+  stopServer = await openTestDatabase();
   db = await databaseFor("webhooks");
   for (const spec of WEBHOOK_COLLECTIONS) if (spec.indexes.length) await db.collection(spec.name).createIndexes(spec.indexes);
 });

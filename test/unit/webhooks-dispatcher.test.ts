@@ -1,12 +1,12 @@
 import type { Db } from "mongodb";
+import { openTestDatabase } from "../support/test-database";
 import pino from "pino";
 import { DeliveryDispatcher, type DispatcherOptions } from "../../services/webhooks/dispatcher";
 import { createEndpoint } from "../../services/webhooks/endpoints";
 import { recordEvents } from "../../services/webhooks/events";
 import { deliveries, WEBHOOK_COLLECTIONS } from "../../services/webhooks/store";
 import { systemClock } from "../../shared/clock";
-import { closeDatabase, configureDatabase, databaseFor } from "../../shared/db/client";
-import { startEmbeddedMongo } from "../../shared/embedded-mongo";
+import { closeDatabase, databaseFor } from "../../shared/db/client";
 import { newId } from "../../shared/ids";
 import { waitFor } from "../support/wait";
 import { startWebhookReceiver, verifyWebhook, type WebhookReceiver } from "../support/webhook-receiver";
@@ -17,13 +17,7 @@ const receivers: WebhookReceiver[] = [];
 const dispatchers: DeliveryDispatcher[] = [];
 
 beforeAll(async () => {
-  let url = process.env.MONGO_URL;
-  if (!url) {
-    const server = await startEmbeddedMongo({ port: 0 });
-    stopServer = () => server.close();
-    url = server.url;
-  }
-  configureDatabase({ url, prefix: `t${newId().slice(0, 8)}_` });
+  stopServer = await openTestDatabase();
   db = await databaseFor("webhooks");
   for (const spec of WEBHOOK_COLLECTIONS) if (spec.indexes.length) await db.collection(spec.name).createIndexes(spec.indexes);
 });

@@ -1,11 +1,11 @@
 import type { LookupAddress } from "node:dns";
+import { openTestDatabase } from "../support/test-database";
 import type { Db } from "mongodb";
 import { createEndpoint, listEndpoints, MAX_ENDPOINTS_PER_ORG, registrationRules, setEndpointActive, type RegistrationRules } from "../../services/webhooks/endpoints";
 import { endpoints, WEBHOOK_COLLECTIONS } from "../../services/webhooks/store";
 import { toCreatedEndpoint, toEndpointResource } from "../../services/webhooks/views";
 import { systemClock } from "../../shared/clock";
-import { closeDatabase, configureDatabase, databaseFor } from "../../shared/db/client";
-import { startEmbeddedMongo } from "../../shared/embedded-mongo";
+import { closeDatabase, databaseFor } from "../../shared/db/client";
 import { newId } from "../../shared/ids";
 import type { HostResolver } from "../../shared/net/url-guard";
 
@@ -13,13 +13,7 @@ let stopServer: () => Promise<void> = async () => undefined;
 let db: Db;
 
 beforeAll(async () => {
-  let url = process.env.MONGO_URL;
-  if (!url) {
-    const server = await startEmbeddedMongo({ port: 0 });
-    stopServer = () => server.close();
-    url = server.url;
-  }
-  configureDatabase({ url, prefix: `t${newId().slice(0, 8)}_` });
+  stopServer = await openTestDatabase();
   db = await databaseFor("webhooks");
   for (const spec of WEBHOOK_COLLECTIONS) if (spec.indexes.length) await db.collection(spec.name).createIndexes(spec.indexes);
 });
