@@ -99,15 +99,24 @@ function flattenHeaders(raw: Record<string, string | string[] | undefined>): Rec
   return out;
 }
 
-type ResponseBody = AsyncIterable<Buffer> & { destroy(): unknown };
+type ResponseBody = AsyncIterable<Buffer> & { destroy(): unknown; on?(event: "error", listener: (err: unknown) => void): unknown };
+
+/**
+ * Stops reading a body we do not want: destroying closes the connection instead of draining it.
+ * undici reports the destroy as an "aborted" error on the stream; with no listener that error would
+ * be uncaught and end the process (a small PDF whose body had fully arrived did exactly that).
+ */
+function discardBody(body: ResponseBody): void {
+  body.on?.("error", () => undefined);
+  body.destroy();
+}
 
 async function readBounded(body: ResponseBody, url: string, maxBytes: number, onOversize: "throw" | "truncate") {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
     if (size + chunk.length > maxBytes) {
-      // Stop reading: destroying the body closes the connection instead of draining the rest.
-      body.destroy();
+      discardBody(body);
       if (onOversize === "throw") throw new TooLargeError(url, maxBytes);
       chunks.push(chunk.subarray(0, maxBytes - size));
       return { body: Buffer.concat(chunks), truncated: true };
@@ -216,13 +225,13 @@ export async function safeFetch(rawUrl: string, opts: SafeFetchOptions): Promise
 
       const isRedirect = REDIRECT_STATUSES.has(res.statusCode);
       if (accept && !isRedirect && !accept.includes(mediaType)) {
-        res.body.destroy();
+        discardBody(res.body);
         throw new UnsupportedContentTypeError(url.href, mediaType);
       }
       const onOversize = opts.onOversize ?? "throw";
       const declared = Number(resHeaders["content-length"]);
       if (onOversize === "throw" && Number.isFinite(declared) && declared > maxBytes) {
-        res.body.destroy();
+        discardBody(res.body);
         throw new TooLargeError(url.href, maxBytes);
       }
       const read = await readBounded(res.body, url.href, maxBytes, onOversize);

@@ -42,6 +42,9 @@ async function startServer() {
       case "/page":
         res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end("<p>hello</p>");
         return;
+      case "/small-pdf": // headers and the whole body in one go: the body has arrived when it is refused
+        res.writeHead(200, { "content-type": "application/pdf" }).end("%PDF-1.4 tiny");
+        return;
       case "/echo":
         req.resume();
         req.on("end", () => res.writeHead(200, { "content-type": "text/plain" }).end(`${req.method} ${req.headers.authorization ?? "-"}`));
@@ -209,6 +212,22 @@ describe("safeFetch", () => {
       expect(res.url).toBe(`${other.base}/echo`);
       expect(res.body.toString()).toBe("GET -");
     });
+  });
+
+  it("refuses a small body that has already arrived without an uncaught error", async () => {
+    const uncaught: unknown[] = [];
+    const record = (err: unknown) => uncaught.push(err);
+    process.on("uncaughtException", record);
+    try {
+      for (let i = 0; i < 5; i++) {
+        await expect(fetchFrom("/small-pdf", { accept: ["text/html"] })).rejects.toBeInstanceOf(UnsupportedContentTypeError);
+      }
+      // The stream's abort error, when unhandled, surfaces a few ticks after the refusal.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(uncaught).toEqual([]);
+    } finally {
+      process.off("uncaughtException", record);
+    }
   });
 
   it("wraps network failures in a message safe to show", async () => {
