@@ -1,10 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
+import { benchArticlePipeline } from "./article-pipeline";
 import { benchGatewayAuth } from "./gateway-auth";
 import { benchIngest } from "./ingest";
 import { benchWebhooksFanout } from "./webhooks-fanout";
 
 const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
+  "article-pipeline": benchArticlePipeline,
   "gateway-auth": benchGatewayAuth,
   ingest: benchIngest,
   "webhooks-fanout": benchWebhooksFanout,

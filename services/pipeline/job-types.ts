@@ -2,6 +2,7 @@ import type { JobType, StageSpec } from "../../shared/schemas/jobs";
 import type { Finalization, JobDoc } from "./store";
 
 const INGEST_STAGE = "brand-knowledge.runIngestStage";
+const ARTICLE_STAGE = "pipeline.articleStage";
 
 export interface JobTypeSpec {
   stages: StageSpec[];
@@ -26,6 +27,21 @@ export const JOB_TYPE_SPECS: Partial<Record<JobType, JobTypeSpec>> = {
     { key: "embed", label: "Embedding chunks", action: INGEST_STAGE },
     { key: "index", label: "Indexing for retrieval", action: INGEST_STAGE },
     { key: "refresh", label: "Refreshing fact sheet and voice profile", action: INGEST_STAGE },
+    ],
+  },
+  article: {
+    // The articles service queues the first seven, plus image and derivatives only when requested.
+    complete: "pipeline.completeArticle",
+    stages: [
+      { key: "recon", label: "Understanding the topic and brand", action: ARTICLE_STAGE },
+      { key: "plan", label: "Planning the outline", action: ARTICLE_STAGE },
+      { key: "research", label: "Researching sources", action: ARTICLE_STAGE },
+      { key: "draft", label: "Writing the draft", action: ARTICLE_STAGE },
+      { key: "edit", label: "Editing and checking citations", action: ARTICLE_STAGE },
+      { key: "seo", label: "Optimizing for search", action: ARTICLE_STAGE },
+      { key: "score", label: "Scoring quality", action: ARTICLE_STAGE },
+      { key: "image", label: "Creating the cover image", action: ARTICLE_STAGE },
+      { key: "derivatives", label: "Writing social posts and newsletter", action: ARTICLE_STAGE },
     ],
   },
 };

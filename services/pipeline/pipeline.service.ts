@@ -13,6 +13,7 @@ import { fencedUpdate, LostLeaseError } from "./lease";
 import { drainOutbox } from "./outbox";
 import { PIPELINE_COLLECTIONS, type JobDoc } from "./store";
 import { JobRunner } from "./worker";
+import { ArticleStageActions } from "./article/stage-actions";
 
 type PipelineService = Service & DbService & { runner?: JobRunner; sweeper?: NodeJS.Timeout; drainer?: NodeJS.Timeout; draining?: boolean };
 
@@ -29,7 +30,7 @@ const finalizationVia = (svc: PipelineService) => ({
 /** Durable jobs: creation, reading, cancellation, and the workers that run their stages. */
 const PipelineServiceSchema: ServiceSchema<ServiceSettingSchema, PipelineService> = {
   name: "pipeline",
-  mixins: [dbMixin("pipeline", PIPELINE_COLLECTIONS)],
+  mixins: [dbMixin("pipeline", PIPELINE_COLLECTIONS), ArticleStageActions],
 
   actions: {
     createJob: zodAction(CreateJob, async (params, ctx, svc: PipelineService) => {

@@ -1,4 +1,4 @@
-import OpenAI from "openai";
+import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
 import type { ChatMessage, CompleteFn } from "./types";
 
 export interface OpenAICompatibleOptions {
@@ -29,9 +29,10 @@ export function openAICompatibleComplete(options: OpenAICompatibleOptions): Comp
     const response = await client.chat.completions.create({
       model: options.model,
       messages,
-      temperature: options.temperature ?? 0,
+      temperature: callOptions.temperature ?? options.temperature ?? 0,
       // max_tokens rather than max_completion_tokens: it is the one compatible servers all understand.
       ...(callOptions.maxTokens ? { max_tokens: callOptions.maxTokens } : {}),
+      ...(callOptions.json ? { response_format: { type: "json_object" as const } } : {}),
     });
     return {
       text: response.choices[0]?.message?.content ?? "",
@@ -39,4 +40,24 @@ export function openAICompatibleComplete(options: OpenAICompatibleOptions): Comp
       tokensOut: response.usage?.completion_tokens ?? 0,
     };
   };
+}
+
+/** Statuses the SDK retries (with backoff) before giving up; others fail at the first answer. */
+const RETRIED_STATUSES = new Set([408, 409, 429]);
+
+/**
+ * A failed model call as a sentence a job's error can carry: what failed, after how many retries, and the
+ * provider's status and reason ("The model request failed after 3 retries: 500 Internal Server Error").
+ * Never includes the request (prompts hold customer content) or the key.
+ */
+export function describeModelFailure(err: unknown, maxRetries: number): string {
+  const retries = maxRetries === 1 ? "1 retry" : `${maxRetries} retries`;
+  if (err instanceof APIConnectionTimeoutError) return `The model request timed out after ${retries}.`;
+  if (err instanceof APIConnectionError) return `The model could not be reached after ${retries}: ${err.message}`;
+  if (err instanceof APIError && err.status !== undefined) {
+    const reason = err.message.replace(/\s+/g, " ").slice(0, 200);
+    if (RETRIED_STATUSES.has(err.status) || err.status >= 500) return `The model request failed after ${retries}: ${reason}`;
+    return `The model refused the request: ${reason}`;
+  }
+  return `The model request failed: ${err instanceof Error ? err.message : String(err)}`;
 }

@@ -14,6 +14,10 @@ export interface Completion {
 export interface CompleteOptions {
   /** Upper bound on the answer's length in tokens. */
   maxTokens?: number;
+  /** Ask for a JSON object (`response_format: {type: "json_object"}`); the caller still validates the answer. */
+  json?: boolean;
+  /** Overrides the client's default temperature for this call (e.g. a little variety when writing prose). */
+  temperature?: number;
 }
 
 /** A language-model call, injected so that stages can run against any OpenAI-compatible endpoint or a fake. */

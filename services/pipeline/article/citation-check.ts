@@ -1,0 +1,101 @@
+import { z } from "zod";
+import type { MeteredModel } from "./metered-model";
+import { containment, figuresOf, termSet } from "./similarity";
+import type { Evidence } from "./types";
+
+/**
+ * Offline support rule: a claim is supported by its quotes when at least 70% of its content terms (stemmed,
+ * stopwords out) occur in them and every figure it states (numbers, percentages, years) occurs in them.
+ * The extractive writer's sentences are quotes (containment 1); a paraphrase that keeps the facts passes;
+ * an invented figure or a claim about something else does not.
+ */
+export const SUPPORT_CONTAINMENT = 0.7;
+/** At this containment (and with its figures) a claim is the quote itself: no model is asked about it. */
+export const VERBATIM_CONTAINMENT = 0.9;
+/** A cite whose quote holds less than this share of the claim's terms contributes nothing and is dropped. */
+const CONTRIBUTING_CONTAINMENT = 0.3;
+const MIN_CLAIM_TERMS = 2;
+const ENTAILMENT_BATCH = 8;
+
+export interface OfflineSupport {
+  supported: boolean;
+  containment: number;
+  missingFigures: string[];
+}
+
+export function offlineSupport(claim: string, quotes: readonly string[], lang: string): OfflineSupport {
+  const claimTerms = termSet(claim, lang);
+  const quoteTerms = new Set(quotes.flatMap((q) => [...termSet(q, lang)]));
+  const share = containment(claimTerms, quoteTerms);
+  const quoteFigures = figuresOf(quotes.join(" "));
+  const missingFigures = [...figuresOf(claim)].filter((f) => !quoteFigures.has(f));
+  return { supported: claimTerms.size >= MIN_CLAIM_TERMS && share >= SUPPORT_CONTAINMENT && missingFigures.length === 0, containment: share, missingFigures };
+}
+
+export interface CitedClaim {
+  claim: string;
+  cites: string[];
+}
+
+export interface SupportVerdict {
+  supported: boolean;
+  /** The cites kept: those whose quotes carry part of the claim. */
+  cites: string[];
+  by: "offline" | "model";
+}
+
+const EntailmentAnswer = z.object({
+  verdicts: z.array(z.object({ id: z.number().int(), supported: z.boolean() })),
+});
+
+/**
+ * Checks each claim against the quotes of the evidence it cites. Offline, by `offlineSupport`. With a model,
+ * claims that are not near-verbatim are sent in batches of eight (claim, passages) pairs for an entailment
+ * verdict in JSON; a pair the model leaves out, or a batch whose answer does not parse, is judged offline.
+ */
+export async function checkCitationSupport(
+  claims: readonly CitedClaim[],
+  evidence: ReadonlyMap<string, Evidence>,
+  lang: string,
+  model?: MeteredModel,
+): Promise<SupportVerdict[]> {
+  const quotesOf = (ids: readonly string[]) => ids.flatMap((id) => (evidence.has(id) ? [evidence.get(id)!.quote] : []));
+  const verdicts: (SupportVerdict | undefined)[] = claims.map((c) => {
+    const cites = c.cites.filter((id) => evidence.has(id));
+    if (!cites.length) return { supported: false, cites: [], by: "offline" };
+    const offline = offlineSupport(c.claim, quotesOf(cites), lang);
+    const contributing = cites.filter((id) => containment(termSet(c.claim, lang), termSet(evidence.get(id)!.quote, lang)) >= CONTRIBUTING_CONTAINMENT);
+    const kept = contributing.length ? contributing : cites;
+    if (!model || (offline.supported && offline.containment >= VERBATIM_CONTAINMENT)) return { supported: offline.supported, cites: kept, by: "offline" };
+    return undefined;
+  });
+
+  const pending = claims.map((c, i) => ({ c, i })).filter(({ i }) => verdicts[i] === undefined);
+  for (let start = 0; start < pending.length; start += ENTAILMENT_BATCH) {
+    const batch = pending.slice(start, start + ENTAILMENT_BATCH);
+    const prompt = batch
+      .map(({ c }, n) => `Pair ${n + 1}\nCLAIM: ${c.claim}\nPASSAGES:\n${c.cites.filter((id) => evidence.has(id)).map((id) => `- ${evidence.get(id)!.quote}`).join("\n")}`)
+      .join("\n\n");
+    const answer = await model!.json(
+      [
+        {
+          role: "system",
+          content:
+            "You check citations. For each pair, decide whether the passages state or directly imply everything the claim says " +
+            "(figures, names and qualifiers included). Anything the passages do not say makes the claim unsupported. " +
+            'Answer with JSON only: {"verdicts": [{"id": <pair number>, "supported": true|false}]}.',
+        },
+        { role: "user", content: prompt },
+      ],
+      EntailmentAnswer,
+      { maxTokens: 40 + batch.length * 20 },
+    );
+    const byPair = new Map((answer?.verdicts ?? []).map((v) => [v.id, v.supported]));
+    batch.forEach(({ c, i }, n) => {
+      const cites = c.cites.filter((id) => evidence.has(id));
+      const said = byPair.get(n + 1);
+      verdicts[i] = said === undefined ? { supported: offlineSupport(c.claim, quotesOf(cites), lang).supported, cites, by: "offline" } : { supported: said, cites, by: "model" };
+    });
+  }
+  return verdicts.map((v) => v!);
+}

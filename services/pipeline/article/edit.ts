@@ -1,0 +1,221 @@
+import { countWords, wordsOf } from "../../../shared/text/segment";
+import { checkCitationSupport } from "./citation-check";
+import { evidenceById } from "./evidence";
+import type { MeteredModel } from "./metered-model";
+import { sectionWords } from "./section-writer";
+import { figuresOf, nearDuplicate, termSet } from "./similarity";
+import { applyStyleRewrites } from "./style-rewrites";
+import type { ArticleBody, ArticleBrief, ArticleSection, ArticleSentence, Evidence, Outline, PlannedSection } from "./types";
+
+/** A section that keeps less than half its budget after the checks goes back for evidence (once). */
+const THIN_SECTION_SHARE = 0.5;
+const MAX_FRAMING_WORDS = 30;
+const REMOVED_SAMPLE = 10;
+const REMOVAL_ORDER: RemovedClaim["reason"][] = ["unsupported", "uncited", "duplicate"];
+
+export interface EditDeps {
+  model?: MeteredModel;
+  /**
+   * Researches one section again (deeper) and rewrites it with what was found: the pool with the new
+   * evidence and the new section. Absent in unit tests that check the rules alone.
+   */
+  reresearchSection?: (section: PlannedSection, others: readonly ArticleSection[], evidence: readonly Evidence[]) => Promise<{ section: ArticleSection; evidence: Evidence[] }>;
+}
+
+export interface RemovedClaim {
+  section: string;
+  claim: string;
+  reason: "unsupported" | "uncited" | "duplicate";
+}
+
+export interface EditReport {
+  checked_by: "model" | "offline";
+  checked: number;
+  supported: number;
+  removed_unsupported: number;
+  removed_uncited: number;
+  removed_duplicates: number;
+  phrases_replaced: number;
+  tightened: number;
+  re_researched: string[];
+  dropped_sections: string[];
+  removed: RemovedClaim[];
+}
+
+/**
+ * An uncited sentence may stay only as framing: short, no figures, and no name (a capitalised word after
+ * the first) that the topic, keyword, brand or heading does not already contain. Anything else states a
+ * fact without a source and is removed.
+ */
+export function isFramingSentence(text: string, brief: ArticleBrief, heading: string): boolean {
+  if (figuresOf(text).size || countWords(text, brief.language) > MAX_FRAMING_WORDS) return false;
+  const known = `${brief.topic} ${brief.keyword} ${brief.brand?.name ?? ""} ${heading} ${brief.audience ?? ""}`.toLowerCase();
+  return wordsOf(text, brief.language)
+    .slice(1)
+    .filter((w) => /^\p{Lu}/u.test(w))
+    .every((w) => known.includes(w.toLowerCase()));
+}
+
+interface Located {
+  section: number;
+  paragraph: number;
+  sentence: ArticleSentence;
+}
+
+function locate(sections: readonly ArticleSection[]): Located[] {
+  return sections.flatMap((s, section) => s.paragraphs.flatMap((p, paragraph) => p.sentences.map((sentence) => ({ section, paragraph, sentence }))));
+}
+
+function withoutEmpty(sections: ArticleSection[]): ArticleSection[] {
+  return sections
+    .map((s) => ({ ...s, paragraphs: s.paragraphs.filter((p) => p.sentences.length) }))
+    .filter((s) => s.paragraphs.length);
+}
+
+interface PassResult {
+  sections: ArticleSection[];
+  report: Omit<EditReport, "re_researched" | "dropped_sections" | "checked_by">;
+}
+
+/**
+ * Style, repetition, then citations: one pass over `sections`, with `context` (other sections) counting as
+ * already said. Style rewrites apply to what a model wrote; the extractive writer's sentences are quotations
+ * and keep the source's words (a rewrite could change what they say: "at the end of the day" is sometimes a time).
+ */
+async function editPass(
+  sections: ArticleSection[],
+  context: readonly ArticleSection[],
+  brief: ArticleBrief,
+  evidence: readonly Evidence[],
+  rewriteStyle: boolean,
+  model?: MeteredModel,
+): Promise<PassResult> {
+  const lang = brief.language;
+  const removed: RemovedClaim[] = [];
+  const report = { checked: 0, supported: 0, removed_unsupported: 0, removed_uncited: 0, removed_duplicates: 0, phrases_replaced: 0, tightened: 0 };
+  const drop = new Set<ArticleSentence>();
+  const remove = (at: Located, reason: RemovedClaim["reason"]) => {
+    drop.add(at.sentence);
+    removed.push({ section: sections[at.section].key, claim: at.sentence.text, reason });
+  };
+
+  const located = locate(sections);
+  for (const { sentence } of rewriteStyle ? located : []) {
+    const edit = applyStyleRewrites(sentence.text, brief);
+    sentence.text = edit.text;
+    report.phrases_replaced += edit.phrasesReplaced;
+    report.tightened += edit.tightened;
+  }
+
+  const said = locate(context).map((l) => termSet(l.sentence.text, lang));
+  for (const at of located) {
+    const terms = termSet(at.sentence.text, lang);
+    if (said.some((t) => nearDuplicate(t, terms))) {
+      remove(at, "duplicate");
+      report.removed_duplicates++;
+    } else said.push(terms);
+  }
+
+  const remaining = located.filter((at) => !drop.has(at.sentence));
+  for (const at of remaining.filter((a) => !a.sentence.cites.length)) {
+    if (isFramingSentence(at.sentence.text, brief, sections[at.section].heading)) continue;
+    remove(at, "uncited");
+    report.removed_uncited++;
+  }
+  const cited = remaining.filter((a) => a.sentence.cites.length);
+  const verdicts = await checkCitationSupport(
+    cited.map((a) => ({ claim: a.sentence.text, cites: a.sentence.cites })),
+    evidenceById(evidence),
+    lang,
+    model,
+  );
+  report.checked = cited.length;
+  cited.forEach((at, i) => {
+    if (verdicts[i].supported) {
+      report.supported++;
+      at.sentence.cites = verdicts[i].cites;
+    } else {
+      remove(at, "unsupported");
+      report.removed_unsupported++;
+    }
+  });
+
+  const kept = sections.map((s) => ({
+    ...s,
+    paragraphs: s.paragraphs.map((p) => {
+      const sentences = p.sentences.filter((x) => !drop.has(x));
+      // A connective belongs to a paragraph's opening: when its sentence goes, the next one opens plainly.
+      if (sentences[0] !== p.sentences[0] && sentences[0]?.lead) delete sentences[0].lead;
+      return { sentences };
+    }),
+  }));
+  return { sections: withoutEmpty(kept), report: { ...report, removed } };
+}
+
+function merge(a: PassResult["report"], b: PassResult["report"]): PassResult["report"] {
+  return {
+    checked: a.checked + b.checked,
+    supported: a.supported + b.supported,
+    removed_unsupported: a.removed_unsupported + b.removed_unsupported,
+    removed_uncited: a.removed_uncited + b.removed_uncited,
+    removed_duplicates: a.removed_duplicates + b.removed_duplicates,
+    phrases_replaced: a.phrases_replaced + b.phrases_replaced,
+    tightened: a.tightened + b.tightened,
+    removed: [...a.removed, ...b.removed],
+  };
+}
+
+/**
+ * edit: tightens and applies the brand's voice (model-written prose), removes what the article says twice, and checks every
+ * citation against its evidence (the model's entailment verdict when configured, the overlap rule
+ * offline). Unsupported and uncited claims are removed, never kept. A body section left with less than
+ * half its budget is researched again and rewritten once; sections left empty are dropped.
+ */
+export async function editArticle(
+  body: ArticleBody,
+  brief: ArticleBrief,
+  outline: Outline,
+  evidence: readonly Evidence[],
+  deps: EditDeps = {},
+): Promise<{ body: ArticleBody; evidence: Evidence[]; report: EditReport }> {
+  const lang = brief.language;
+  const copy: ArticleSection[] = structuredClone(body.sections);
+  const rewriteStyle = body.writer === "model";
+  const first = await editPass(copy, [], brief, evidence, rewriteStyle, deps.model);
+  let sections = first.sections;
+  let report = first.report;
+  let pool = [...evidence];
+  const reresearched: string[] = [];
+
+  for (const planned of outline.sections) {
+    if (planned.role !== "body" || !deps.reresearchSection) continue;
+    const current = sections.find((s) => s.key === planned.key);
+    const words = current ? sectionWords(current, lang) : 0;
+    if (words >= planned.budget * THIN_SECTION_SHARE) continue;
+    const others = sections.filter((s) => s.key !== planned.key);
+    const redo = await deps.reresearchSection(planned, others, pool);
+    pool = redo.evidence;
+    reresearched.push(planned.key);
+    const second = await editPass([structuredClone(redo.section)], others, brief, pool, rewriteStyle, deps.model);
+    report = merge(report, second.report);
+    const rewritten = second.sections[0];
+    if (rewritten && sectionWords(rewritten, lang) > words) {
+      const order = outline.sections.map((s) => s.key);
+      sections = [...others, rewritten].sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key));
+    }
+  }
+
+  const kept = new Set(sections.map((s) => s.key));
+  return {
+    body: { writer: body.writer, sections },
+    evidence: pool,
+    report: {
+      checked_by: deps.model ? "model" : "offline",
+      ...report,
+      // The sample shows what matters most first: claims without support, then uncited ones, then repeats.
+      removed: [...report.removed].sort((a, b) => REMOVAL_ORDER.indexOf(a.reason) - REMOVAL_ORDER.indexOf(b.reason)).slice(0, REMOVED_SAMPLE),
+      re_researched: reresearched,
+      dropped_sections: body.sections.filter((s) => !kept.has(s.key)).map((s) => s.key),
+    },
+  };
+}

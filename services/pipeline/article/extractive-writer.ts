@@ -1,0 +1,174 @@
+import { Bm25Index } from "../../../shared/text/bm25";
+import { countWords, wordsOf } from "../../../shared/text/segment";
+import { tokenize } from "../../../shared/text/tokenize";
+import { isFunctionWord } from "./language";
+import { nearDuplicate, termSet } from "./similarity";
+import { unitsOfEvidence, type EvidenceUnit } from "./evidence-sentences";
+import { languagePack } from "./phrases";
+import type { SectionWriteInput, SectionWriter, WrittenSection } from "./section-writer";
+import type { ArticleParagraph, ArticleSection, ArticleSentence, Evidence } from "./types";
+
+/** The pool as the extractive writer reads it: each passage's citable units, a BM25 index over passages, the pool's common words. */
+export interface PoolIndex {
+  unitsByEvidence: Map<string, readonly EvidenceUnit[]>;
+  passages: Bm25Index;
+  /** Words the sources write in lower case somewhere: such a word opening a sentence is no name. */
+  lowercaseWords: Set<string>;
+}
+
+export function indexPool(evidence: readonly Evidence[], lang: string): PoolIndex {
+  const lowercaseWords = new Set<string>();
+  for (const e of evidence) for (const w of wordsOf(e.quote, lang)) if (w === w.toLowerCase()) lowercaseWords.add(w);
+  return {
+    unitsByEvidence: new Map(evidence.map((e) => [e.id, unitsOfEvidence(e, lang)])),
+    passages: Bm25Index.fromTexts(evidence.map((e) => ({ id: e.id, text: `${e.title}\n${e.heading ?? ""}\n${e.quote}` })), lang),
+    lowercaseWords,
+  };
+}
+
+/** Past 60% of the budget, a unit that would overshoot it by more than 20% is left out. */
+const FILL_TOLERANCE = 1.2;
+const MIN_SHARE_BEFORE_BORROWING = 0.6;
+const OWNERSHIP_SHARE = 0.5;
+/** When a section borrows, each later section keeps its best passages (this many) for itself. */
+const PROTECTED_PER_SECTION = 2;
+const PARAGRAPH_MAX_SENTENCES = 4;
+const PARAGRAPH_MAX_WORDS = 110;
+
+/**
+ * The offline writer: it composes each section ONLY from evidence sentences, so every sentence it writes is
+ * a verbatim quote carrying its citation. Each passage belongs to the body section whose heading it matches
+ * best; a section takes its own passages (ranked by BM25 against its query), then passages no heading claims,
+ * and borrows others only when it would otherwise stay under 60% of its budget. It takes each passage's
+ * sentences in the source's order (a sentence that leans on the one before travels with it), skips anything
+ * the article already says, fills the word budget, and opens some paragraphs with a connective.
+ */
+export class ExtractiveSectionWriter implements SectionWriter {
+  readonly kind = "extractive" as const;
+  private cache = new WeakMap<readonly Evidence[], PoolIndex>();
+
+  async writeSection(input: SectionWriteInput): Promise<WrittenSection> {
+    let index = this.cache.get(input.evidence);
+    if (!index) this.cache.set(input.evidence, (index = indexPool(input.evidence, input.brief.language)));
+    return { section: composeSectionFromEvidence(input, index), droppedCitations: 0 };
+  }
+}
+
+interface ChosenGroup {
+  evidenceId: string;
+  units: EvidenceUnit[];
+}
+
+/**
+ * Which body section each passage belongs to: the one whose heading's own terms (those not in the topic or
+ * keyword, which every section shares) it matches best by BM25, counting only matches of at least half the
+ * heading's best; a passage matching none belongs to no section. Ties go to the earlier section.
+ */
+export function passageOwners(index: PoolIndex, input: Pick<SectionWriteInput, "outline" | "brief">, lang: string): Map<string, string> {
+  const shared = new Set(tokenize(`${input.brief.topic} ${input.brief.keyword}`, lang));
+  const best = new Map<string, { section: string; score: number }>();
+  for (const section of input.outline.sections.filter((s) => s.role === "body")) {
+    const distinctive = tokenize(section.heading, lang).filter((t) => !shared.has(t));
+    if (!distinctive.length) continue;
+    const hits = index.passages.search(distinctive.join(" "), Infinity, lang);
+    // A passage sharing one common word with the heading ("jobs") is not about it: half the best match at least.
+    for (const hit of hits.filter((h) => h.score >= OWNERSHIP_SHARE * hits[0].score)) {
+      const current = best.get(hit.id);
+      if (!current || hit.score > current.score) best.set(hit.id, { section: section.key, score: hit.score });
+    }
+  }
+  return new Map([...best].map(([id, b]) => [id, b.section]));
+}
+
+export function composeSectionFromEvidence(input: SectionWriteInput, index: PoolIndex): ArticleSection {
+  const { section, outline, brief } = input;
+  const lang = brief.language;
+  const said = input.earlier.flatMap((s) => s.paragraphs.flatMap((p) => p.sentences.map((x) => termSet(x.text, lang))));
+  const ranked = index.passages.search(section.query, Infinity, lang).map((h) => h.id);
+  const owners = passageOwners(index, input, lang);
+  const ownedElsewhere = (id: string) => owners.has(id) && owners.get(id) !== section.key;
+
+  const groups: ChosenGroup[] = [];
+  const picked: EvidenceUnit[] = [];
+  let words = 0;
+  const fits = (unit: EvidenceUnit) => words < section.budget * MIN_SHARE_BEFORE_BORROWING || words + unit.words <= section.budget * FILL_TOLERANCE;
+  const fresh = (unit: EvidenceUnit) => !said.some((t) => nearDuplicate(t, unit.terms)) && !picked.some((c) => nearDuplicate(c.terms, unit.terms));
+  const take = (ids: readonly string[]) => {
+    for (const id of ids) {
+      if (words >= section.budget) return;
+      let group = groups.find((g) => g.evidenceId === id);
+      for (const unit of index.unitsByEvidence.get(id) ?? []) {
+        if (words >= section.budget) break;
+        if (picked.includes(unit) || !fits(unit) || !fresh(unit)) continue;
+        if (!group) groups.push((group = { evidenceId: id, units: [] }));
+        group.units.push(unit);
+        picked.push(unit);
+        words += unit.words;
+      }
+    }
+  };
+  // Own passages first (best for this section's query first), then passages no heading claims.
+  take(ranked.filter((id) => owners.get(id) === section.key));
+  take(ranked.filter((id) => !owners.has(id)));
+  // A thin section borrows what other sections' headings claim (leftovers of earlier sections first), but
+  // never a later section's best passages: better than leaving it short, without emptying the next one.
+  if (words < section.budget * MIN_SHARE_BEFORE_BORROWING) {
+    const order = outline.sections.map((s) => s.key);
+    const here = order.indexOf(section.key);
+    const later = outline.sections.slice(here + 1).filter((s) => s.role === "body");
+    const kept = new Set(later.flatMap((s) => index.passages.search(s.query, Infinity, lang).map((h) => h.id).filter((id) => owners.get(id) === s.key).slice(0, PROTECTED_PER_SECTION)));
+    const earlierFirst = (id: string) => (order.indexOf(owners.get(id)!) < here ? 0 : 1);
+    take(ranked.filter((id) => ownedElsewhere(id) && !kept.has(id)).sort((a, b) => earlierFirst(a) - earlierFirst(b)));
+  }
+  for (const group of groups) group.units.sort((a, b) => a.position - b.position);
+  return { key: section.key, role: section.role, heading: section.heading, paragraphs: arrangeParagraphs(groups, input, index) };
+}
+
+/**
+ * One paragraph per passage, split after four sentences or ~110 words; a passage that gave a single
+ * sentence joins the paragraph before it. The conclusion opens with a connective, and every other later
+ * paragraph too, so paragraphs do not all start alike.
+ */
+function arrangeParagraphs(groups: readonly ChosenGroup[], input: SectionWriteInput, index: PoolIndex): ArticleParagraph[] {
+  const { section, brief } = input;
+  const paragraphs: ArticleParagraph[] = [];
+  let words = 0;
+  for (const group of groups) {
+    const sentences = group.units.flatMap((u) => u.sentences.map((text): ArticleSentence => ({ text, cites: [group.evidenceId] })));
+    const last = paragraphs[paragraphs.length - 1];
+    if (last && (sentences.length === 1 || last.sentences.length === 1) && last.sentences.length + sentences.length <= PARAGRAPH_MAX_SENTENCES) {
+      last.sentences.push(...sentences);
+      continue;
+    }
+    let current: ArticleParagraph | null = null;
+    for (const sentence of sentences) {
+      const sentenceWords = countWords(sentence.text, brief.language);
+      if (!current || current.sentences.length >= PARAGRAPH_MAX_SENTENCES || words + sentenceWords > PARAGRAPH_MAX_WORDS) {
+        current = { sentences: [] };
+        paragraphs.push(current);
+        words = 0;
+      }
+      current.sentences.push(sentence);
+      words += sentenceWords;
+    }
+  }
+  const pack = languagePack(brief.language);
+  const seed = section.key.length + section.budget;
+  paragraphs.forEach((paragraph, i) => {
+    const lead = section.role === "conclusion" && i === 0 ? pack.conclusionLead : i % 2 === 1 ? pack.connectives[(seed + i) % pack.connectives.length] : undefined;
+    if (!lead) return;
+    const first = paragraph.sentences[0];
+    if (!pack.lowercaseAfterConnective) first.lead = lead;
+    // A sentence opening with a name keeps its capital, and then reads wrong after a comma: it gets no connective.
+    else if (startsWithCommonWord(first.text, brief.language, index)) Object.assign(first, { lead, lowercase: true });
+  });
+  return paragraphs;
+}
+
+/** The first word is a common word (not a name or an acronym): it can go to lower case after a connective. */
+function startsWithCommonWord(text: string, lang: string, index: PoolIndex): boolean {
+  const first = wordsOf(text, lang)[0];
+  if (!first || (first.length > 1 && first === first.toUpperCase()) || first === "I" || !text.startsWith(first)) return false;
+  const lower = first.toLowerCase();
+  return isFunctionWord(lower, lang) || index.lowercaseWords.has(lower);
+}

@@ -1,0 +1,39 @@
+import { countWords } from "../../../shared/text/segment";
+import type { ArticleBrief, ArticleSection, Evidence, Outline, PlannedSection } from "./types";
+
+export interface SectionWriteInput {
+  brief: ArticleBrief;
+  outline: Outline;
+  section: PlannedSection;
+  /** The sections already written, in order: what the article has said so far. */
+  earlier: readonly ArticleSection[];
+  evidence: readonly Evidence[];
+}
+
+export interface WrittenSection {
+  section: ArticleSection;
+  /** Citation markers that named no evidence given to the writer (dropped; the sentence is then uncited). */
+  droppedCitations: number;
+}
+
+/**
+ * Writes one section of the article from evidence. Every factual sentence cites evidence ids, never an
+ * address; the editor later checks each citation against its quote. Two implementations: the model
+ * writer (an OpenAI-compatible chat model) and the extractive writer (the offline default).
+ */
+export interface SectionWriter {
+  readonly kind: "model" | "extractive";
+  writeSection(input: SectionWriteInput): Promise<WrittenSection>;
+}
+
+export function sectionWords(section: ArticleSection, lang: string): number {
+  return section.paragraphs.reduce((n, p) => n + p.sentences.reduce((m, s) => m + countWords(s.text, lang), 0), 0);
+}
+
+/** What a later section needs to know of an earlier one: its heading and the first sentence of each paragraph. */
+export function summarizeSection(section: ArticleSection, maxWords = 70): string {
+  const firsts = section.paragraphs.map((p) => p.sentences[0]?.text ?? "").filter(Boolean);
+  const words = firsts.join(" ").split(/\s+/);
+  const summary = words.length > maxWords ? `${words.slice(0, maxWords).join(" ")}…` : words.join(" ");
+  return `${section.heading || "Introduction"}: ${summary}`;
+}

@@ -1,0 +1,303 @@
+import { z } from "zod";
+import { describeModelFailure } from "../../../shared/llm/openai-chat";
+import type { GenerateImageFn } from "../../../shared/llm/openai-images";
+import type { CompleteFn } from "../../../shared/llm/types";
+import { CreateArticleBody, GeneratedArticle, type ArticleJobInput } from "../../../shared/schemas/articles";
+import type { RetrievedChunk } from "../../../shared/schemas/brand";
+import type { StageCallParams, StageOutcome } from "../../../shared/schemas/jobs";
+import type { ExtractedDocument } from "../../../shared/text/document";
+import { createCoverImage, type CoverImage } from "./cover-image";
+import { buildDerivatives, type ArticleDerivatives } from "./derivatives";
+import { assertEnoughEvidence, draftArticle } from "./draft";
+import { editArticle } from "./edit";
+import { ExtractiveSectionWriter } from "./extractive-writer";
+import { MeteredModel, ModelFailure } from "./metered-model";
+import { ModelSectionWriter } from "./model-writer";
+import { knowledgeThemes, planOutlineByRules, planOutlineWithModel } from "./outline";
+import { decideBriefByRules, decideBriefWithModel, type BrandProfileView } from "./recon";
+import { renderArticle } from "./render";
+import { gatherEvidence, RESEARCH_DEPTH, researchQueries, sectionQueries, type ResearchReport } from "./research";
+import { scoreArticle, type ArticleScore } from "./score";
+import type { SectionWriter } from "./section-writer";
+import { optimizeForSearch } from "./seo";
+import type { ArticleBody, ArticleBrief, Evidence, Outline, SeoResult } from "./types";
+import type { SearchProvider } from "./web-search";
+
+/** What the article stages need from the outside world, injected (the service builds it from config and the broker). */
+export interface ArticleStageDeps {
+  /** The chat model; undefined runs every stage offline (rules, extractive writer). */
+  complete?: CompleteFn;
+  /** How many times the model client retries, for error messages. */
+  modelRetries: number;
+  search?: SearchProvider;
+  fetchDocument(url: string): Promise<ExtractedDocument>;
+  retrieve(brandProfileId: string, query: string, k: number): Promise<RetrievedChunk[]>;
+  getProfile(brandProfileId: string): Promise<BrandProfileView>;
+  /** The profile's sources with their types (writing samples are told apart by it). */
+  listSources(brandProfileId: string): Promise<{ id: string; type: string }[]>;
+  generateImage?: GenerateImageFn;
+  recordTokens(tokensIn: number, tokensOut: number): Promise<void>;
+  /** Best effort: never throws. */
+  reportProgress(meta: Record<string, unknown>): Promise<void>;
+  now(): Date;
+}
+
+/** The job's input: the request with its defaults applied and the keyword filled (fields the articles service adds are ignored). */
+const ArticleJobInputSchema = z.object({ ...CreateArticleBody.shape, target_keyword: z.string().trim().min(1) });
+
+export function parseArticleInput(input: Record<string, unknown>): ArticleJobInput {
+  return ArticleJobInputSchema.parse(input);
+}
+
+/** What the stages leave in the job's state, by key. */
+export interface ArticleState {
+  brief: ArticleBrief;
+  outline: Outline;
+  evidence: Evidence[];
+  research: ResearchReport;
+  article: ArticleBody;
+  edit: { model_verified: boolean };
+  seo: SeoResult;
+  rendered: { content_markdown: string; citations: GeneratedArticle["citations"] };
+  score: ArticleScore;
+  image: CoverImage;
+  derivatives: ArticleDerivatives;
+}
+
+function need<K extends keyof ArticleState>(state: Record<string, unknown>, key: K): ArticleState[K] {
+  const value = state[key];
+  if (value === undefined || value === null) throw new Error(`the job state has no ${key}: stages ran out of order`);
+  return value as ArticleState[K];
+}
+
+type StageRunner = (deps: ArticleStageDeps, call: StageCallParams, input: ArticleJobInput, model: MeteredModel | undefined) => Promise<StageOutcome>;
+
+function writerFor(model: MeteredModel | undefined): SectionWriter {
+  return model ? new ModelSectionWriter(model) : new ExtractiveSectionWriter();
+}
+
+/** The brand's knowledge without its writing samples (voice material, not evidence). */
+function knowledgeOf(deps: ArticleStageDeps, brief: ArticleBrief): ((query: string, k: number) => Promise<RetrievedChunk[]>) | undefined {
+  const brand = brief.brand;
+  if (!brand) return undefined;
+  const samples = new Set(brand.writing_sample_ids ?? []);
+  return async (query, k) => (await deps.retrieve(brand.id, query, k + samples.size)).filter((c) => !samples.has(c.source_id)).slice(0, k);
+}
+
+function researchDepsFor(deps: ArticleStageDeps, brief: ArticleBrief, progress?: (meta: Record<string, unknown>) => void) {
+  return {
+    retrieve: knowledgeOf(deps, brief),
+    search: deps.search,
+    fetchDocument: deps.fetchDocument,
+    now: deps.now,
+    progress,
+  };
+}
+
+const STAGES: Record<string, StageRunner> = {
+  /** recon: intent, angle, the brand's facts and voice. */
+  async recon(deps, _call, input, model) {
+    const profile = input.brand_profile_id ? await deps.getProfile(input.brand_profile_id) : null;
+    const samples = input.brand_profile_id ? (await deps.listSources(input.brand_profile_id)).filter((s) => s.type === "writing_sample").map((s) => s.id) : [];
+    let brief = decideBriefByRules(input, profile, samples);
+    if (model) brief = await decideBriefWithModel(model, input, brief);
+    return {
+      state: { brief },
+      meta: {
+        intent: brief.intent,
+        angle: brief.angle,
+        decided_by: brief.decided_by,
+        brand: brief.brand?.name ?? null,
+        key_facts: brief.key_facts.length,
+        voice: brief.voice ? brief.voice.tone : null,
+        ...model?.meta(),
+      },
+    };
+  },
+
+  /** plan: headed sections with word budgets, shaped by what the knowledge base covers near the topic. */
+  async plan(deps, call, input, model) {
+    const brief = need(call.state, "brief");
+    const knowledge = knowledgeOf(deps, brief);
+    const chunks = knowledge ? await knowledge(`${brief.topic} ${brief.keyword}`, 16) : [];
+    const themes = knowledgeThemes(chunks, brief, brief.language);
+    let outline = planOutlineByRules(brief, input.target_words, themes);
+    if (model) outline = await planOutlineWithModel(model, brief, input.target_words, themes, outline);
+    const clamped = outline.requested_words !== outline.target_words ? { clamped: { requested: outline.requested_words, used: outline.target_words } } : {};
+    return {
+      state: { outline },
+      meta: {
+        sections: outline.sections.length,
+        body_sections: outline.sections.filter((s) => s.role === "body").length,
+        target_words: outline.target_words,
+        ...clamped,
+        outline: outline.sections.map((s) => ({ key: s.key, heading: s.heading, budget: s.budget })),
+        knowledge_themes: themes.slice(0, 8).map((t) => t.heading),
+        planned_by: outline.planned_by,
+        ...model?.meta(),
+      },
+    };
+  },
+
+  /** research: the evidence pool from the knowledge base and, when configured, the web. */
+  async research(deps, call) {
+    const brief = need(call.state, "brief");
+    const outline = need(call.state, "outline");
+    const depth = RESEARCH_DEPTH[brief.mode];
+    const queries = researchQueries(outline, brief, depth);
+    const { evidence, report } = await gatherEvidence(researchDepsFor(deps, brief, (meta) => void deps.reportProgress(meta)), brief, queries, depth);
+    return { state: { evidence, research: report }, meta: { ...report, search: deps.search?.name ?? "none", depth: brief.mode } };
+  },
+
+  /** draft: every section from the evidence, in order; thin evidence fails the job here. */
+  async draft(deps, call, _input, model) {
+    const brief = need(call.state, "brief");
+    const outline = need(call.state, "outline");
+    const evidence = need(call.state, "evidence");
+    const threshold = assertEnoughEvidence(brief, outline, evidence, call.state.research as ResearchReport | undefined);
+    const { body, report } = await draftArticle(writerFor(model), brief, outline, evidence, (meta) => void deps.reportProgress(meta));
+    return { state: { article: body }, meta: { ...report, usable_sentences: threshold.usable, needed_sentences: threshold.needed, ...model?.meta() } };
+  },
+
+  /** edit: style and voice, repetition, and every citation checked against its evidence. */
+  async edit(deps, call, _input, model) {
+    const brief = need(call.state, "brief");
+    const outline = need(call.state, "outline");
+    const writer = writerFor(model);
+    const deep = RESEARCH_DEPTH.deep_research;
+    const result = await editArticle(need(call.state, "article"), brief, outline, need(call.state, "evidence"), {
+      model,
+      reresearchSection: async (section, others, pool) => {
+        const queries = sectionQueries(section, brief, deep).map((query) => ({ section: section.key, query }));
+        const { evidence } = await gatherEvidence(researchDepsFor(deps, brief), brief, queries, deep, pool);
+        const written = await writer.writeSection({ brief, outline, section, earlier: others, evidence });
+        return { section: written.section, evidence };
+      },
+    });
+    if (!result.body.sections.length) throw new Error("no claim of the draft is supported by its evidence; nothing publishable is left");
+    return { state: { article: result.body, evidence: result.evidence, edit: { model_verified: Boolean(model) } }, meta: { ...result.report, ...model?.meta() } };
+  },
+
+  /** seo: title, metadata, slug, variants, FAQ and JSON-LD; the keyword where it belongs. */
+  async seo(_deps, call, _input, model) {
+    const outcome = await optimizeForSearch(need(call.state, "article"), need(call.state, "brief"), need(call.state, "evidence"), model);
+    const { seo } = outcome;
+    return {
+      state: { article: outcome.body, seo },
+      meta: { title: seo.title, meta_title: seo.meta_title, slug: seo.slug, title_variants: seo.title_variants.length, ...outcome.report, ...model?.meta() },
+    };
+  },
+
+  /** score: the rendered markdown's metrics and the quality score with its breakdown. */
+  async score(_deps, call) {
+    const brief = need(call.state, "brief");
+    const body = need(call.state, "article");
+    const seo = need(call.state, "seo");
+    const evidence = need(call.state, "evidence");
+    const rendered = renderArticle(body, seo.faq, evidence, brief.language);
+    const modelVerified = (call.state.edit as ArticleState["edit"] | undefined)?.model_verified ?? false;
+    const score = scoreArticle({ markdown: rendered.markdown, body, outline: need(call.state, "outline"), seo, brief, evidence, modelVerified });
+    return {
+      state: { rendered: { content_markdown: rendered.markdown, citations: rendered.citations }, score },
+      meta: {
+        word_count: score.word_count,
+        body_words: score.body_words,
+        read_minutes: score.read_minutes,
+        flesch_score: score.flesch_score,
+        quality_score: score.quality_score,
+        quality_breakdown: score.quality_breakdown,
+        citations: rendered.citations.length,
+        sources: rendered.sources.length,
+      },
+    };
+  },
+
+  /** image: a cover from the images model, or the SVG title card. */
+  async image(deps, call) {
+    const seo = need(call.state, "seo");
+    let result;
+    try {
+      result = await createCoverImage(seo.title, need(call.state, "brief"), deps.generateImage);
+    } catch (err) {
+      throw new ModelFailure(`Image generation failed: ${describeModelFailure(err, deps.modelRetries)}`);
+    }
+    if (result.tokensIn || result.tokensOut) await deps.recordTokens(result.tokensIn, result.tokensOut);
+    const { image } = result;
+    return {
+      state: { image },
+      meta: { by: result.by, media_type: image.media_type, width: image.width, height: image.height, bytes: Buffer.byteLength(image.data_base64, "base64") },
+    };
+  },
+
+  /** derivatives: the requested social and newsletter versions, faithful to the article. */
+  async derivatives(_deps, call, input, model) {
+    const brief = need(call.state, "brief");
+    const { derivatives, by } = await buildDerivatives(
+      { kinds: input.derivatives, body: need(call.state, "article"), seo: need(call.state, "seo"), evidence: need(call.state, "evidence"), lang: brief.language },
+      model,
+    );
+    return {
+      state: { derivatives },
+      meta: {
+        kinds: input.derivatives,
+        by,
+        ...(derivatives.x_thread ? { x_posts: derivatives.x_thread.length } : {}),
+        ...(derivatives.linkedin ? { linkedin_chars: derivatives.linkedin.length } : {}),
+        ...model?.meta(),
+      },
+    };
+  },
+};
+
+export const ARTICLE_STAGE_KEYS = Object.keys(STAGES);
+
+/** One stage of an article job, dispatched on its key; each stage gets its own metered model so its meta shows its usage. */
+export async function runArticleStage(deps: ArticleStageDeps, call: StageCallParams): Promise<StageOutcome> {
+  const run = STAGES[call.stage];
+  if (!run) throw new Error(`unknown article stage "${call.stage}"`);
+  const model = deps.complete ? new MeteredModel(deps.complete, deps.recordTokens, deps.modelRetries) : undefined;
+  let outcome: StageOutcome;
+  try {
+    outcome = await run(deps, call, parseArticleInput(call.input), model);
+  } catch (err) {
+    // Tokens spent are recorded even when the stage fails afterwards; the stage's own error is the one reported.
+    await model?.settle().catch(() => undefined);
+    throw err;
+  }
+  await model?.settle();
+  return outcome;
+}
+
+/** The finished article from the job's input and state: what `articles.saveGenerated` receives, validated. */
+export function buildGeneratedArticle(params: { job_id: string; org_id: string; input: Record<string, unknown>; state: Record<string, unknown> }): GeneratedArticle {
+  const input = parseArticleInput(params.input);
+  const state = params.state;
+  const seo = need(state, "seo");
+  const score = need(state, "score");
+  const rendered = need(state, "rendered");
+  return GeneratedArticle.parse({
+    job_id: params.job_id,
+    org_id: params.org_id,
+    brand_profile_id: input.brand_profile_id ?? null,
+    mode: input.mode,
+    language: input.language,
+    topic: input.topic,
+    target_keyword: input.target_keyword,
+    title: seo.title,
+    content_markdown: rendered.content_markdown,
+    meta_title: seo.meta_title,
+    meta_description: seo.meta_description,
+    slug: seo.slug,
+    title_variants: seo.title_variants,
+    faq: seo.faq.map((f) => ({ question: f.question, answer: f.answer })),
+    json_ld: seo.json_ld,
+    citations: rendered.citations,
+    word_count: score.word_count,
+    read_minutes: score.read_minutes,
+    flesch_score: score.flesch_score,
+    quality_score: score.quality_score,
+    quality_breakdown: score.quality_breakdown,
+    image: (state.image as CoverImage | undefined) ?? null,
+    derivatives: (state.derivatives as ArticleDerivatives | undefined) ?? null,
+  });
+}

@@ -1,0 +1,132 @@
+/**
+ * The article pipeline's data, as it travels between stages in the job's state (plain JSON: each stage's
+ * output is merged into the job document, and a stage that is re-run after a crash reads the same input).
+ */
+import type { ArticleMode } from "../../../shared/schemas/articles";
+
+export type SearchIntent = "informational" | "commercial" | "transactional" | "navigational";
+export const SEARCH_INTENTS: readonly SearchIntent[] = ["informational", "commercial", "transactional", "navigational"];
+
+/** The brand's voice as the writers and the editor use it (from the profile's voice_profile). */
+export interface VoiceGuide {
+  tone: string[];
+  person: string;
+  /** Flesch reading ease of the brand's own writing, when measured. */
+  readingEase: number | null;
+  sentenceMean: number | null;
+  vocabulary: string[];
+  preferPhrases: string[];
+  avoidPhrases: string[];
+}
+
+export interface BrandBrief {
+  id: string;
+  name: string;
+  website_url: string | null;
+  description: string | null;
+  /** Sources that are writing samples: they teach the voice and are never cited as evidence. */
+  writing_sample_ids: string[];
+}
+
+export interface KeyFact {
+  fact: string;
+  chunk_id: string;
+  source_url: string | null;
+}
+
+/** recon's decision: what the article is for and how it is framed. */
+export interface ArticleBrief {
+  topic: string;
+  keyword: string;
+  language: string;
+  mode: ArticleMode;
+  audience: string | null;
+  tone: string | null;
+  extra_instructions: string | null;
+  intent: SearchIntent;
+  angle: string;
+  decided_by: "model" | "rules";
+  brand: BrandBrief | null;
+  voice: VoiceGuide | null;
+  key_facts: KeyFact[];
+}
+
+export type SectionRole = "intro" | "body" | "conclusion";
+
+export interface PlannedSection {
+  key: string;
+  role: SectionRole;
+  /** Empty for the introduction, which has no heading. */
+  heading: string;
+  /** What the section covers, for the writer. */
+  brief: string;
+  /** What research and the writers rank evidence against. */
+  query: string;
+  /** Words the section aims for; the budgets of an outline add up to its target. */
+  budget: number;
+}
+
+export interface Outline {
+  requested_words: number;
+  target_words: number;
+  sections: PlannedSection[];
+  planned_by: "model" | "rules";
+}
+
+/** A passage the article may cite: a verbatim excerpt of a source, with where and when it was read. */
+export interface Evidence {
+  /** Short and stable within the job: "e12". */
+  id: string;
+  /** The page address, or `kb-source:<source id>` for pasted text and writing samples (no public address). */
+  url: string;
+  title: string;
+  /** The heading path of the passage in its source ("Pricing › Enterprise plan"), when it has one. */
+  heading?: string;
+  quote: string;
+  fetched_at: string;
+  origin: "brand" | "web";
+  chunk_id?: string;
+}
+
+/** A sentence of the article and the evidence it rests on. */
+export interface ArticleSentence {
+  text: string;
+  /** Evidence ids; empty for a framing sentence that states no fact. */
+  cites: string[];
+  /** A connective the composer put before the sentence ("In addition, "); not part of the claim. */
+  lead?: string;
+  /** After the connective the sentence starts in lower case (its first word is not a name). */
+  lowercase?: boolean;
+}
+
+export interface ArticleParagraph {
+  sentences: ArticleSentence[];
+}
+
+export interface ArticleSection {
+  key: string;
+  role: SectionRole;
+  heading: string;
+  paragraphs: ArticleParagraph[];
+}
+
+export interface ArticleBody {
+  writer: "model" | "extractive";
+  sections: ArticleSection[];
+}
+
+export interface FaqEntry {
+  question: string;
+  answer: string;
+  cites: string[];
+}
+
+export interface SeoResult {
+  title: string;
+  meta_title: string;
+  meta_description: string;
+  slug: string;
+  title_variants: string[];
+  faq: FaqEntry[];
+  json_ld: Record<string, unknown>;
+}

@@ -1,0 +1,150 @@
+import type { CompleteFn } from "../../shared/llm/types";
+import { checkCitationSupport, offlineSupport } from "../../services/pipeline/article/citation-check";
+import { editArticle, isFramingSentence } from "../../services/pipeline/article/edit";
+import { MeteredModel } from "../../services/pipeline/article/metered-model";
+import { planOutlineByRules } from "../../services/pipeline/article/outline";
+import { decideBriefByRules } from "../../services/pipeline/article/recon";
+import { applyStyleRewrites } from "../../services/pipeline/article/style-rewrites";
+import type { ArticleBody, ArticleBrief, ArticleSentence, Evidence } from "../../services/pipeline/article/types";
+
+const E1 =
+  "Teams that cluster jobs within a 15-minute drive radius typically save between 40 and 70 minutes of driving per technician per day. Clustering works best when the office books new jobs into days when a technician is already nearby.";
+const E2 = "Automatic text messages that announce the technician's departure reduce no-access visits. Customers value reliability more than speed.";
+const EVIDENCE: Evidence[] = [
+  { id: "e1", url: "https://guides.example/a", title: "Route planning basics", quote: E1, fetched_at: "2025-01-01T00:00:00Z", origin: "web" },
+  { id: "e2", url: "https://guides.example/b", title: "Arrival windows", quote: E2, fetched_at: "2025-01-01T00:00:00Z", origin: "web" },
+];
+
+const brief: ArticleBrief = decideBriefByRules(
+  { topic: "Route planning for field service teams", target_keyword: "route planning", mode: "standard", language: "en", target_words: 600, image: false, derivatives: [] },
+  null,
+);
+const outline = planOutlineByRules(brief, 600, []);
+const s = (text: string, cites: string[] = []): ArticleSentence => ({ text, cites });
+const bodyOf = (...sections: ArticleSentence[][]): ArticleBody => ({
+  writer: "model",
+  sections: sections.map((sentences, i) => ({ key: outline.sections[i].key, role: outline.sections[i].role, heading: outline.sections[i].heading, paragraphs: [{ sentences }] })),
+});
+const texts = (body: ArticleBody) => body.sections.flatMap((x) => x.paragraphs.flatMap((p) => p.sentences.map((y) => y.text)));
+
+const VERBATIM = "Teams that cluster jobs within a 15-minute drive radius typically save between 40 and 70 minutes of driving per technician per day.";
+const PARAPHRASE = "Clustering jobs within a 15-minute drive radius typically saves technicians between 40 and 70 minutes of driving per day.";
+const INVENTED = "Clustering jobs saves 3 hours of driving per technician each week.";
+const OFF_TOPIC = "Clustering jobs cuts fuel costs in half and doubles customer satisfaction for every technician.";
+
+describe("the offline support rule", () => {
+  it("accepts quotes and faithful paraphrases, refuses invented figures and other claims", () => {
+    expect(offlineSupport(VERBATIM, [E1], "en")).toMatchObject({ supported: true, containment: 1 });
+    expect(offlineSupport(PARAPHRASE, [E1], "en").supported).toBe(true);
+    expect(offlineSupport(INVENTED, [E1], "en")).toMatchObject({ supported: false, missingFigures: ["3"] });
+    expect(offlineSupport("Teams that cluster jobs within a 15-minute drive radius save 3 hours of driving per technician per day.", [E1], "en")).toMatchObject({ supported: false, missingFigures: ["3"] });
+    expect(offlineSupport(OFF_TOPIC, [E1], "en").supported).toBe(false);
+  });
+});
+
+describe("edit, offline", () => {
+  it("removes unsupported, uncited and repeated claims, and keeps supported ones and framing", async () => {
+    const body = bodyOf(
+      [s("This article looks at route planning."), s(VERBATIM, ["e1"]), s(INVENTED, ["e1"])],
+      [s("Kestrel charges $99 per month for its planner."), s(E2.split(". ")[0] + ".", ["e2"])],
+      [s(VERBATIM, ["e1"]), s("Customers value reliability more than speed.", ["e2", "e9"])],
+    );
+    const { body: edited, report } = await editArticle(body, brief, outline, EVIDENCE);
+    const kept = texts(edited);
+    expect(kept).toContain("This article looks at route planning.");
+    expect(kept).toContain(VERBATIM);
+    expect(kept).not.toContain(INVENTED);
+    expect(kept).not.toContain("Kestrel charges $99 per month for its planner.");
+    expect(kept.filter((t) => t === VERBATIM)).toHaveLength(1);
+    expect(report).toMatchObject({ checked_by: "offline", removed_unsupported: 1, removed_uncited: 1, removed_duplicates: 1 });
+
+    // Saying the same thing in other words is repetition too.
+    const repeated = await editArticle(bodyOf([s(VERBATIM, ["e1"])], [s(PARAPHRASE, ["e1"])]), brief, outline, EVIDENCE);
+    expect(texts(repeated.body)).toEqual([VERBATIM]);
+    expect(report.removed[0]).toEqual({ section: "intro", claim: INVENTED, reason: "unsupported" });
+    // A citation of unknown evidence is dropped from the sentence; the known one stays.
+    const last = edited.sections.flatMap((x) => x.paragraphs.flatMap((p) => p.sentences)).find((x) => x.text.startsWith("Customers value"))!;
+    expect(last.cites).toEqual(["e2"]);
+  });
+
+  it("tells framing from an uncited fact", () => {
+    expect(isFramingSentence("This article looks at route planning for dispatchers.", brief, "")).toBe(true);
+    expect(isFramingSentence("Route planning saves 40 minutes a day.", brief, "")).toBe(false);
+    expect(isFramingSentence("Route planning is what Samsara sells best.", brief, "")).toBe(false);
+  });
+
+  it("applies the brand's voice: phrases to avoid replaced, wordy phrasings shortened", () => {
+    const voiced: ArticleBrief = { ...brief, tone: "formal", voice: { tone: ["formal"], person: "third", readingEase: null, sentenceMean: null, vocabulary: [], preferPhrases: [], avoidPhrases: ["leverage", "seamless", "very", "cutting-edge"] } };
+    expect(applyStyleRewrites("Teams leverage seamless, cutting-edge tools in order to plan very quickly!", voiced)).toEqual({
+      text: "Teams use smooth, modern tools to plan quickly.",
+      phrasesReplaced: 4,
+      tightened: 1,
+    });
+    expect(applyStyleRewrites("Leveraging the app, dispatchers don't retype jobs.", voiced).text).toBe("Using the app, dispatchers do not retype jobs.");
+  });
+
+  it("leaves the extractive writer's quotations in the source's words", async () => {
+    const voiced: ArticleBrief = { ...brief, voice: { tone: [], person: "third", readingEase: null, sentenceMean: null, vocabulary: [], preferPhrases: [], avoidPhrases: ["very"] } };
+    const quote = "Customers value reliability more than speed.";
+    const quoted: ArticleBody = { ...bodyOf([s(quote, ["e2"])]), writer: "extractive" };
+    const written: ArticleBody = bodyOf([s("Customers value reliability very much more than speed.", ["e2"])]);
+    expect(texts((await editArticle(quoted, voiced, outline, EVIDENCE)).body)).toEqual([quote]);
+    expect(texts((await editArticle(written, voiced, outline, EVIDENCE)).body)).toEqual(["Customers value reliability much more than speed."]);
+  });
+
+  it("researches a section again when the checks leave it thin, once", async () => {
+    const body = bodyOf([s(VERBATIM, ["e1"])], [s(INVENTED, ["e1"])], [s(E2.split(". ")[0] + ".", ["e2"])]);
+    const calls: string[] = [];
+    const fresh: Evidence = { id: "e3", url: "https://guides.example/c", title: "More", quote: "Re-sequencing keeps the technician moving toward the next closest customer instead of following the original order.", fetched_at: "2025-01-01T00:00:00Z", origin: "web" };
+    const { body: edited, evidence, report } = await editArticle(body, brief, outline, EVIDENCE, {
+      reresearchSection: async (section, _others, pool) => {
+        calls.push(section.key);
+        const sentences = section.key === "s1" ? [s(fresh.quote, ["e3"]), s("Route planning triples revenue in 2 weeks.", ["e3"])] : [];
+        return { section: { key: section.key, role: section.role, heading: section.heading, paragraphs: [{ sentences }] }, evidence: pool.some((e) => e.id === fresh.id) ? [...pool] : [...pool, fresh] };
+      },
+    });
+    expect(calls).toEqual(["s1", "s2", "s3"]);
+    expect(report.re_researched).toEqual(["s1", "s2", "s3"]);
+    expect(evidence.map((e) => e.id)).toEqual(["e1", "e2", "e3"]);
+    // The new claim that its evidence does not support is removed too.
+    expect(edited.sections.find((x) => x.key === "s1")!.paragraphs[0].sentences.map((x) => x.text)).toEqual([fresh.quote]);
+  });
+});
+
+describe("edit with a model", () => {
+  /** A fake chat model: entailment verdicts by rule, every prompt kept. */
+  function fakeModel(supported: (claim: string) => boolean) {
+    const prompts: string[] = [];
+    const tokens: [number, number][] = [];
+    const complete: CompleteFn = async (messages, options) => {
+      const user = messages[messages.length - 1].content;
+      prompts.push(user);
+      expect(options?.json).toBe(true);
+      const pairs = [...user.matchAll(/^Pair (\d+)\nCLAIM: (.+)$/gm)];
+      return { text: JSON.stringify({ verdicts: pairs.map((m) => ({ id: Number(m[1]), supported: supported(m[2]) })) }), tokensIn: 50, tokensOut: 10 };
+    };
+    return { model: new MeteredModel(complete, async (i, o) => void tokens.push([i, o]), 0), prompts, tokens };
+  }
+
+  it("asks for entailment of non-verbatim claims, removes what the model rejects, keeps what it accepts", async () => {
+    const { model, prompts, tokens } = fakeModel((claim) => !claim.includes("fuel"));
+    const ACCEPTED = "Grouping nearby visits gives each technician back most of an hour of road time daily.";
+    const body = bodyOf([s(VERBATIM, ["e1"]), s(OFF_TOPIC, ["e1"])], [s(ACCEPTED, ["e1"])], [s("Customers value reliability more than speed.", ["e2"])]);
+    const { body: edited, report } = await editArticle(body, brief, outline, EVIDENCE, { model });
+    expect(texts(edited)).toEqual([VERBATIM, ACCEPTED, "Customers value reliability more than speed."]);
+    expect(report).toMatchObject({ checked_by: "model", checked: 4, supported: 3, removed_unsupported: 1 });
+    // Verbatim quotes need no verdict: one batched call for the two paraphrases.
+    expect(prompts).toHaveLength(1);
+    expect(prompts[0]).toContain(`CLAIM: ${OFF_TOPIC}`);
+    expect(prompts[0]).toContain(`CLAIM: ${ACCEPTED}`);
+    expect(prompts[0]).not.toContain(`CLAIM: ${VERBATIM}`);
+    expect(tokens).toEqual([[50, 10]]);
+  });
+
+  it("judges a pair offline when the model's answer leaves it out", async () => {
+    const complete: CompleteFn = async () => ({ text: "I think they are mostly fine.", tokensIn: 5, tokensOut: 5 });
+    const model = new MeteredModel(complete, async () => undefined, 0);
+    const verdicts = await checkCitationSupport([{ claim: INVENTED, cites: ["e1"] }, { claim: PARAPHRASE, cites: ["e1"] }], new Map(EVIDENCE.map((e) => [e.id, e])), "en", model);
+    expect(verdicts.map((v) => [v.supported, v.by])).toEqual([[false, "offline"], [true, "offline"]]);
+  });
+});

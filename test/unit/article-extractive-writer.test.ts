@@ -1,0 +1,101 @@
+import { assertEnoughEvidence, draftArticle, NotEnoughEvidenceError, requiredEvidenceSentences } from "../../services/pipeline/article/draft";
+import { unitsOfEvidence } from "../../services/pipeline/article/evidence-sentences";
+import { ExtractiveSectionWriter } from "../../services/pipeline/article/extractive-writer";
+import { planOutlineByRules } from "../../services/pipeline/article/outline";
+import { decideBriefByRules } from "../../services/pipeline/article/recon";
+import { renderSentence } from "../../services/pipeline/article/render";
+import { sectionWords } from "../../services/pipeline/article/section-writer";
+import type { Evidence } from "../../services/pipeline/article/types";
+import { ROUTE_PLANNING_PAGES } from "../support/fake-searxng";
+
+/** One evidence item per section of the guides, as research would store them. */
+const EVIDENCE: Evidence[] = ROUTE_PLANNING_PAGES.flatMap((page) => page.sections.map((s) => ({ page, s }))).map(({ page, s }, i) => ({
+  id: `e${i + 1}`,
+  url: `https://guides.example${page.path}`,
+  title: page.title,
+  heading: s.heading,
+  quote: s.paragraphs.join("\n"),
+  fetched_at: "2025-01-01T00:00:00.000Z",
+  origin: "web",
+}));
+
+const brief = decideBriefByRules(
+  { topic: "Route planning for field service teams", target_keyword: "route planning", mode: "standard", language: "en", target_words: 1000, image: false, derivatives: [] },
+  null,
+);
+
+describe("the extractive writer", () => {
+  const outline = planOutlineByRules(brief, 1000, [{ heading: "Clustering jobs by area", weight: 1 }, { heading: "Arrival windows and customers", weight: 0.5 }]);
+
+  it("writes only evidence sentences, each citing the passage it was taken from", async () => {
+    const { body, report } = await draftArticle(new ExtractiveSectionWriter(), brief, outline, EVIDENCE);
+    const byId = new Map(EVIDENCE.map((e) => [e.id, e]));
+    const sentences = body.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.sentences));
+    expect(sentences.length).toBeGreaterThan(20);
+    for (const sentence of sentences) {
+      expect(sentence.cites).toHaveLength(1);
+      expect(byId.get(sentence.cites[0])!.quote).toContain(sentence.text);
+    }
+    expect(report).toMatchObject({ writer: "extractive", cited_sentences: sentences.length, dropped_citations: 0 });
+  });
+
+  it("says nothing twice, fills the budgets, and keeps paragraphs short", async () => {
+    const { body } = await draftArticle(new ExtractiveSectionWriter(), brief, outline, EVIDENCE);
+    const texts = body.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.sentences.map((x) => x.text)));
+    expect(new Set(texts).size).toBe(texts.length);
+    const words = body.sections.reduce((n, s) => n + sectionWords(s, "en"), 0);
+    expect(words).toBeGreaterThan(0.8 * 1000);
+    expect(words).toBeLessThan(1.2 * 1000);
+    for (const section of body.sections) {
+      const budget = outline.sections.find((s) => s.key === section.key)!.budget;
+      expect(sectionWords(section, "en")).toBeLessThanOrEqual(budget * 1.25);
+      for (const p of section.paragraphs) expect(p.sentences.length).toBeLessThanOrEqual(4);
+    }
+    // Sections take the passages their headings name.
+    const clustering = body.sections.find((s) => s.heading === "Clustering jobs by area")!;
+    expect(clustering.paragraphs[0].sentences[0].text).toMatch(/group each technician's jobs by neighbourhood|cluster jobs/);
+  });
+
+  it("joins paragraphs with connectives that keep the quote intact", async () => {
+    const { body } = await draftArticle(new ExtractiveSectionWriter(), brief, outline, EVIDENCE);
+    const led = body.sections.flatMap((s) => s.paragraphs.map((p) => p.sentences[0])).filter((s) => s.lead);
+    expect(led.length).toBeGreaterThan(0);
+    for (const sentence of led) {
+      const rendered = renderSentence(sentence);
+      expect(rendered.startsWith(sentence.lead!)).toBe(true);
+      expect(rendered.slice(sentence.lead!.length).toLowerCase()).toBe(sentence.text.toLowerCase());
+    }
+  });
+});
+
+describe("citable units", () => {
+  it("keeps a sentence that leans on the one before with it, and drops one whose antecedent was cut off", () => {
+    const evidence: Evidence = { ...EVIDENCE[0], quote: "They arrive late. Kestrel Field is the mobile app for technicians on phones. It works offline for up to 72 hours in basements." };
+    const units = unitsOfEvidence(evidence, "en");
+    expect(units.map((u) => u.sentences)).toEqual([["Kestrel Field is the mobile app for technicians on phones.", "It works offline for up to 72 hours in basements."]]);
+  });
+});
+
+describe("the evidence threshold", () => {
+  const outline = planOutlineByRules(brief, 1600, []);
+
+  it("needs a usable sentence per 40 planned words, at least 10", () => {
+    expect(requiredEvidenceSentences(1600)).toBe(40);
+    expect(requiredEvidenceSentences(600)).toBe(15);
+    expect(requiredEvidenceSentences(300)).toBe(10);
+  });
+
+  it("fails clearly when the pool is empty or too thin for the outline", () => {
+    expect(() => assertEnoughEvidence(brief, outline, [])).toThrow(/^Not enough evidence: 0 usable sentences for a 1600-word outline \(need 40\)\./);
+    let error: unknown;
+    try {
+      assertEnoughEvidence(brief, outline, EVIDENCE.slice(0, 2));
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(NotEnoughEvidenceError);
+    expect((error as NotEnoughEvidenceError).usable).toBe(12);
+    expect((error as Error).message).toContain("configure web search (SEARCH_PROVIDER)");
+    expect(assertEnoughEvidence(brief, outline, EVIDENCE)).toEqual({ usable: expect.any(Number), needed: 40 });
+  });
+});

@@ -1,0 +1,104 @@
+import { decideBriefByRules } from "../../services/pipeline/article/recon";
+import { planOutlineByRules } from "../../services/pipeline/article/outline";
+import { gatherEvidence, RESEARCH_DEPTH, researchQueries } from "../../services/pipeline/article/research";
+import { fetchReadableDocument, SearxngProvider } from "../../services/pipeline/article/web-search";
+import { EvidencePool, MAX_QUOTE_CHARS, boundedQuote } from "../../services/pipeline/article/evidence";
+import type { RetrievedChunk } from "../../shared/schemas/brand";
+import { BROKEN_PATHS, PRIVATE_RESULT_URL, ROUTE_PLANNING_PAGES, startFakeSearxng, type FakeSearxng } from "../support/fake-searxng";
+
+const policy = { allowLoopback: true };
+const input = (mode: "standard" | "deep_research") => ({ topic: "Route planning for field service teams", target_keyword: "route planning", mode, language: "en-GB", target_words: 1000, image: false, derivatives: [] });
+const pageText = (path: string) => ROUTE_PLANNING_PAGES.find((p) => p.path === path)!.sections.flatMap((s) => s.paragraphs).join(" ");
+
+describe("SearxNG", () => {
+  let searx: FakeSearxng;
+  beforeAll(async () => {
+    searx = await startFakeSearxng();
+  });
+  afterAll(() => searx.close());
+
+  it("queries the JSON API in the article's language and maps its results", async () => {
+    const provider = new SearxngProvider({ baseUrl: searx.url });
+    const results = await provider.search("arrival windows customers", { language: "de-AT", limit: 3 });
+    expect(searx.searches.at(-1)).toEqual({ q: "arrival windows customers", format: "json", language: "de" });
+    expect(results).toHaveLength(3);
+    const page = ROUTE_PLANNING_PAGES.find((p) => results[0].url === `${searx.siteUrl}${p.path}`)!;
+    expect(results[0]).toEqual({ url: `${searx.siteUrl}${page.path}`, title: page.title, snippet: page.sections[0].paragraphs[0].slice(0, 160) });
+    expect(results.slice(1).map((r) => r.url)).toEqual([`${searx.siteUrl}${BROKEN_PATHS.serverError}`, `${searx.siteUrl}${BROKEN_PATHS.pdf}`]);
+  });
+
+  it("reports an error status as a failed search", async () => {
+    searx.failNext(1, 429);
+    await expect(new SearxngProvider({ baseUrl: searx.url }).search("route planning", { language: "en", limit: 5 })).rejects.toThrow("web search (SearxNG) answered 429");
+  });
+
+  it("gathers web evidence through the URL guard, skipping pages that fail, are not text, or are refused", async () => {
+    const brief = decideBriefByRules(input("standard"), null);
+    const outline = planOutlineByRules(brief, 1000, []);
+    const queries = researchQueries(outline, brief, RESEARCH_DEPTH.standard);
+    const progress: Record<string, unknown>[] = [];
+    const { evidence, report } = await gatherEvidence(
+      { search: new SearxngProvider({ baseUrl: searx.url }), fetchDocument: (url) => fetchReadableDocument(url, policy), now: () => new Date("2025-03-01T10:00:00Z"), progress: (m) => void progress.push(m) },
+      brief,
+      queries,
+      RESEARCH_DEPTH.standard,
+    );
+    expect(report.pages_failed).toBe(3);
+    expect(searx.pageRequests).toEqual(expect.arrayContaining([BROKEN_PATHS.serverError, BROKEN_PATHS.pdf]));
+    expect(report.sources.some((u) => u === PRIVATE_RESULT_URL || u.includes("outage") || u.endsWith(".pdf"))).toBe(false);
+    expect(report.web_passages).toBe(evidence.length);
+    expect(evidence.length).toBeGreaterThan(5);
+    evidence.forEach((e, i) => {
+      expect(e).toMatchObject({ id: `e${i + 1}`, origin: "web", fetched_at: "2025-03-01T10:00:00.000Z" });
+      expect(e.quote.length).toBeLessThanOrEqual(MAX_QUOTE_CHARS);
+      // The quote is the page's text, verbatim (paragraph breaks aside).
+      expect(pageText(new URL(e.url).pathname)).toContain(e.quote);
+    });
+    expect(progress.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("researches deeper in deep_research mode: more queries per section, more sources", async () => {
+    const run = async (mode: "standard" | "deep_research") => {
+      const brief = decideBriefByRules(input(mode), null);
+      const outline = planOutlineByRules(brief, 1000, [{ heading: "Arrival windows", weight: 1 }, { heading: "Emergency calls", weight: 1 }]);
+      const depth = RESEARCH_DEPTH[mode];
+      return gatherEvidence({ search: new SearxngProvider({ baseUrl: searx.url }), fetchDocument: (url) => fetchReadableDocument(url, policy), now: () => new Date() }, brief, researchQueries(outline, brief, depth), depth);
+    };
+    const standard = await run("standard");
+    const deep = await run("deep_research");
+    expect(deep.report.queries.length).toBeGreaterThan(standard.report.queries.length);
+    expect(deep.report.sources.length).toBeGreaterThan(standard.report.sources.length);
+    expect(deep.evidence.length).toBeGreaterThan(standard.evidence.length);
+  });
+});
+
+describe("brand evidence", () => {
+  const chunk = (i: number, text: string, url: string | null): RetrievedChunk => ({ chunk_id: `c${i}`, source_id: `src${i}`, url, title: `Doc ${i}`, heading_path: ["Plans", "Starter"], text, context: "", score: 1 });
+
+  it("quotes retrieved chunks, cites pasted text by its source, and adds each passage once", async () => {
+    const brief = decideBriefByRules(input("standard"), null);
+    const chunks = [chunk(1, "The Starter plan costs $29 per technician per month.", "https://brand.example/pricing"), chunk(2, "Office staff seats are free on every plan.", "kb-source:src2")];
+    const { evidence, report } = await gatherEvidence(
+      { retrieve: async () => chunks, fetchDocument: async () => Promise.reject(new Error("no web")), now: () => new Date("2025-03-01T10:00:00Z") },
+      brief,
+      [{ section: "s1", query: "pricing" }, { section: "s2", query: "plans" }],
+      RESEARCH_DEPTH.standard,
+    );
+    expect(evidence).toEqual([
+      { id: "e1", url: "https://brand.example/pricing", title: "Doc 1", heading: "Plans › Starter", quote: chunks[0].text, fetched_at: "2025-03-01T10:00:00.000Z", origin: "brand", chunk_id: "c1" },
+      { id: "e2", url: "kb-source:src2", title: "Doc 2", heading: "Plans › Starter", quote: chunks[1].text, fetched_at: "2025-03-01T10:00:00.000Z", origin: "brand", chunk_id: "c2" },
+    ]);
+    expect(report).toMatchObject({ brand_passages: 2, web_passages: 0, search_errors: 0 });
+  });
+
+  it("keeps the pool bounded and long chunks to their most relevant whole sentences", () => {
+    const pool = new EvidencePool([], 3);
+    for (let i = 0; i < 5; i++) pool.add({ url: `https://x.example/${i}`, title: "t", quote: `Quote ${i}.`, fetched_at: "", origin: "web" });
+    expect(pool.toArray().map((e) => e.id)).toEqual(["e1", "e2", "e3"]);
+    const long = `${"Filler sentence about nothing in particular here. ".repeat(30)}The Enterprise plan includes single sign-on through SAML. ${"More filler text that says little. ".repeat(30)}`;
+    const quote = boundedQuote(long, "single sign-on SAML", "en");
+    expect(quote.length).toBeLessThanOrEqual(MAX_QUOTE_CHARS);
+    expect(quote).toContain("The Enterprise plan includes single sign-on through SAML.");
+    expect(long).toContain(quote);
+  });
+});

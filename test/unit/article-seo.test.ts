@@ -1,0 +1,117 @@
+import jsonld from "jsonld";
+import { GeneratedArticle } from "../../shared/schemas/articles";
+import { draftArticle } from "../../services/pipeline/article/draft";
+import { ExtractiveSectionWriter } from "../../services/pipeline/article/extractive-writer";
+import { MeteredModel } from "../../services/pipeline/article/metered-model";
+import { planOutlineByRules } from "../../services/pipeline/article/outline";
+import { decideBriefByRules } from "../../services/pipeline/article/recon";
+import { optimizeForSearch, placeKeyword, slugify, truncateAtWord } from "../../services/pipeline/article/seo";
+import type { ArticleBody, Evidence } from "../../services/pipeline/article/types";
+import { ROUTE_PLANNING_PAGES } from "../support/fake-searxng";
+
+const EVIDENCE: Evidence[] = ROUTE_PLANNING_PAGES.flatMap((page) => page.sections.map((s) => ({ page, s }))).map(({ page, s }, i) => ({
+  id: `e${i + 1}`,
+  url: `https://guides.example${page.path}`,
+  title: page.title,
+  heading: s.heading,
+  quote: s.paragraphs.join("\n"),
+  fetched_at: "2025-01-01T00:00:00.000Z",
+  origin: "web",
+}));
+const input = { topic: "Route planning for field service teams", target_keyword: "route planning", mode: "standard" as const, language: "en", target_words: 1000, image: false, derivatives: [] };
+const brief = decideBriefByRules(input, { id: "9b0c7a52-3f0e-4a53-9d59-0d6f7d6b2a11", name: "Dispatch Co", description: null, website_url: "https://dispatch.example", voice_profile: null, fact_sheet: null });
+const outline = planOutlineByRules(brief, 1000, []);
+const draft = () => draftArticle(new ExtractiveSectionWriter(), brief, outline, EVIDENCE).then((d) => d.body);
+
+/** schema.org's context as a local document (no network): `@vocab` is what the real context declares. */
+const documentLoader = async (url: string) => ({ contextUrl: undefined, documentUrl: url, document: { "@context": { "@vocab": "http://schema.org/" } } });
+const lower = (t: string) => t.toLowerCase();
+
+describe("slugs and bounds", () => {
+  it("folds accents, drops punctuation and stays within 60 characters at a word boundary", () => {
+    expect(slugify("Café Übersicht: Größe & Preis")).toBe("cafe-ubersicht-grosse-preis");
+    expect(slugify("  Route planning -- for field service teams!  ")).toBe("route-planning-for-field-service-teams");
+    const long = slugify("route planning ".repeat(10));
+    expect(long.length).toBeLessThanOrEqual(60);
+    expect(long).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+    expect(slugify("東京の配車計画")).toBe("");
+  });
+
+  it("cuts text at a word with an ellipsis", () => {
+    expect(truncateAtWord("short", 60)).toBe("short");
+    const cut = truncateAtWord("Route planning decides how much of a technician's day is spent working and how much is spent driving.", 40);
+    expect(cut.length).toBeLessThanOrEqual(40);
+    expect(cut.endsWith("…")).toBe(true);
+  });
+});
+
+describe("seo", () => {
+  it("produces bounded metadata, variants, a grounded FAQ and JSON-LD, with the keyword where it belongs", async () => {
+    const { seo, body, report } = await optimizeForSearch(await draft(), brief, EVIDENCE);
+    expect(seo.meta_title.length).toBeLessThanOrEqual(60);
+    expect(seo.meta_description.length).toBeLessThanOrEqual(160);
+    expect(seo.slug).toBe("route-planning");
+    expect(seo.title_variants.length).toBeGreaterThanOrEqual(3);
+    expect(new Set([seo.title, ...seo.title_variants]).size).toBe(seo.title_variants.length + 1);
+    for (const t of [seo.title, seo.meta_title, seo.meta_description, ...seo.title_variants]) expect(lower(t)).toContain("route planning");
+    expect(lower(body.sections[0].paragraphs[0].sentences.map((s) => s.text).join(" "))).toContain("route planning");
+    expect(body.sections.some((s) => lower(s.heading).includes("route planning"))).toBe(true);
+
+    // FAQ answers are evidence, cited.
+    expect(seo.faq.length).toBeGreaterThanOrEqual(3);
+    const byId = new Map(EVIDENCE.map((e) => [e.id, e]));
+    for (const item of seo.faq) {
+      expect(item.question.endsWith("?")).toBe(true);
+      expect(item.cites.length).toBeGreaterThan(0);
+      expect(item.cites.some((id) => byId.get(id)!.quote.includes(item.answer))).toBe(true);
+    }
+    expect(report.faq).toBe(seo.faq.length);
+
+    // JSON-LD that a processor accepts, with Article and FAQPage.
+    const expanded = await jsonld.expand(seo.json_ld as never, { documentLoader: documentLoader as never });
+    const types = expanded.flatMap((n) => (n["@type"] as string[]) ?? []);
+    expect(types).toEqual(expect.arrayContaining(["http://schema.org/Article", "http://schema.org/FAQPage"]));
+    const faqPage = expanded.find((n) => (n["@type"] as string[]).includes("http://schema.org/FAQPage"))!;
+    expect((faqPage["http://schema.org/mainEntity"] as unknown[]).length).toBe(seo.faq.length);
+    expect(JSON.stringify(seo.json_ld)).toContain('"publisher":{"@type":"Organization","name":"Dispatch Co","url":"https://dispatch.example"}');
+
+    // It fits the contract of articles.saveGenerated.
+    const shape = GeneratedArticle.pick({ meta_title: true, meta_description: true, slug: true, title_variants: true, json_ld: true });
+    const { meta_title, meta_description, slug, title_variants, json_ld } = seo;
+    expect(shape.safeParse({ meta_title, meta_description, slug, title_variants, json_ld }).success).toBe(true);
+  });
+
+  it("frames the first paragraph and names a heading when the evidence does not carry the keyword", () => {
+    const body: ArticleBody = {
+      writer: "extractive",
+      sections: [
+        { key: "intro", role: "intro", heading: "", paragraphs: [{ sentences: [{ text: "Dispatchers plan the day before.", cites: ["e1"] }] }] },
+        { key: "s1", role: "body", heading: "Clustering jobs", paragraphs: [{ sentences: [{ text: "Jobs are grouped by area.", cites: ["e2"] }] }] },
+      ],
+    };
+    const placed = placeKeyword(body, { ...brief, audience: "small service companies" });
+    expect(placed).toMatchObject({ framed: true, headingChanged: true });
+    expect(placed.body.sections[0].paragraphs[0].sentences[0]).toEqual({ text: "This article looks at route planning for small service companies.", cites: [] });
+    expect(placed.body.sections[1].heading).toBe("Route planning: Clustering jobs");
+    expect(body.sections[1].heading).toBe("Clustering jobs");
+  });
+
+  it("keeps a model's proposals only where they follow the rules", async () => {
+    const answer = {
+      title: "Route planning that gives technicians their afternoons back",
+      title_variants: ["Route planning, minute by minute", "A guide without the keyword"],
+      meta_description: "x".repeat(150) + " route planning and more words beyond the limit",
+      faq_questions: ["How long should arrival windows be?"],
+    };
+    const model = new MeteredModel(async () => ({ text: JSON.stringify(answer), tokensIn: 1, tokensOut: 1 }), async () => undefined, 0);
+    const { seo, report } = await optimizeForSearch(await draft(), brief, EVIDENCE, model);
+    expect(report.by).toBe("model");
+    expect(seo.title).toBe(answer.title);
+    expect(seo.title_variants[0]).toBe("Route planning, minute by minute");
+    expect(seo.title_variants).not.toContain("A guide without the keyword");
+    expect(seo.meta_description.length).toBeLessThanOrEqual(160);
+    expect(seo.faq[0].question).toBe("How long should arrival windows be?");
+    expect(seo.faq[0].answer).toMatch(/window/);
+    expect(seo.meta_title.length).toBeLessThanOrEqual(60);
+  });
+});
