@@ -91,7 +91,10 @@ describe("webhook delivery across processes", () => {
   it("shares deliveries between two webhooks processes without sending any twice", async () => {
     const second = await cluster.spawn("webhooks");
     const org = await orgWithReceiver();
-    const other = await startWebhookReceiver();
+    // Receivers that take 30 ms: with two deliveries in flight per endpoint and process, one process
+    // cannot drain the queue alone before the other claims, so sharing is certain, not a race.
+    org.receiver.setDefault({ status: 200, delayMs: 30 });
+    const other = await startWebhookReceiver({ status: 200, delayMs: 30 });
     receivers.push(other);
     const otherEndpoint = await broker.call<{ secret: string }, object>("webhooks.createEndpoint", { org_id: org.orgId, url: other.url });
     const count = 60;
