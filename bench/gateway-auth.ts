@@ -3,6 +3,7 @@ import path from "node:path";
 import { createOrgWithKey } from "../test/support/admin";
 import { ADMIN_TOKEN, backendsExcept, startCluster } from "../test/support/cluster";
 import { request } from "../test/support/http";
+import { waitForJob } from "../test/support/jobs";
 import { freePort } from "../test/support/ports";
 import { measure, type LoadResult } from "./load";
 
@@ -25,6 +26,17 @@ async function measureEmptyPath(natsUrl: string, body: string): Promise<LoadResu
     gateway.stop();
     echo.stop();
   }
+}
+
+async function finishedIngestJob(baseUrl: string, key: string): Promise<string> {
+  const profile = await request(baseUrl, "/v1/brand-profiles", { method: "POST", token: key, body: { name: "Bench" } });
+  const source = await request(baseUrl, `/v1/brand-profiles/${profile.body.id}/sources`, {
+    method: "POST",
+    token: key,
+    body: { type: "text", content: "A short text so the job finishes at once." },
+  });
+  await waitForJob(baseUrl, key, source.body.ingest_job_id);
+  return source.body.ingest_job_id;
 }
 
 async function startBareServer(body: string): Promise<{ url: string; stop(): void }> {
@@ -56,6 +68,9 @@ export async function benchGatewayAuth(): Promise<Record<string, unknown>> {
     }
     const empty = await measureEmptyPath(cluster.nats.url, sample.text);
     const platform = await measure(gateway.url + path, { connections: CONNECTIONS, seconds: SECONDS, headers: { authorization: `Bearer ${key}` } });
+    // The lightest authenticated read: one job (one read in the pipeline after auth's one update).
+    const jobId = await finishedIngestJob(gateway.url, key);
+    const jobRead = await measure(`${gateway.url}/v1/jobs/${jobId}`, { connections: CONNECTIONS, seconds: SECONDS, headers: { authorization: `Bearer ${key}` } });
     return {
       name: "authenticated GET /v1/usage through gateway → auth → billing over NATS",
       connections: CONNECTIONS,
@@ -63,7 +78,9 @@ export async function benchGatewayAuth(): Promise<Record<string, unknown>> {
       bare: bareResult,
       emptyTwoHop: empty,
       platform,
+      jobRead,
       ratio: Number((platform.requestsPerSec / bareResult.requestsPerSec).toFixed(3)),
+      jobReadRatio: Number((jobRead.requestsPerSec / bareResult.requestsPerSec).toFixed(3)),
       emptyTwoHopRatio: Number((empty.requestsPerSec / bareResult.requestsPerSec).toFixed(3)),
     };
   } finally {
