@@ -91,7 +91,8 @@ describe("the quality score", () => {
     const mixed: ArticleBody = structuredClone(body);
     for (const s of mixed.sections) if (s.heading) s.heading = "Warum die Routenplanung für das Büro zählt";
     expect(languageConsistencyScore(body, seo, "en")).toBe(100);
-    expect(languageConsistencyScore(mixed, seo, "en")).toBeLessThan(90);
+    // Five headings of ~25 fields (the FAQ now has five evidence-derived entries, ten fields): about 10 points off.
+    expect(languageConsistencyScore(mixed, seo, "en")).toBeLessThan(95);
     // The same English article judged against a German request.
     expect(languageConsistencyScore(body, seo, "de")).toBeLessThan(20);
   });

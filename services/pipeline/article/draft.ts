@@ -1,4 +1,5 @@
 import { unitsOfPool, usableSentenceCount } from "./evidence-sentences";
+import { relevanceModel } from "./relevance";
 import { sectionWords, type SectionWriter } from "./section-writer";
 import type { ResearchReport } from "./research";
 import type { ArticleBody, ArticleBrief, ArticleSection, Evidence, Outline } from "./types";
@@ -53,6 +54,30 @@ export interface DraftReport {
   cited_sentences: number;
   dropped_citations: number;
   empty_sections: string[];
+  /** Words planned for the whole article. */
+  target_words: number;
+  /** Planned words the on-topic evidence could not fill (0 when the draft reaches 90% of the target): the article is shorter rather than padded. */
+  shortfall_words: number;
+  /** Body sections moved forward because their evidence is more on topic (keys in the new order), when any moved. */
+  reordered?: string[];
+}
+
+/**
+ * Body sections, the first (it names the keyword) aside, ordered by how on-topic their cited sentences are
+ * (mean relative relevance), so the most topic-relevant material comes first. Stable for equal scores.
+ */
+export function orderByRelevance(sections: ArticleSection[], brief: ArticleBrief, evidence: readonly Evidence[]): ArticleSection[] {
+  const relevance = relevanceModel(evidence, brief);
+  const mean = (section: ArticleSection) => {
+    const sentences = section.paragraphs.flatMap((p) => p.sentences).filter((s) => s.cites.length);
+    return sentences.length ? sentences.reduce((n, s) => n + relevance.relative(relevance.score(s.text)), 0) / sentences.length : 0;
+  };
+  const bodies = sections.filter((s) => s.role === "body");
+  if (bodies.length < 3) return sections;
+  const [first, ...rest] = bodies;
+  const sorted = [first, ...rest.map((s, i) => ({ s, i, m: mean(s) })).sort((a, b) => b.m - a.m || a.i - b.i).map((x) => x.s)];
+  let next = 0;
+  return sections.map((s) => (s.role === "body" ? sorted[next++] : s));
 }
 
 /** draft: every section in order, each writer call seeing the sections before it; sections the evidence could not fill are left out. */
@@ -75,9 +100,11 @@ export async function draftArticle(
     words += sectionWords(result.section, brief.language);
     progress?.({ writer: writer.kind, sections_written: written.length + empty.length, of: outline.sections.length, words });
   }
-  const sentences = written.flatMap((s) => s.paragraphs.flatMap((p) => p.sentences));
+  const ordered = writer.kind === "extractive" ? orderByRelevance(written, brief, evidence) : written;
+  const moved = ordered.some((s, i) => s !== written[i]);
+  const sentences = ordered.flatMap((s) => s.paragraphs.flatMap((p) => p.sentences));
   return {
-    body: { writer: writer.kind, sections: written },
+    body: { writer: writer.kind, sections: ordered },
     report: {
       writer: writer.kind,
       sections: written.length,
@@ -86,6 +113,9 @@ export async function draftArticle(
       cited_sentences: sentences.filter((s) => s.cites.length).length,
       dropped_citations: dropped,
       empty_sections: empty,
+      target_words: outline.target_words,
+      shortfall_words: words >= 0.9 * outline.target_words ? 0 : outline.target_words - words,
+      ...(moved ? { reordered: ordered.filter((s) => s.role === "body").map((s) => s.key) } : {}),
     },
   };
 }

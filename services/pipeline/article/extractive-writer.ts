@@ -5,6 +5,7 @@ import { isFunctionWord } from "./language";
 import { nearDuplicate, termSet } from "./similarity";
 import { unitsOfEvidence, type EvidenceUnit } from "./evidence-sentences";
 import { languagePack } from "./phrases";
+import { relevanceModel, type RelevanceModel } from "./relevance";
 import type { SectionWriteInput, SectionWriter, WrittenSection } from "./section-writer";
 import type { ArticleParagraph, ArticleSection, ArticleSentence, Evidence } from "./types";
 
@@ -33,6 +34,8 @@ const OWNERSHIP_SHARE = 0.5;
 /** When a section borrows, each later section keeps its best passages (this many) for itself. */
 const PROTECTED_PER_SECTION = 2;
 const PARAGRAPH_MAX_SENTENCES = 4;
+/** The introduction's opening sentences are at least this relevant (relative to the pool's best, `relevance.ts`). */
+const STRONG_RELEVANCE = 0.75;
 const PARAGRAPH_MAX_WORDS = 110;
 
 /**
@@ -80,11 +83,42 @@ export function passageOwners(index: PoolIndex, input: Pick<SectionWriteInput, "
   return new Map([...best].map(([id, b]) => [id, b.section]));
 }
 
+/**
+ * Passages in the order a section should use them: by their best on-topic unit's relevance to the topic
+ * (relative to the pool's best) plus its match of the section heading's own terms (relative to the best
+ * match), BM25 against the section's query breaking ties. Passages with no on-topic unit are left out.
+ */
+function rankPassages(input: SectionWriteInput, index: PoolIndex, relevance: RelevanceModel): string[] {
+  const { section, brief } = input;
+  const lang = brief.language;
+  const shared = new Set(tokenize(`${brief.topic} ${brief.keyword}`, lang));
+  const headingTerms = tokenize(section.heading, lang).filter((t) => !shared.has(t));
+  const bm25 = new Map(index.passages.search(section.query, Infinity, lang).map((h, i) => [h.id, i]));
+  const scored = [...index.unitsByEvidence].map(([id, units]) => {
+    const onTopic = units.filter((u) => relevance.onTopic(relevanceIn(section, u, relevance)));
+    const topic = Math.max(0, ...onTopic.map((u) => relevance.relative(relevance.unit(u))));
+    const heading = Math.max(0, ...onTopic.map((u) => relevance.scoreTerms(headingTerms, u.text, u.heading)));
+    return { id, topic, heading, usable: onTopic.length > 0 };
+  });
+  const bestHeading = Math.max(0, ...scored.map((s) => s.heading)) || 1;
+  return scored
+    .filter((s) => s.usable)
+    .map((s) => ({ ...s, total: Math.min(1.5, s.topic) + s.heading / bestHeading }))
+    .sort((a, b) => b.total - a.total || (bm25.get(a.id) ?? Infinity) - (bm25.get(b.id) ?? Infinity))
+    .map((s) => s.id);
+}
+
+/** A unit's relevance where it would stand: a body section adds its heading's own terms; introduction and conclusion judge by the topic. */
+function relevanceIn(section: SectionWriteInput["section"], unit: EvidenceUnit, relevance: RelevanceModel): number {
+  return section.role === "body" ? relevance.forSection(unit, section.heading) : relevance.unit(unit);
+}
+
 export function composeSectionFromEvidence(input: SectionWriteInput, index: PoolIndex): ArticleSection {
   const { section, outline, brief } = input;
   const lang = brief.language;
+  const relevance = relevanceModel(input.evidence, brief);
   const said = input.earlier.flatMap((s) => s.paragraphs.flatMap((p) => p.sentences.map((x) => termSet(x.text, lang))));
-  const ranked = index.passages.search(section.query, Infinity, lang).map((h) => h.id);
+  const ranked = rankPassages(input, index, relevance);
   const owners = passageOwners(index, input, lang);
   const ownedElsewhere = (id: string) => owners.has(id) && owners.get(id) !== section.key;
 
@@ -93,13 +127,15 @@ export function composeSectionFromEvidence(input: SectionWriteInput, index: Pool
   let words = 0;
   const fits = (unit: EvidenceUnit) => words < section.budget * MIN_SHARE_BEFORE_BORROWING || words + unit.words <= section.budget * FILL_TOLERANCE;
   const fresh = (unit: EvidenceUnit) => !said.some((t) => nearDuplicate(t, unit.terms)) && !picked.some((c) => nearDuplicate(c.terms, unit.terms));
-  const take = (ids: readonly string[]) => {
+  const take = (ids: readonly string[], strongOnly = false) => {
     for (const id of ids) {
       if (words >= section.budget) return;
       let group = groups.find((g) => g.evidenceId === id);
       for (const unit of index.unitsByEvidence.get(id) ?? []) {
         if (words >= section.budget) break;
-        if (picked.includes(unit) || !fits(unit) || !fresh(unit)) continue;
+        // Off-topic sentences never enter the article, however short the section stays.
+        const score = relevanceIn(section, unit, relevance);
+        if (picked.includes(unit) || !relevance.onTopic(score) || (strongOnly && relevance.relative(score) < STRONG_RELEVANCE) || !fits(unit) || !fresh(unit)) continue;
         if (!group) groups.push((group = { evidenceId: id, units: [] }));
         group.units.push(unit);
         picked.push(unit);
@@ -107,7 +143,10 @@ export function composeSectionFromEvidence(input: SectionWriteInput, index: Pool
       }
     }
   };
-  // Own passages first (best for this section's query first), then passages no heading claims.
+  // The introduction leads with the strongest on-topic evidence, whichever section's heading claims it.
+  // It opens with the strongest sentences only (a passage's weaker ones may follow later, in its order).
+  if (section.role === "intro") take(ranked.slice(0, 3), true);
+  // Own passages first (most relevant first), then passages no heading claims.
   take(ranked.filter((id) => owners.get(id) === section.key));
   take(ranked.filter((id) => !owners.has(id)));
   // A thin section borrows what other sections' headings claim (leftovers of earlier sections first), but
@@ -116,10 +155,11 @@ export function composeSectionFromEvidence(input: SectionWriteInput, index: Pool
     const order = outline.sections.map((s) => s.key);
     const here = order.indexOf(section.key);
     const later = outline.sections.slice(here + 1).filter((s) => s.role === "body");
-    const kept = new Set(later.flatMap((s) => index.passages.search(s.query, Infinity, lang).map((h) => h.id).filter((id) => owners.get(id) === s.key).slice(0, PROTECTED_PER_SECTION)));
+    const kept = new Set(later.flatMap((s) => rankPassages({ ...input, section: s }, index, relevance).filter((id) => owners.get(id) === s.key).slice(0, PROTECTED_PER_SECTION)));
     const earlierFirst = (id: string) => (order.indexOf(owners.get(id)!) < here ? 0 : 1);
     take(ranked.filter((id) => ownedElsewhere(id) && !kept.has(id)).sort((a, b) => earlierFirst(a) - earlierFirst(b)));
   }
+  // The source's order within a passage; the introduction keeps its strongest-first order across passages.
   for (const group of groups) group.units.sort((a, b) => a.position - b.position);
   return { key: section.key, role: section.role, heading: section.heading, paragraphs: arrangeParagraphs(groups, input, index) };
 }
@@ -136,7 +176,9 @@ function arrangeParagraphs(groups: readonly ChosenGroup[], input: SectionWriteIn
   for (const group of groups) {
     const sentences = group.units.flatMap((u) => u.sentences.map((text): ArticleSentence => ({ text, cites: [group.evidenceId] })));
     const last = paragraphs[paragraphs.length - 1];
-    if (last && (sentences.length === 1 || last.sentences.length === 1) && last.sentences.length + sentences.length <= PARAGRAPH_MAX_SENTENCES) {
+    // A lone sentence joins the paragraph before only when it shares its source or its subject.
+    const sameSubject = () => last!.sentences.some((x) => x.cites[0] === group.evidenceId) || sharesSubject(last!, sentences[0], input);
+    if (last && (sentences.length === 1 || last.sentences.length === 1) && last.sentences.length + sentences.length <= PARAGRAPH_MAX_SENTENCES && sameSubject()) {
       last.sentences.push(...sentences);
       continue;
     }
@@ -154,8 +196,17 @@ function arrangeParagraphs(groups: readonly ChosenGroup[], input: SectionWriteIn
   }
   const pack = languagePack(brief.language);
   const seed = section.key.length + section.budget;
+  // A connective joins two paragraphs that talk about the same thing (`sharesSubject`). At most one per
+  // section, besides the conclusion's lead.
+  const related = (before: ArticleParagraph, opening: ArticleSentence) => sharesSubject(before, opening, input);
+  let connectives = 0;
   paragraphs.forEach((paragraph, i) => {
-    const lead = section.role === "conclusion" && i === 0 ? pack.conclusionLead : i % 2 === 1 ? pack.connectives[(seed + i) % pack.connectives.length] : undefined;
+    let lead: string | undefined;
+    if (section.role === "conclusion" && i === 0) lead = pack.conclusionLead;
+    else if (i >= 1 && connectives < 1 && related(paragraphs[i - 1], paragraph.sentences[0])) {
+      lead = pack.connectives[(seed + i) % pack.connectives.length];
+      connectives++;
+    }
     if (!lead) return;
     const first = paragraph.sentences[0];
     if (!pack.lowercaseAfterConnective) first.lead = lead;
@@ -163,6 +214,14 @@ function arrangeParagraphs(groups: readonly ChosenGroup[], input: SectionWriteIn
     else if (startsWithCommonWord(first.text, brief.language, index)) Object.assign(first, { lead, lowercase: true });
   });
   return paragraphs;
+}
+
+/** The sentence shares a content term beyond the topic's own with the paragraph. */
+function sharesSubject(before: ArticleParagraph, opening: ArticleSentence, input: SectionWriteInput): boolean {
+  const lang = input.brief.language;
+  const shared = new Set(tokenize(`${input.brief.topic} ${input.brief.keyword}`, lang));
+  const prior = termSet(before.sentences.map((x) => x.text).join(" "), lang);
+  return [...termSet(opening.text, lang)].some((t) => !shared.has(t) && prior.has(t));
 }
 
 /** The first word is a common word (not a name or an acronym): it can go to lower case after a connective. */

@@ -44,7 +44,7 @@ const EN: LanguagePack = {
   faqHeading: "Frequently asked questions",
   sourcesHeading: "Sources",
   knowledgeBaseLabel: "brand knowledge base",
-  connectives: ["In addition, ", "Beyond that, ", "Equally, ", "On top of this, ", "Also worth noting: "],
+  connectives: ["In addition, ", "Equally, ", "On top of this, "],
   conclusionLead: "In short, ",
   lowercaseAfterConnective: true,
   overviewHeading: "{K}: an overview",

@@ -5,6 +5,7 @@ import { articleMetrics, type ArticleMetrics } from "../../../shared/text/metric
 import { countWords, sentencesOf } from "../../../shared/text/segment";
 import { offlineSupport } from "./citation-check";
 import { isInLanguage } from "./language";
+import { relevanceModel } from "./relevance";
 import { renderSentence } from "./render";
 import { sectionWords } from "./section-writer";
 import { slugify } from "./seo";
@@ -89,19 +90,32 @@ export function citationCoverageScore(body: ArticleBody): number {
 }
 
 /**
- * citation_precision: share of cited sentences whose evidence supports them: by the offline rule, or by the
- * model's verdict for sentences the editor had the model check (`modelVerified`), or 100 with no citations.
+ * citation_precision: share of cited sentences that are precise citations for this article: their evidence
+ * supports them (by the offline rule, or by the model's verdict for sentences the editor had the model
+ * check, `modelVerified`) AND they are on topic (`relevance.ts`: topic and keyword terms, idf-weighted, the
+ * cited passage's heading a third, the passage's best other sentence and the section heading's own terms
+ * half; at least 30% of the pool's best sentences). A true sentence
+ * about something else is a citation that does not serve the article. 100 with no citations. Without a
+ * brief (older callers), relevance is not judged.
  */
-export function citationPrecisionScore(body: ArticleBody, evidence: readonly Evidence[], lang: string, modelVerified = false): number {
+export function citationPrecisionScore(
+  body: ArticleBody,
+  evidence: readonly Evidence[],
+  lang: string,
+  modelVerified = false,
+  brief?: Pick<ArticleBrief, "topic" | "keyword" | "language">,
+): number {
   const byId = new Map(evidence.map((e) => [e.id, e]));
-  const cited = body.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.sentences)).filter((s) => s.cites.length);
+  const cited = body.sections.flatMap((section) => section.paragraphs.flatMap((p) => p.sentences.map((s) => ({ ...s, heading: section.role === "body" ? section.heading : "" })))).filter((s) => s.cites.length);
   if (!cited.length) return 100;
-  const supported = cited.filter((s) => {
-    const quotes = s.cites.flatMap((id) => (byId.has(id) ? [byId.get(id)!.quote] : []));
-    if (!quotes.length) return false;
-    return modelVerified || offlineSupport(s.text, quotes, lang).supported;
+  const relevance = brief ? relevanceModel(evidence, brief) : undefined;
+  const precise = cited.filter((s) => {
+    const sources = s.cites.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
+    if (!sources.length) return false;
+    if (relevance && !relevance.onTopic(relevance.sentence(s.text, s.cites, s.heading))) return false;
+    return modelVerified || offlineSupport(s.text, sources.map((e) => e.quote), lang).supported;
   }).length;
-  return clamp(100 * share(supported, cited.length));
+  return clamp(100 * share(precise, cited.length));
 }
 
 /** duplication: 100 minus 3 points per percent of sentences that repeat a sentence of another section. */
@@ -179,7 +193,7 @@ export function scoreArticle(input: {
     structure: round1(structureScore(body, input.outline, seo.faq.length, lang)),
     keyword_coverage: keywordCoverageScore(body, seo, brief.keyword),
     citation_coverage: round1(citationCoverageScore(body)),
-    citation_precision: round1(citationPrecisionScore(body, input.evidence, lang, input.modelVerified)),
+    citation_precision: round1(citationPrecisionScore(body, input.evidence, lang, input.modelVerified, brief)),
     duplication: round1(duplicationScore(body, lang)),
     length_vs_target: round1(lengthScore(bodyWords, input.outline.target_words)),
     voice_match: round1(voiceMatchScore(bodyText, brief, lang, ease)),

@@ -1,9 +1,12 @@
 import { z } from "zod";
 import { tokenize } from "../../../shared/text/tokenize";
-import { unitIndex, unitsOfPool, type EvidenceUnit } from "./evidence-sentences";
+import { dependsOnPrevious, unitIndex, unitsOfPool, type EvidenceUnit } from "./evidence-sentences";
 import type { MeteredModel } from "./metered-model";
 import { capitalizeFirst, fill, languagePack } from "./phrases";
+import { relevanceModel } from "./relevance";
 import { renderSentence } from "./render";
+import { wordsOf } from "../../../shared/text/segment";
+import { embedPhrase, englishTitles, fillWithPhrase, isClause, isEnglish, topicShape } from "./topic-phrasing";
 import type { ArticleBody, ArticleBrief, Evidence, FaqEntry, SeoResult } from "./types";
 
 export const META_TITLE_MAX = 60;
@@ -43,9 +46,21 @@ export function slugify(text: string): string {
   return slug || words[0]?.slice(0, SLUG_MAX) || "";
 }
 
+/**
+ * Title candidates, the first the title. English: by the topic's shape (`englishTitles`): the topic itself
+ * when it reads as a title, grammatical rephrasings as variants. Other languages: the intent's templates,
+ * the keyword lower-cased mid-sentence. Variants name the keyword, unless the keyword is itself a clause
+ * (then no template could hold it grammatically, and the variants rephrase it).
+ */
 export function titleCandidates(brief: ArticleBrief): string[] {
   const pack = languagePack(brief.language);
-  return [...new Set(pack.titles[brief.intent].map((t) => capitalizeFirst(fill(t, { K: brief.keyword }))))];
+  const brand = brief.brand?.name;
+  const templated = pack.titles[brief.intent].map((t) => fillWithPhrase(t, { K: brief.keyword }, brand));
+  if (!isEnglish(brief.language)) return [...new Set(templated)];
+  const shaped = englishTitles(brief);
+  if (isClause(brief.keyword)) return shaped;
+  const naming = shaped.filter((t) => containsKeyword(t, brief.keyword));
+  return [...new Set(naming.length >= 4 ? naming : [...naming, ...templated])];
 }
 
 /** The shortest-fitting title that names the keyword, else the first one cut to length. */
@@ -67,7 +82,10 @@ export function placeKeyword(body: ArticleBody, brief: ArticleBrief): { body: Ar
   const first = copy.sections[0]?.paragraphs[0];
   if (first && !containsKeyword(first.sentences.map((s) => s.text).join(" "), brief.keyword)) {
     const template = brief.audience ? pack.framingForAudience : pack.framing;
-    first.sentences.unshift({ text: capitalizeFirst(fill(template, { K: brief.keyword, A: brief.audience ?? "" })), cites: [] });
+    // Mid-sentence the keyword keeps no sentence-initial capital ("looks at how contractors…"), and a superlative takes its article.
+    let phrase = embedPhrase(brief.keyword, brief.brand?.name);
+    if (isEnglish(brief.language) && topicShape(phrase) === "best" && !/^the\s/i.test(phrase)) phrase = `the ${phrase}`;
+    first.sentences.unshift({ text: capitalizeFirst(fill(template, { K: phrase, A: brief.audience ?? "" })), cites: [] });
     framed = true;
   }
   const bodies = copy.sections.filter((s) => s.role === "body");
@@ -78,28 +96,52 @@ export function placeKeyword(body: ArticleBody, brief: ArticleBrief): { body: Ar
   return { body: copy, framed, headingChanged };
 }
 
-/** The first sentences of the article, up to 160 characters, naming the keyword. */
-export function metaDescriptionFrom(body: ArticleBody, brief: ArticleBrief): string {
-  const sentences = body.sections[0]?.paragraphs.flatMap((p) => p.sentences) ?? [];
+/**
+ * A summary from the evidence: the article's most on-topic cited sentences (relevance to topic and keyword,
+ * `relevance.ts`) that stand alone, best first, one of the three best that names the keyword preferred; a second joins when
+ * both fit in 160 characters; cut at a word. A noun-phrase keyword the sentences do not name opens it
+ * ("Route planning: …"); a clause keyword cannot, and the description goes without it. Without cited
+ * sentences (or evidence), the opening sentences.
+ */
+export function metaDescriptionFrom(body: ArticleBody, brief: ArticleBrief, evidence: readonly Evidence[] = []): string {
+  const all = body.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.sentences));
+  // A sentence that leans on the one before ("They switch because …") cannot open a summary.
+  const cited = all.filter((s) => s.cites.length && !dependsOnPrevious(s.text, brief.language));
+  let ranked: string[];
+  if (cited.length && evidence.length) {
+    const relevance = relevanceModel(evidence, brief);
+    const scored = cited.map((s, i) => ({ text: s.text, i, score: relevance.score(s.text) })).sort((a, b) => b.score - a.score || a.i - b.i);
+    const named = scored.slice(0, 3).findIndex((x) => containsKeyword(x.text, brief.keyword));
+    if (named > 0) scored.unshift(...scored.splice(named, 1));
+    ranked = scored.map((x) => x.text);
+  } else ranked = (body.sections[0]?.paragraphs.flatMap((p) => p.sentences) ?? []).map((s) => renderSentence(s));
   let description = "";
-  for (const sentence of sentences) {
-    const next = description ? `${description} ${renderSentence(sentence)}` : renderSentence(sentence);
+  for (const text of ranked.slice(0, 3)) {
+    const next = description ? `${description} ${text}` : text;
     if (next.length > META_DESCRIPTION_MAX && description) break;
     description = next;
   }
-  if (!containsKeyword(description, brief.keyword)) description = `${capitalizeFirst(brief.keyword)}: ${description}`;
+  if (!containsKeyword(description, brief.keyword) && !isClause(brief.keyword) && brief.keyword.length <= 40) description = `${capitalizeFirst(brief.keyword)}: ${description}`;
   return truncateAtWord(description, META_DESCRIPTION_MAX);
 }
 
 /**
- * FAQ answers are drawn from the evidence: for each question, the best-ranked evidence unit (BM25 against
- * the question and topic) that also contains at least half of the question's own terms beyond the keyword
- * ("cost" for "How much does X cost?"); each unit answers one question at most. Questions come from the model when one
- * is configured, then from templates per search intent, then one per section heading.
+ * FAQ answers are drawn from the evidence, and only its on-topic units (`relevance.ts`):
+ *
+ * 1. The given questions (the model's, with a model): for each, the best-ranked unit (BM25 against the
+ *    question and topic) that also contains at least half of the question's own terms beyond the keyword.
+ * 2. Questions derived from evidence sentences (`questionFromUnit`), most on-topic first: each question is
+ *    made from the sentence that answers it, so the answer holds what it asks about.
+ * 3. The intent's template questions, only when the keyword is a noun phrase ("What is route planning?";
+ *    never "What is How contractors can…?"), answered as in 1.
+ * 4. One per body section heading, answered by the section's first cited sentence.
+ *
+ * Each unit answers one question at most; 3 to 5 entries.
  */
 export function groundFaq(questions: readonly string[], brief: ArticleBrief, evidence: readonly Evidence[], body: ArticleBody): FaqEntry[] {
   const lang = brief.language;
-  const units = unitsOfPool(evidence, lang).filter((u) => u.words <= FAQ_ANSWER_MAX_WORDS);
+  const relevance = relevanceModel(evidence, brief);
+  const units = unitsOfPool(evidence, lang).filter((u) => u.words <= FAQ_ANSWER_MAX_WORDS && relevance.onTopic(relevance.unit(u)));
   const index = unitIndex(units, lang);
   const byKey = new Map(units.map((u) => [u.key, u]));
   const keywordTerms = new Set(tokenize(`${brief.keyword} ${brief.topic}`, lang));
@@ -116,14 +158,30 @@ export function groundFaq(questions: readonly string[], brief: ArticleBrief, evi
       .map((x) => x.unit)
       .find((u) => !used.has(u.key) && own.filter((t) => u.terms.has(t)).length >= Math.ceil(own.length / 2));
   };
-  for (const question of questions) {
-    if (faq.length >= FAQ_MAX) break;
-    if (faq.some((f) => f.question.toLowerCase() === question.toLowerCase())) continue;
-    const unit = answerOf(question);
-    if (!unit) continue;
+  const add = (question: string, unit: EvidenceUnit) => {
+    if (faq.length >= FAQ_MAX || used.has(unit.key) || faq.some((f) => f.question.toLowerCase() === question.toLowerCase())) return;
     used.add(unit.key);
     faq.push({ question, answer: unit.text, cites: [unit.evidenceId] });
+  };
+  const answerAll = (list: readonly string[]) => {
+    for (const question of list) {
+      if (faq.length >= FAQ_MAX) break;
+      if (faq.some((f) => f.question.toLowerCase() === question.toLowerCase())) continue;
+      const unit = answerOf(question);
+      if (unit) add(question, unit);
+    }
+  };
+  answerAll(questions);
+  if (isEnglish(lang)) {
+    const names = properNouns(units, lang);
+    const ranked = units.map((u, i) => ({ u, i, score: relevance.unit(u) })).sort((a, b) => b.score - a.score || a.i - b.i);
+    for (const { u } of ranked) {
+      if (faq.length >= FAQ_MAX) break;
+      const question = questionFromUnit(u, names, brief.brand?.name);
+      if (question) add(question, u);
+    }
   }
+  if (faq.length < FAQ_MAX && !isClause(brief.keyword)) answerAll(faqQuestionCandidates(brief));
   // Every article has sections written from evidence: their opening sentences answer "what about <heading>?".
   for (const section of body.sections.filter((s) => s.role === "body")) {
     if (faq.length >= FAQ_MIN) break;
@@ -135,8 +193,66 @@ export function groundFaq(questions: readonly string[], brief: ArticleBrief, evi
   return faq;
 }
 
+/** Words the sources capitalise mid-sentence (names: "Kestrel", "Polar"): a subject opening with one keeps its capital in a question. */
+function properNouns(units: readonly EvidenceUnit[], lang: string): Set<string> {
+  const out = new Set<string>();
+  for (const u of units) for (const sentence of u.sentences) for (const w of wordsOf(sentence, lang).slice(1)) if (/^\p{Lu}/u.test(w)) out.add(w);
+  return out;
+}
+
+const PAST_TO_BASE: Record<string, string> = {
+  fell: "fall", dropped: "drop", rose: "rise", grew: "grow", increased: "increase", decreased: "decrease", declined: "decline",
+  improved: "improve", doubled: "double", halved: "halve", shrank: "shrink", climbed: "climb",
+};
+const SUBJECT_MAX_WORDS = 6;
+const BAD_SUBJECT = /[,;:"“”()]|\b(it|they|this|that|these|those|we|you|our|your|he|she|there)\b/i;
+
+/**
+ * A question the unit's first sentence answers, from a few safe shapes over its subject (the words before
+ * the verb, at most six, no pronoun or punctuation), else the passage's heading when it is itself a question:
+ * "The Starter plan costs $29 …" → "How much does the Starter plan cost?"; "Average drive time fell to …" →
+ * "How much did average drive time fall?"; "Kestrel Dispatch is the scheduling board …" → "What is Kestrel
+ * Dispatch?"; "Route batching groups the day's jobs …" → "What does route batching do?". The subject is
+ * quoted from the sentence, so the answer always holds what the question asks about.
+ */
+export function questionFromUnit(unit: EvidenceUnit, names: ReadonlySet<string>, brandName?: string | null): string | undefined {
+  const first = unit.sentences[0];
+  const subjectOf = (raw: string) => {
+    const words = raw.trim().split(/\s+/);
+    if (!raw.trim() || words.length > SUBJECT_MAX_WORDS || BAD_SUBJECT.test(raw)) return undefined;
+    return names.has(words[0]) || (brandName && raw.startsWith(brandName.split(/\s+/)[0])) ? raw.trim() : embedPhrase(raw);
+  };
+  const hasFigure = /\d/.test(first);
+  let m = /^(.+?) (costs?|is priced at) (.*)$/.exec(first);
+  if (m && hasFigure) {
+    const subject = subjectOf(m[1]);
+    if (subject) return `How much ${m[2] === "cost" ? "do" : "does"} ${subject} cost?`;
+  }
+  m = new RegExp(`^(.+?) (${Object.keys(PAST_TO_BASE).join("|")})\\b`).exec(first);
+  if (m && hasFigure) {
+    const subject = subjectOf(m[1]);
+    if (subject) return `How much did ${subject} ${PAST_TO_BASE[m[2]]}?`;
+  }
+  m = /^(.+?) (is|are) (a|an|the) /.exec(first);
+  if (m) {
+    const subject = subjectOf(m[1]);
+    if (subject && subject.split(/\s+/).length <= 4) return `What ${m[2]} ${subject}?`;
+  }
+  m = /^(.+?) ([a-z]+[^s\W]s) (the|a|an|each|every|its|their|your|with|jobs|customers|technicians)\b/.exec(first);
+  if (m && !/s$/.test(m[1]) && m[1].split(/\s+/).length <= 3) {
+    const subject = subjectOf(m[1]);
+    if (subject) return `What does ${subject} do?`;
+  }
+  const heading = unit.heading.split("›").pop()?.trim() ?? "";
+  if (heading.endsWith("?") && heading.length <= 120) {
+    const asked = tokenize(heading).filter((t) => !["much", "mani", "long", "quick"].includes(t));
+    if (asked.length && asked.filter((t) => unit.terms.has(t)).length >= Math.ceil((asked.length * 2) / 3)) return heading;
+  }
+  return undefined;
+}
+
 export function faqQuestionCandidates(brief: ArticleBrief): string[] {
-  return languagePack(brief.language).questions[brief.intent].map((q) => fill(q, { K: brief.keyword }));
+  return languagePack(brief.language).questions[brief.intent].map((q) => fill(q, { K: q.startsWith("{K}") ? brief.keyword : embedPhrase(brief.keyword, brief.brand?.name) }));
 }
 
 /** A section heading as a question: itself when it already asks one ("Why X matters" → "Why X matters?"), else the template. */
@@ -194,8 +310,8 @@ export async function optimizeForSearch(body: ArticleBody, brief: ArticleBrief, 
   const rulesTitles = titleCandidates(brief);
   let title = rulesTitles[0];
   let variants = rulesTitles.slice(1);
-  let description = metaDescriptionFrom(placed.body, brief);
-  let questions = faqQuestionCandidates(brief);
+  let description = metaDescriptionFrom(placed.body, brief, evidence);
+  let questions: string[] = [];
   let by: "model" | "rules" = "rules";
 
   if (model) {
@@ -229,7 +345,7 @@ export async function optimizeForSearch(body: ArticleBody, brief: ArticleBrief, 
       const modelVariants = answer.title_variants.filter((v) => containsKeyword(v, brief.keyword) && v !== title);
       variants = [...new Set([...modelVariants, ...rulesTitles])].filter((v) => v !== title);
       if (containsKeyword(answer.meta_description, brief.keyword)) description = truncateAtWord(answer.meta_description, META_DESCRIPTION_MAX);
-      questions = [...answer.faq_questions, ...questions];
+      questions = [...answer.faq_questions];
     }
   }
 

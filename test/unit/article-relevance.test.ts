@@ -1,0 +1,168 @@
+import { draftArticle } from "../../services/pipeline/article/draft";
+import { unitsOfPool } from "../../services/pipeline/article/evidence-sentences";
+import { ExtractiveSectionWriter } from "../../services/pipeline/article/extractive-writer";
+import { planOutlineByRules } from "../../services/pipeline/article/outline";
+import { decideBriefByRules } from "../../services/pipeline/article/recon";
+import { relevanceModel } from "../../services/pipeline/article/relevance";
+import { citationPrecisionScore } from "../../services/pipeline/article/score";
+import { groundFaq, metaDescriptionFrom, optimizeForSearch, placeKeyword, titleCandidates } from "../../services/pipeline/article/seo";
+import { embedPhrase, gerund, topicShape } from "../../services/pipeline/article/topic-phrasing";
+import type { ArticleBody, Evidence } from "../../services/pipeline/article/types";
+import { tokenize } from "../../shared/text/tokenize";
+import { FIXTURE_PAGES, FIXTURE_TEXT_PAGE } from "../support/fixture-site";
+
+/** The fixture company's site as research stores it: one evidence item per page section, plus the getting-started text. */
+const KESTREL: Evidence[] = [
+  ...FIXTURE_PAGES.flatMap((page) => page.sections.map((s) => ({ page, s }))).map(({ page, s }, i) => ({
+    id: `e${i + 1}`,
+    url: `https://kestrel.example${page.path}`,
+    title: page.title,
+    heading: s.heading,
+    quote: s.paragraphs.join("\n"),
+    fetched_at: "2025-01-01T00:00:00.000Z",
+    origin: "brand" as const,
+  })),
+  {
+    id: "e99",
+    url: `https://kestrel.example${FIXTURE_TEXT_PAGE.path}`,
+    title: "Getting started with Kestrel",
+    quote: FIXTURE_TEXT_PAGE.text.replace(/^\d\. /gm, ""),
+    fetched_at: "2025-01-01T00:00:00.000Z",
+    origin: "brand" as const,
+  },
+];
+
+const TOPIC = "How field-service contractors can cut drive time with smarter scheduling";
+const brief = decideBriefByRules({ topic: TOPIC, target_keyword: TOPIC, mode: "standard", language: "en", target_words: 900, image: false, derivatives: [] }, null);
+const OFF_TOPIC = [/data region/, /publish once or twice a month/, /release notes/, /Calendar sync/, /Import your customers from a CSV/];
+
+const allSentences = (body: ArticleBody) => body.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.sentences));
+
+describe("relevance of evidence to the topic", () => {
+  it("ranks the case study above the sign-up steps and the blog schedule", () => {
+    const relevance = relevanceModel(KESTREL, brief);
+    const units = unitsOfPool(KESTREL, "en");
+    const scoreOf = (re: RegExp) => relevance.unit(units.find((u) => re.test(u.text))!);
+    expect(scoreOf(/Average drive time fell/)).toBeGreaterThan(scoreOf(/Kestrel Ledger turns/));
+    expect(relevance.onTopic(scoreOf(/Average drive time fell/))).toBe(true);
+    expect(relevance.onTopic(scoreOf(/Route batching groups/))).toBe(true);
+    for (const re of [/data region/, /publish once or twice/, /Calendar sync/]) expect(relevance.onTopic(scoreOf(re))).toBe(false);
+  });
+
+  it("never puts an off-topic sentence of the pool into the draft, and reports the shortfall instead of padding", async () => {
+    const outline = planOutlineByRules(brief, 900, [{ heading: "Why contractors switch to Kestrel", weight: 1 }]);
+    const { body, report } = await draftArticle(new ExtractiveSectionWriter(), brief, outline, KESTREL);
+    const texts = allSentences(body).map((s) => s.text);
+    expect(texts.length).toBeGreaterThan(5);
+    for (const re of OFF_TOPIC) expect(texts.filter((t) => re.test(t))).toEqual([]);
+    // The introduction leads with the strongest on-topic evidence: the case study's drive-time figures.
+    const intro = body.sections[0].paragraphs.flatMap((p) => p.sentences.map((s) => s.text)).join(" ");
+    expect(intro).toMatch(/drive time/);
+    expect(report.target_words).toBe(900);
+    expect(report.shortfall_words).toBeGreaterThan(0);
+  });
+
+  it("scores citation precision down for true sentences about something else", () => {
+    const cite = (re: RegExp) => {
+      const e = KESTREL.find((x) => re.test(x.quote))!;
+      return { text: e.quote.split(/(?<=\.)\s+/).find((t) => re.test(t))!, cites: [e.id] };
+    };
+    const body = (sentences: ReturnType<typeof cite>[]): ArticleBody => ({ writer: "extractive", sections: [{ key: "intro", role: "intro", heading: "", paragraphs: [{ sentences }] }] });
+    const onTopic = body([cite(/Average drive time fell/), cite(/drive time averaged/)]);
+    const offTopic = body([cite(/Average drive time fell/), cite(/publish once or twice/), cite(/Import your customers/), cite(/Calendar sync/)]);
+    expect(citationPrecisionScore(onTopic, KESTREL, "en", false, brief)).toBe(100);
+    expect(citationPrecisionScore(offTopic, KESTREL, "en", false, brief)).toBeLessThanOrEqual(25);
+    // Without a brief (older callers), support alone is judged.
+    expect(citationPrecisionScore(offTopic, KESTREL, "en")).toBe(100);
+  });
+});
+
+describe("the topic in the pipeline's own words", () => {
+  const shapes = [
+    { topic: "How field-service contractors can cut drive time with smarter scheduling", shape: "how-can" },
+    { topic: "Best scheduling software for HVAC contractors", shape: "best" },
+    { topic: "Route batching vs manual dispatching", shape: "versus" },
+    { topic: "Why first-time fix rate matters", shape: "why" },
+    { topic: "Route planning for small plumbing firms", shape: "noun" },
+    { topic: "How to plan routes for a small team", shape: "how-to" },
+  ] as const;
+
+  it.each(shapes)("writes grammatical titles for '$topic'", ({ topic, shape }) => {
+    expect(topicShape(topic)).toBe(shape);
+    const b = decideBriefByRules({ topic, target_keyword: topic, mode: "standard", language: "en", target_words: 900, image: false, derivatives: [] }, null);
+    const titles = titleCandidates(b);
+    expect(titles.length).toBeGreaterThanOrEqual(4);
+    expect(new Set(titles).size).toBe(titles.length);
+    const first = topic.split(" ")[0];
+    for (const t of titles) {
+      expect(t[0]).toBe(t[0].toUpperCase());
+      // The topic's capitalised first word never stands mid-sentence, and no template wraps a clause.
+      expect(t.slice(1)).not.toContain(` ${first} `);
+      expect(t).not.toMatch(/^(What is|A practical guide to|Understanding) (How|Why|Best)\b/);
+      expect(t).not.toMatch(/: what you need to know: /);
+    }
+    // A long topic is the title as it is, with nothing appended.
+    if (topic.length > 50) expect(titles[0]).toBe(topic);
+    const framed = placeKeyword({ writer: "extractive", sections: [{ key: "intro", role: "intro", heading: "", paragraphs: [{ sentences: [{ text: "Dispatch boards show every job.", cites: ["e1"] }] }] }] }, b);
+    const framing = framed.body.sections[0].paragraphs[0].sentences[0].text;
+    expect(framing).not.toContain(` ${first} `);
+    expect(framing.toLowerCase()).toContain(topic.slice(1).toLowerCase());
+  });
+
+  it("builds the how-to shapes from the clause", () => {
+    const titles = titleCandidates(brief);
+    expect(titles).toEqual([
+      TOPIC,
+      "Cutting drive time with smarter scheduling: a guide for field-service contractors",
+      "How can field-service contractors cut drive time with smarter scheduling?",
+      "Practical ways field-service contractors can cut drive time with smarter scheduling",
+    ]);
+    expect(gerund("plan")).toBe("planning");
+    expect(gerund("reduce")).toBe("reducing");
+    expect(gerund("boost")).toBe("boosting");
+  });
+
+  it("lower-cases a phrase mid-sentence unless it opens with a name or an acronym", () => {
+    expect(embedPhrase("How contractors can cut drive time")).toBe("how contractors can cut drive time");
+    expect(embedPhrase("CRM tools for plumbers")).toBe("CRM tools for plumbers");
+    expect(embedPhrase("HubSpot for contractors")).toBe("HubSpot for contractors");
+    expect(embedPhrase("Google Ads for plumbers")).toBe("Google Ads for plumbers");
+    expect(embedPhrase("Kestrel pricing", "Kestrel Grove Software")).toBe("Kestrel pricing");
+  });
+});
+
+describe("FAQ and meta description from on-topic evidence", () => {
+  const contentTerms = (text: string) => tokenize(text).filter((t) => !["much", "do", "doe", "did"].includes(t));
+
+  it("asks only what its answers answer, never 'What is How …'", async () => {
+    const outline = planOutlineByRules(brief, 900, []);
+    const { body } = await draftArticle(new ExtractiveSectionWriter(), brief, outline, KESTREL);
+    const faq = groundFaq([], brief, KESTREL, body);
+    expect(faq.length).toBeGreaterThanOrEqual(3);
+    expect(faq.map((f) => f.question)).toContain("How much did average drive time fall?");
+    for (const f of faq) {
+      expect(f.question).not.toMatch(/\b(is|does|about) How\b/);
+      expect(f.question.endsWith("?")).toBe(true);
+      const asked = contentTerms(f.question);
+      const answer = new Set(tokenize(f.answer));
+      // The subject the question asks about is quoted from the answer (the verb may be inflected: "fell" / "fall").
+      expect(asked.filter((t) => answer.has(t)).length).toBeGreaterThanOrEqual(Math.ceil((asked.length * 2) / 3));
+      expect(KESTREL.find((e) => e.id === f.cites[0])!.quote).toContain(f.answer);
+      for (const re of OFF_TOPIC) expect(f.answer).not.toMatch(re);
+    }
+  });
+
+  it("summarises with the strongest on-topic evidence, not a framing sentence", async () => {
+    const outline = planOutlineByRules(brief, 900, []);
+    const { body } = await draftArticle(new ExtractiveSectionWriter(), brief, outline, KESTREL);
+    const { seo } = await optimizeForSearch(body, brief, KESTREL);
+    expect(seo.meta_description.length).toBeLessThanOrEqual(160);
+    expect(seo.meta_description).not.toMatch(/This article looks at/);
+    expect(seo.meta_description).toMatch(/drive time/);
+    const cited = allSentences(body).filter((s) => s.cites.length).map((s) => s.text);
+    expect(cited.some((t) => seo.meta_description.replace(/…$/, "").startsWith(t.slice(0, 40)))).toBe(true);
+    // A noun-phrase keyword the sentences do not name still opens the description.
+    const nounBrief = { ...brief, topic: "Route batching for contractors", keyword: "route batching" };
+    expect(metaDescriptionFrom(body, nounBrief, KESTREL).toLowerCase()).toContain("route batching");
+  });
+});
