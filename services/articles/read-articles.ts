@@ -2,6 +2,7 @@ import type { Db } from "mongodb";
 import { NotFoundError } from "../../shared/errors";
 import type { ArticleFormat } from "../../shared/schemas/articles";
 import type { ListPage } from "../../shared/schemas/pagination";
+import { pageNewestFirst, type PageRequest } from "../../shared/db/paging";
 import { mediaUrl } from "./media";
 import { articleCollections, type ArticleDoc } from "./store";
 
@@ -69,25 +70,11 @@ export function toArticleResource(doc: ArticleDoc, mediaBaseUrl: string, format?
   };
 }
 
-/**
- * Newest first, paged by `starting_after` (the last id of the previous page). The order is
- * (created_at, id) descending, so articles created meanwhile land before the first page and
- * never shift later pages.
- */
-export async function listArticles(
-  db: Db,
-  orgId: string,
-  page: { limit: number; starting_after?: string },
-): Promise<ListPage<ReturnType<typeof toArticleSummary>>> {
-  const filter: Record<string, unknown> = { org_id: orgId };
-  if (page.starting_after) {
-    const cursor = await requireArticle(db, orgId, page.starting_after);
-    filter.$or = [{ created_at: { $lt: cursor.created_at } }, { created_at: cursor.created_at, _id: { $lt: cursor._id } }];
-  }
-  const docs = await articleCollections(db)
-    .articles.find(filter, { projection: { content_markdown: 0, content_html: 0, json_ld: 0, faq: 0, derivatives: 0 } })
-    .sort({ created_at: -1, _id: -1 })
-    .limit(page.limit + 1)
-    .toArray();
-  return { object: "list", data: docs.slice(0, page.limit).map(toArticleSummary), has_more: docs.length > page.limit };
+/** Newest first, paged by `starting_after`, without the text, its renderings and the SEO extras. */
+export async function listArticles(db: Db, orgId: string, page: PageRequest): Promise<ListPage<ReturnType<typeof toArticleSummary>>> {
+  const { docs, has_more } = await pageNewestFirst(articleCollections(db).articles, { org_id: orgId }, page, {
+    what: "article",
+    projection: { content_markdown: 0, content_html: 0, json_ld: 0, faq: 0, derivatives: 0 },
+  });
+  return { object: "list", data: docs.map(toArticleSummary), has_more };
 }

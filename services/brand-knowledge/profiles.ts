@@ -4,6 +4,7 @@ import { NotFoundError } from "../../shared/errors";
 import type { Clock } from "../../shared/clock";
 import { newId } from "../../shared/ids";
 import type { CreateBrandProfileBody } from "../../shared/schemas/brand";
+import { pageNewestFirst, type PageRequest } from "../../shared/db/paging";
 import type { ListPage } from "../../shared/schemas/pagination";
 import { PROFILES, SOURCES, type BrandProfileDoc, type SourceDoc } from "./store";
 
@@ -66,21 +67,11 @@ export function toProfileSummary(doc: BrandProfileDoc, counts: Counts) {
   };
 }
 
-/** Newest first, paged by `starting_after`. */
-export async function listProfiles(db: Db, orgId: string, page: { limit: number; starting_after?: string }): Promise<ListPage<ReturnType<typeof toProfileSummary>>> {
-  const filter: Record<string, unknown> = { org_id: orgId };
-  if (page.starting_after) {
-    const cursor = await requireProfile(db, orgId, page.starting_after);
-    filter.$or = [{ created_at: { $lt: cursor.created_at } }, { created_at: cursor.created_at, _id: { $lt: cursor._id } }];
-  }
-  const docs = await profiles(db).find(filter).sort({ created_at: -1, _id: -1 }).limit(page.limit + 1).toArray();
-  const pageDocs = docs.slice(0, page.limit);
-  const counts = await countsFor(db, pageDocs.map((d) => d._id));
-  return {
-    object: "list",
-    data: pageDocs.map((d) => toProfileSummary(d, counts.get(d._id) ?? { sources: 0, chunks: 0 })),
-    has_more: docs.length > page.limit,
-  };
+/** Newest first, paged by `starting_after`, each with its counts of sources and chunks. */
+export async function listProfiles(db: Db, orgId: string, page: PageRequest): Promise<ListPage<ReturnType<typeof toProfileSummary>>> {
+  const { docs, has_more } = await pageNewestFirst(profiles(db), { org_id: orgId }, page, { what: "brand profile" });
+  const counts = await countsFor(db, docs.map((d) => d._id));
+  return { object: "list", data: docs.map((d) => toProfileSummary(d, counts.get(d._id) ?? { sources: 0, chunks: 0 })), has_more };
 }
 
 /** The full profile: summary, fact sheet and voice profile. */

@@ -1,5 +1,6 @@
 import type { Db } from "mongodb";
 import type { Clock } from "../../shared/clock";
+import { pageNewestFirst, type PageRequest } from "../../shared/db/paging";
 import { NotFoundError, ValidationError } from "../../shared/errors";
 import type { ListPage } from "../../shared/schemas/pagination";
 import type { DeliveryStatus, WebhookDeliveryResource } from "../../shared/schemas/webhooks";
@@ -176,14 +177,8 @@ export async function redeliver(db: Db, id: string, clock: Clock): Promise<Deliv
 }
 
 /** An endpoint's deliveries, newest first, paged by `starting_after` (a delivery id of the same endpoint). */
-export async function listDeliveries(db: Db, endpointId: string, page: { limit: number; starting_after?: string }): Promise<ListPage<WebhookDeliveryResource>> {
+export async function listDeliveries(db: Db, endpointId: string, page: PageRequest): Promise<ListPage<WebhookDeliveryResource>> {
   await requireEndpoint(db, endpointId);
-  const filter: Record<string, unknown> = { endpoint_id: endpointId };
-  if (page.starting_after) {
-    const cursor = await deliveries(db).findOne({ _id: page.starting_after, endpoint_id: endpointId }, { projection: { created_at: 1 } });
-    if (!cursor) throw new NotFoundError("webhook delivery");
-    filter.$or = [{ created_at: { $lt: cursor.created_at } }, { created_at: cursor.created_at, _id: { $lt: cursor._id } }];
-  }
-  const docs = await deliveries(db).find(filter).sort({ created_at: -1, _id: -1 }).limit(page.limit + 1).toArray();
-  return { object: "list", data: docs.slice(0, page.limit).map(toDeliveryResource), has_more: docs.length > page.limit };
+  const { docs, has_more } = await pageNewestFirst(deliveries(db), { endpoint_id: endpointId }, page, { what: "webhook delivery" });
+  return { object: "list", data: docs.map(toDeliveryResource), has_more };
 }
