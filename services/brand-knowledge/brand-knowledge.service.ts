@@ -10,9 +10,9 @@ import { AddSourceParams, CreateBrandProfileBody, IngestFinished, ProfilePath, R
 import { PageParams } from "../../shared/schemas/pagination";
 import { StageCall } from "../../shared/schemas/jobs";
 import { orgId } from "../../shared/validation";
-import { runIngestStage, type IngestDeps } from "./ingest/stages";
+import { ingestDepsFrom } from "./ingest/deps";
+import { runIngestStage } from "./ingest/stages";
 import { createProfile, listProfiles, profileDetail } from "./profiles";
-import { chatModelFrom } from "../../shared/llm/from-config";
 import { embedderFrom } from "./providers";
 import { RetrievalCache } from "./retrieval";
 import { addSource, listSources, recordIngestEnd, requeueStrandedSources, type StartIngest } from "./sources";
@@ -74,35 +74,9 @@ const BrandKnowledgeServiceSchema: ServiceSchema<ServiceSettingSchema, BrandKnow
     retrieve: zodAction(RetrieveParams, (params, _ctx, svc: BrandKnowledgeService) => svc.retrieval.retrieve(svc.db, params)),
 
     /** One stage of an `ingest_source` job, called by the pipeline's worker. */
-    runIngestStage: zodAction(StageCall, (call, ctx, svc: BrandKnowledgeService) => {
-      const cfg = config();
-      const deps: IngestDeps = {
-        db: svc.db,
-        clock,
-        policy: outboundPolicy(cfg),
-        embedder: svc.retrieval.embedder,
-        complete: chatModelFrom(cfg),
-        crawl: { maxPages: cfg.CRAWL_MAX_PAGES, maxDepth: cfg.CRAWL_MAX_DEPTH, totalTimeMs: cfg.CRAWL_TIMEOUT_MS, pageTimeoutMs: cfg.CRAWL_PAGE_TIMEOUT_MS },
-        reportProgress: async (meta) => {
-          try {
-            const ack = await ctx.call<{ accepted: boolean }, object>("pipeline.reportProgress", {
-              job_id: call.job_id,
-              fence: call.fence,
-              stage_index: call.stage_index,
-              meta,
-            });
-            return ack.accepted;
-          } catch (err) {
-            rootLogger().debug({ err, job_id: call.job_id }, "progress report not delivered");
-            return true;
-          }
-        },
-        recordTokens: async (tokens_in, tokens_out) => {
-          await ctx.call("billing.recordTokens", { org_id: call.org_id, tokens_in, tokens_out });
-        },
-      };
-      return runIngestStage(deps, call);
-    }),
+    runIngestStage: zodAction(StageCall, (call, ctx, svc: BrandKnowledgeService) =>
+      runIngestStage(ingestDepsFrom(config(), ctx, call, { db: svc.db, embedder: svc.retrieval.embedder, clock }), call),
+    ),
 
     /** The end of an ingest job (the pipeline's onFinish for `ingest_source`). */
     ingestFinished: zodAction(IngestFinished, async (end, _ctx, svc: BrandKnowledgeService) => {

@@ -4,11 +4,11 @@ import { zodAction } from "../../../shared/action";
 import { config, type Config } from "../../../shared/config";
 import { chatModelFrom } from "../../../shared/llm/from-config";
 import { imageModelFrom } from "../../../shared/llm/openai-images";
-import { rootLogger } from "../../../shared/logger";
 import { outboundPolicy } from "../../../shared/net/policy";
 import type { GeneratedArticleResult } from "../../../shared/schemas/articles";
 import type { RetrievedChunk } from "../../../shared/schemas/brand";
 import { StageCall, type StageCallParams } from "../../../shared/schemas/jobs";
+import { stageProgressReporter } from "../../../shared/stage-progress";
 import { orgId, uuid } from "../../../shared/validation";
 import type { BrandProfileView } from "./recon";
 import { buildGeneratedArticle, runArticleStage, type ArticleStageDeps } from "./stages";
@@ -34,13 +34,7 @@ function articleDepsFrom(cfg: Config, ctx: Context, call: StageCallParams): Arti
     recordTokens: async (tokens_in, tokens_out) => {
       await ctx.call("billing.recordTokens", { org_id: call.org_id, tokens_in, tokens_out });
     },
-    reportProgress: async (meta) => {
-      try {
-        await ctx.call("pipeline.reportProgress", { job_id: call.job_id, fence: call.fence, stage_index: call.stage_index, meta });
-      } catch (err) {
-        rootLogger().debug({ err, job_id: call.job_id }, "progress report not delivered");
-      }
-    },
+    reportProgress: stageProgressReporter(ctx, call),
     now: () => new Date(),
   };
 }

@@ -38,7 +38,7 @@ export interface ArticleStageDeps {
   generateImage?: GenerateImageFn;
   recordTokens(tokensIn: number, tokensOut: number): Promise<void>;
   /** Best effort: never throws. */
-  reportProgress(meta: Record<string, unknown>): Promise<void>;
+  reportProgress(meta: Record<string, unknown>): Promise<unknown>;
   now(): Date;
 }
 

@@ -1,0 +1,24 @@
+import type { Context } from "moleculer";
+import type { Db } from "mongodb";
+import type { Clock } from "../../../shared/clock";
+import type { Config } from "../../../shared/config";
+import { chatModelFrom } from "../../../shared/llm/from-config";
+import { outboundPolicy } from "../../../shared/net/policy";
+import type { StageCallParams } from "../../../shared/schemas/jobs";
+import { stageProgressReporter } from "../../../shared/stage-progress";
+import type { Embedder } from "../knowledge/embeddings";
+import type { IngestDeps } from "./stages";
+
+/** The ingest stage dependencies for one call: providers from the configuration, other services through the broker. */
+export function ingestDepsFrom(cfg: Config, ctx: Context, call: StageCallParams, own: { db: Db; embedder: Embedder; clock: Clock }): IngestDeps {
+  return {
+    ...own,
+    policy: outboundPolicy(cfg),
+    complete: chatModelFrom(cfg),
+    crawl: { maxPages: cfg.CRAWL_MAX_PAGES, maxDepth: cfg.CRAWL_MAX_DEPTH, totalTimeMs: cfg.CRAWL_TIMEOUT_MS, pageTimeoutMs: cfg.CRAWL_PAGE_TIMEOUT_MS },
+    reportProgress: stageProgressReporter(ctx, call),
+    recordTokens: async (tokens_in, tokens_out) => {
+      await ctx.call("billing.recordTokens", { org_id: call.org_id, tokens_in, tokens_out });
+    },
+  };
+}
