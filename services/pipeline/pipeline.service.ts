@@ -119,7 +119,7 @@ async function handOverEvents(svc: PipelineService): Promise<void> {
   }
 }
 
-/** Completes finalizations a crash interrupted (refund, then event). */
+/** Completes finalizations a crash interrupted (refund, then onFinish, then the event). */
 async function sweepFinalizations(svc: PipelineService): Promise<void> {
   try {
     const stale = await unfinishedFinalizations(svc.db, new Date(clock.now().getTime() - SWEEP_MS));

@@ -1,4 +1,5 @@
 import { MongoClient } from "mongodb";
+import { COMPLETED_CALL } from "../support/sibling-events";
 import type { ServiceBroker } from "moleculer";
 import { createOrgWithKey } from "../support/admin";
 import { startBrokerClient } from "../support/broker-client";
@@ -11,32 +12,6 @@ import { startWebhookReceiver, verifyWebhook, type WebhookReceiver } from "../su
 
 const RETRY_AFTER_MS = 2500;
 const FAST_WEBHOOKS = { WEBHOOK_RETRY_DELAYS_MS: `${RETRY_AFTER_MS},1000`, WEBHOOK_TIMEOUT_MS: "2000", WEBHOOK_POLL_MS: "100", JOB_POLL_MS: "200" };
-
-const completedCall = {
-  id: "call_8f2",
-  object: "call",
-  agent_id: "agent_1",
-  direction: "outbound",
-  status: "completed",
-  from: "+14155550100",
-  to: "+442071838750",
-  phone_number_id: "pn_1",
-  channel: "phone",
-  duration_sec: 95,
-  billed_sec: 120,
-  language: "en",
-  dialect: "en-GB",
-  lang_tier: "standard",
-  outcome: "appointment_booked",
-  sentiment: "positive",
-  recording_url: "https://recordings.example.com/call_8f2.mp3",
-  transcript: { segments: [{ speaker: "agent", start: 0, end: 2.5, text: "Hello, this is Ada." }], language_code: "en-GB", word_count: 4 },
-  tool_calls: [{ name: "book_slot", args: { at: "2025-01-03T10:00:00Z" }, result: { ok: true } }],
-  cost: { voice_credits: 2, telephony_usd: 0.013 },
-  error: null,
-  created_at: "2025-01-02T03:04:05Z",
-  ended_at: "2025-01-02T03:05:40Z",
-};
 
 /** An article job event as the pipeline hands it over. */
 function articleJobPayload() {
@@ -120,7 +95,7 @@ describe("webhook delivery across processes", () => {
     const voice = await broker.call<{ id: string; events: string[]; secret: string }, object>("webhooks.createEndpoint", { org_id: orgId, surface: "voice", url: receiver.url });
     expect(voice.events).toEqual(["call.started", "call.completed", "call.failed", "campaign.completed", "job.succeeded", "job.failed"]);
 
-    await expect(broker.call("webhooks.publish", { org_id: orgId, kind: "call.completed", payload: { ...completedCall, to: "020 7183 8750" } })).rejects.toMatchObject({
+    await expect(broker.call("webhooks.publish", { org_id: orgId, kind: "call.completed", payload: { ...COMPLETED_CALL, to: "020 7183 8750" } })).rejects.toMatchObject({
       code: 400,
       type: "invalid_request",
       message: "payload.to: must be an E.164 phone number",
@@ -130,14 +105,14 @@ describe("webhook delivery across processes", () => {
       message: expect.stringMatching(/^surface: is required for 'job.succeeded'/),
     });
     const eventId = crypto.randomUUID();
-    const published = await broker.call("webhooks.publish", { org_id: orgId, kind: "call.completed", payload: completedCall, id: eventId });
+    const published = await broker.call("webhooks.publish", { org_id: orgId, kind: "call.completed", payload: COMPLETED_CALL, id: eventId });
     expect(published).toEqual({ id: eventId, recorded: 1, deliveries: 1 });
-    expect(await broker.call("webhooks.publish", { org_id: orgId, kind: "call.completed", payload: completedCall, id: eventId })).toEqual({ id: eventId, recorded: 0, deliveries: 0 });
+    expect(await broker.call("webhooks.publish", { org_id: orgId, kind: "call.completed", payload: COMPLETED_CALL, id: eventId })).toEqual({ id: eventId, recorded: 0, deliveries: 0 });
     // An article job event of the same organization is not the voice surface's job.succeeded.
     expect(await broker.call("webhooks.publish", { org_id: orgId, surface: "articles", kind: "job.succeeded", payload: articleJobPayload() })).toMatchObject({ deliveries: 0 });
 
     const [req] = await receiver.waitForRequests(1);
-    expect(verifyWebhook(voice.secret, req)).toEqual({ event: "call.completed", data: completedCall });
+    expect(verifyWebhook(voice.secret, req)).toEqual({ event: "call.completed", data: COMPLETED_CALL });
     const listed = await admin()(`/admin/webhooks/${voice.id}/deliveries`);
     expect(listed.body.data).toEqual([expect.objectContaining({ event: "call.completed", event_id: eventId, webhook_id: req.headers["webhook-id"] })]);
     expect(receiver.requests).toHaveLength(1);

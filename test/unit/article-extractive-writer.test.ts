@@ -6,18 +6,10 @@ import { decideBriefByRules } from "../../services/pipeline/article/recon";
 import { renderSentence } from "../../services/pipeline/article/render";
 import { sectionWords } from "../../services/pipeline/article/section-writer";
 import type { Evidence } from "../../services/pipeline/article/types";
+import { evidenceFromPages } from "../support/article-evidence";
 import { ROUTE_PLANNING_PAGES } from "../support/fake-searxng";
 
-/** One evidence item per section of the guides, as research would store them. */
-const EVIDENCE: Evidence[] = ROUTE_PLANNING_PAGES.flatMap((page) => page.sections.map((s) => ({ page, s }))).map(({ page, s }, i) => ({
-  id: `e${i + 1}`,
-  url: `https://guides.example${page.path}`,
-  title: page.title,
-  heading: s.heading,
-  quote: s.paragraphs.join("\n"),
-  fetched_at: "2025-01-01T00:00:00.000Z",
-  origin: "web",
-}));
+const EVIDENCE: Evidence[] = evidenceFromPages(ROUTE_PLANNING_PAGES, { host: "guides.example", origin: "web" });
 
 const brief = decideBriefByRules(
   { topic: "Route planning for field service teams", target_keyword: "route planning", mode: "standard", language: "en", target_words: 1000, image: false, derivatives: [] },

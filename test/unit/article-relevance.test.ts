@@ -1,4 +1,5 @@
 import { draftArticle } from "../../services/pipeline/article/draft";
+import { evidenceFromPages } from "../support/article-evidence";
 import { unitsOfPool } from "../../services/pipeline/article/evidence-sentences";
 import { ExtractiveSectionWriter } from "../../services/pipeline/article/extractive-writer";
 import { planOutlineByRules } from "../../services/pipeline/article/outline";
@@ -13,15 +14,7 @@ import { FIXTURE_PAGES, FIXTURE_TEXT_PAGE } from "../support/fixture-site";
 
 /** The fixture company's site as research stores it: one evidence item per page section, plus the getting-started text. */
 const KESTREL: Evidence[] = [
-  ...FIXTURE_PAGES.flatMap((page) => page.sections.map((s) => ({ page, s }))).map(({ page, s }, i) => ({
-    id: `e${i + 1}`,
-    url: `https://kestrel.example${page.path}`,
-    title: page.title,
-    heading: s.heading,
-    quote: s.paragraphs.join("\n"),
-    fetched_at: "2025-01-01T00:00:00.000Z",
-    origin: "brand" as const,
-  })),
+  ...evidenceFromPages(FIXTURE_PAGES, { host: "kestrel.example", origin: "brand" }),
   {
     id: "e99",
     url: `https://kestrel.example${FIXTURE_TEXT_PAGE.path}`,

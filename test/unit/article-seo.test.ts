@@ -7,17 +7,10 @@ import { planOutlineByRules } from "../../services/pipeline/article/outline";
 import { decideBriefByRules } from "../../services/pipeline/article/recon";
 import { optimizeForSearch, placeKeyword, slugify, truncateAtWord } from "../../services/pipeline/article/seo";
 import type { ArticleBody, Evidence } from "../../services/pipeline/article/types";
+import { evidenceFromPages } from "../support/article-evidence";
 import { ROUTE_PLANNING_PAGES } from "../support/fake-searxng";
 
-const EVIDENCE: Evidence[] = ROUTE_PLANNING_PAGES.flatMap((page) => page.sections.map((s) => ({ page, s }))).map(({ page, s }, i) => ({
-  id: `e${i + 1}`,
-  url: `https://guides.example${page.path}`,
-  title: page.title,
-  heading: s.heading,
-  quote: s.paragraphs.join("\n"),
-  fetched_at: "2025-01-01T00:00:00.000Z",
-  origin: "web",
-}));
+const EVIDENCE: Evidence[] = evidenceFromPages(ROUTE_PLANNING_PAGES, { host: "guides.example", origin: "web" });
 const input = { topic: "Route planning for field service teams", target_keyword: "route planning", mode: "standard" as const, language: "en", target_words: 1000, image: false, derivatives: [] };
 const brief = decideBriefByRules(input, { id: "9b0c7a52-3f0e-4a53-9d59-0d6f7d6b2a11", name: "Dispatch Co", description: null, website_url: "https://dispatch.example", voice_profile: null, fact_sheet: null });
 const outline = planOutlineByRules(brief, 1000, []);

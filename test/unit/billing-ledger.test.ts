@@ -1,30 +1,17 @@
 import type { Db } from "mongodb";
-import { openTestDatabase } from "../support/test-database";
+import { useServiceDatabase } from "../support/test-database";
 import { debitCredits, getBalance, grantCredits, openAccount, recoverPendingLedger, refundDebit } from "../../services/billing/ledger";
 import { BILLING_COLLECTIONS, billingCollections, type LedgerRow } from "../../services/billing/store";
 import { recordRequests, recordTokens, usageReport } from "../../services/billing/usage";
 import type { Clock } from "../../shared/clock";
-import { closeDatabase, databaseFor } from "../../shared/db/client";
 import { type ApiError, InsufficientCreditsError, NotFoundError, ValidationError } from "../../shared/errors";
 import { newId } from "../../shared/ids";
 import { UsageParams } from "../../shared/schemas/billing";
 import { parseOrThrow } from "../../shared/validation";
 
 /** The embedded server in memory, or the real MongoDB at MONGO_URL: the same cases must pass on both. */
-let stopServer: () => Promise<void> = async () => undefined;
 let db: Db;
-
-beforeAll(async () => {
-  stopServer = await openTestDatabase();
-  db = await databaseFor("billing");
-  for (const spec of BILLING_COLLECTIONS) if (spec.indexes.length) await db.collection(spec.name).createIndexes(spec.indexes);
-});
-
-afterAll(async () => {
-  await db?.dropDatabase();
-  await closeDatabase();
-  await stopServer();
-});
+useServiceDatabase("billing", BILLING_COLLECTIONS, (opened) => (db = opened));
 
 const c = () => billingCollections(db);
 

@@ -1,4 +1,5 @@
 import { eventKinds, parseEventPayload, resolveSurface } from "../../shared/events/catalog";
+import { COMPLETED_CALL } from "../support/sibling-events";
 import { CreateEndpointParams, CreateWebhookBody } from "../../shared/schemas/webhooks";
 import { parseOrThrow } from "../../shared/validation";
 
@@ -14,39 +15,6 @@ const articleJob = {
 };
 
 const recruitingRun = { ...articleJob, id: "run_123", type: "screen_batch", result: { screening_id: "scr_1", screened: 12 } };
-
-const completedCall = {
-  id: "call_1",
-  object: "call",
-  agent_id: "agent_1",
-  direction: "outbound",
-  status: "completed",
-  from: "+14155550100",
-  to: "+442071838750",
-  phone_number_id: "pn_1",
-  channel: "phone",
-  duration_sec: 95,
-  billed_sec: 120,
-  language: "en",
-  dialect: "en-GB",
-  lang_tier: "standard",
-  outcome: "appointment_booked",
-  sentiment: "positive",
-  recording_url: "https://recordings.example.com/call_1.mp3",
-  transcript: {
-    segments: [
-      { speaker: "agent", start: 0, end: 2.5, text: "Hello, this is Ada." },
-      { speaker: "caller", start: 2.6, end: 4, text: "Hi!" },
-    ],
-    language_code: "en-GB",
-    word_count: 5,
-  },
-  tool_calls: [{ name: "book_slot", args: { at: "2025-01-03T10:00:00Z" }, result: { ok: true } }],
-  cost: { voice_credits: 2, telephony_usd: 0.013 },
-  error: null,
-  created_at: "2025-01-02T03:04:05Z",
-  ended_at: "2025-01-02T03:05:40Z",
-};
 
 const problemsOf = (fn: () => unknown): string[] => {
   try {
@@ -99,23 +67,23 @@ describe("event catalog", () => {
   });
 
   it("validates the call object by the state its event describes", () => {
-    expect(parseEventPayload("voice", "call.completed", completedCall)).toEqual(completedCall);
-    const live = { ...completedCall, status: "in_progress", recording_url: null, transcript: null, outcome: null, ended_at: null };
+    expect(parseEventPayload("voice", "call.completed", COMPLETED_CALL)).toEqual(COMPLETED_CALL);
+    const live = { ...COMPLETED_CALL, status: "in_progress", recording_url: null, transcript: null, outcome: null, ended_at: null };
     expect(parseEventPayload("voice", "call.started", live)).toEqual(live);
-    expect(problemsOf(() => parseEventPayload("voice", "call.started", { ...live, transcript: completedCall.transcript }))).toEqual([
+    expect(problemsOf(() => parseEventPayload("voice", "call.started", { ...live, transcript: COMPLETED_CALL.transcript }))).toEqual([
       "payload.transcript: must be null while the call is live",
     ]);
-    expect(problemsOf(() => parseEventPayload("voice", "call.completed", { ...completedCall, status: "busy" }))).toEqual(["payload.status: must be completed"]);
-    const failed = { ...completedCall, status: "no_answer", billed_sec: 0, error: { code: "no_answer", message: "Nobody picked up." } };
+    expect(problemsOf(() => parseEventPayload("voice", "call.completed", { ...COMPLETED_CALL, status: "busy" }))).toEqual(["payload.status: must be completed"]);
+    const failed = { ...COMPLETED_CALL, status: "no_answer", billed_sec: 0, error: { code: "no_answer", message: "Nobody picked up." } };
     expect(parseEventPayload("voice", "call.failed", failed)).toEqual(failed);
     expect(problemsOf(() => parseEventPayload("voice", "call.failed", { ...failed, error: null, billed_sec: 30 }))).toEqual([
       "payload.error: must explain why the call failed",
       "payload.billed_sec: must be 0: a failed call bills no voice minutes",
     ]);
-    expect(problemsOf(() => parseEventPayload("voice", "call.completed", { ...completedCall, to: "020 7183 8750" }))).toEqual([
+    expect(problemsOf(() => parseEventPayload("voice", "call.completed", { ...COMPLETED_CALL, to: "020 7183 8750" }))).toEqual([
       "payload.to: must be an E.164 phone number",
     ]);
-    expect(problemsOf(() => parseEventPayload("voice", "call.completed", { ...completedCall, transcript: { ...completedCall.transcript, segments: [{ speaker: "bot" }] } }))).toEqual(
+    expect(problemsOf(() => parseEventPayload("voice", "call.completed", { ...COMPLETED_CALL, transcript: { ...COMPLETED_CALL.transcript, segments: [{ speaker: "bot" }] } }))).toEqual(
       expect.arrayContaining([expect.stringMatching(/^payload\.transcript\.segments\.0\.speaker: /), "payload.transcript.segments.0.text: is required"]),
     );
   });

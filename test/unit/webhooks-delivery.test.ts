@@ -1,30 +1,17 @@
 import type { Db } from "mongodb";
-import { openTestDatabase } from "../support/test-database";
+import { useServiceDatabase } from "../support/test-database";
 import type { AttemptOutcome } from "../../services/webhooks/attempt";
 import { afterAttempt, claimDelivery, EventBodies, listDeliveries, performClaimedAttempt, redeliver, type AttemptDeps } from "../../services/webhooks/deliveries";
 import { createEndpoint, setEndpointActive } from "../../services/webhooks/endpoints";
 import { articleEventsToRecord, recordEvents, type IncomingEvent } from "../../services/webhooks/events";
 import { deliveries, events, WEBHOOK_COLLECTIONS, type DeliveryDoc } from "../../services/webhooks/store";
 import { systemClock, type Clock } from "../../shared/clock";
-import { closeDatabase, databaseFor } from "../../shared/db/client";
 import type { EventSurface } from "../../shared/events/catalog";
 import { newId } from "../../shared/ids";
 
 /** The embedded server in memory, or the real MongoDB at MONGO_URL. */
-let stopServer: () => Promise<void> = async () => undefined;
 let db: Db;
-
-beforeAll(async () => {
-  stopServer = await openTestDatabase();
-  db = await databaseFor("webhooks");
-  for (const spec of WEBHOOK_COLLECTIONS) if (spec.indexes.length) await db.collection(spec.name).createIndexes(spec.indexes);
-});
-
-afterAll(async () => {
-  await db?.dropDatabase();
-  await closeDatabase();
-  await stopServer();
-});
+useServiceDatabase("webhooks", WEBHOOK_COLLECTIONS, (opened) => (db = opened));
 
 const RULES = { policy: { allowLoopback: true }, requireHttps: false };
 const DELAYS = [30_000, 300_000];

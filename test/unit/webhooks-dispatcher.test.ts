@@ -1,36 +1,23 @@
 import type { Db } from "mongodb";
-import { openTestDatabase } from "../support/test-database";
+import { useServiceDatabase } from "../support/test-database";
 import pino from "pino";
 import { DeliveryDispatcher, type DispatcherOptions } from "../../services/webhooks/dispatcher";
 import { createEndpoint } from "../../services/webhooks/endpoints";
 import { recordEvents } from "../../services/webhooks/events";
 import { deliveries, WEBHOOK_COLLECTIONS } from "../../services/webhooks/store";
 import { systemClock } from "../../shared/clock";
-import { closeDatabase, databaseFor } from "../../shared/db/client";
 import { newId } from "../../shared/ids";
 import { waitFor } from "../support/wait";
 import { startWebhookReceiver, verifyWebhook, type WebhookReceiver } from "../support/webhook-receiver";
 
-let stopServer: () => Promise<void> = async () => undefined;
 let db: Db;
+useServiceDatabase("webhooks", WEBHOOK_COLLECTIONS, (opened) => (db = opened));
 const receivers: WebhookReceiver[] = [];
 const dispatchers: DeliveryDispatcher[] = [];
-
-beforeAll(async () => {
-  stopServer = await openTestDatabase();
-  db = await databaseFor("webhooks");
-  for (const spec of WEBHOOK_COLLECTIONS) if (spec.indexes.length) await db.collection(spec.name).createIndexes(spec.indexes);
-});
 
 afterEach(async () => {
   await Promise.all(dispatchers.splice(0).map((d) => d.stop()));
   await Promise.all(receivers.splice(0).map((r) => r.close()));
-});
-
-afterAll(async () => {
-  await db?.dropDatabase();
-  await closeDatabase();
-  await stopServer();
 });
 
 const silent = pino({ level: "silent" });

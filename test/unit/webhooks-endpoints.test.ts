@@ -1,28 +1,15 @@
 import type { LookupAddress } from "node:dns";
-import { openTestDatabase } from "../support/test-database";
+import { useServiceDatabase } from "../support/test-database";
 import type { Db } from "mongodb";
 import { createEndpoint, listEndpoints, MAX_ENDPOINTS_PER_ORG, registrationRules, setEndpointActive, type RegistrationRules } from "../../services/webhooks/endpoints";
 import { endpoints, WEBHOOK_COLLECTIONS } from "../../services/webhooks/store";
 import { toCreatedEndpoint, toEndpointResource } from "../../services/webhooks/views";
 import { systemClock } from "../../shared/clock";
-import { closeDatabase, databaseFor } from "../../shared/db/client";
 import { newId } from "../../shared/ids";
 import type { HostResolver } from "../../shared/net/url-guard";
 
-let stopServer: () => Promise<void> = async () => undefined;
 let db: Db;
-
-beforeAll(async () => {
-  stopServer = await openTestDatabase();
-  db = await databaseFor("webhooks");
-  for (const spec of WEBHOOK_COLLECTIONS) if (spec.indexes.length) await db.collection(spec.name).createIndexes(spec.indexes);
-});
-
-afterAll(async () => {
-  await db?.dropDatabase();
-  await closeDatabase();
-  await stopServer();
-});
+useServiceDatabase("webhooks", WEBHOOK_COLLECTIONS, (opened) => (db = opened));
 
 /** A fake DNS: known names answer their address, the rest do not resolve. */
 const fakeDns =

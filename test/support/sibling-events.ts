@@ -1,0 +1,33 @@
+/** A voice-surface call object as `call.completed` carries it (sibling-surfaces.md §6). */
+export const COMPLETED_CALL = {
+  id: "call_1",
+  object: "call",
+  agent_id: "agent_1",
+  direction: "outbound",
+  status: "completed",
+  from: "+14155550100",
+  to: "+442071838750",
+  phone_number_id: "pn_1",
+  channel: "phone",
+  duration_sec: 95,
+  billed_sec: 120,
+  language: "en",
+  dialect: "en-GB",
+  lang_tier: "standard",
+  outcome: "appointment_booked",
+  sentiment: "positive",
+  recording_url: "https://recordings.example.com/call_1.mp3",
+  transcript: {
+    segments: [
+      { speaker: "agent", start: 0, end: 2.5, text: "Hello, this is Ada." },
+      { speaker: "caller", start: 2.6, end: 4, text: "Hi!" },
+    ],
+    language_code: "en-GB",
+    word_count: 5,
+  },
+  tool_calls: [{ name: "book_slot", args: { at: "2025-01-03T10:00:00Z" }, result: { ok: true } }],
+  cost: { voice_credits: 2, telephony_usd: 0.013 },
+  error: null,
+  created_at: "2025-01-02T03:04:05Z",
+  ended_at: "2025-01-02T03:05:40Z",
+};
