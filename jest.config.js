@@ -1,6 +1,14 @@
 /** Tests run from TypeScript sources through swc; spawned platform processes run the tsc build in dist/. */
-const transform = { "^.+\\.ts$": ["@swc/jest", { jsc: { target: "es2022" } }] };
-const common = { testEnvironment: "node", transform, moduleFileExtensions: ["ts", "js", "json"] };
+const swc = ["@swc/jest", { jsc: { target: "es2022" } }];
+// ES-module-only dependencies (Node loads them with require(); jest's own module system needs them compiled).
+const ESM_DEPENDENCIES = ["franc-min", "trigram-utils", "n-gram", "collapse-white-space", "iso-639-3"];
+const transform = { "^.+\\.ts$": swc, [`/node_modules/(${ESM_DEPENDENCIES.join("|")})/.+\\.js$`]: swc };
+const common = {
+  testEnvironment: "node",
+  transform,
+  transformIgnorePatterns: [`/node_modules/(?!(${ESM_DEPENDENCIES.join("|")})/)`],
+  moduleFileExtensions: ["ts", "js", "json"],
+};
 
 const slow = { ...common, setupFilesAfterEnv: ["<rootDir>/test/support/slow-timeout.ts"] };
 

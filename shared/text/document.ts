@@ -3,8 +3,10 @@
 export interface DocumentSection {
   /** Headings above this text, outermost first, e.g. ["Pricing", "Enterprise plan"]; [] before the first heading. */
   headingPath: string[];
-  /** Paragraphs (and list items, table rows) separated by "\n". */
+  /** Paragraphs (and list items, table rows) separated by "\n": prose only. */
   text: string;
+  /** Preformatted blocks of the section (commands, logs, configuration, code), verbatim, kept out of `text`. */
+  code?: string[];
 }
 
 export interface ExtractedDocument {

@@ -35,6 +35,8 @@ const BLOCKS = new Set([
   "TFOOT", "THEAD", "UL",
 ]);
 const SKIPPED = new Set(["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "SVG", "CANVAS", "IFRAME", "BUTTON", "SELECT", "INPUT", "TEXTAREA"]);
+/** Preformatted blocks (shell sessions, logs, configuration files, code) are kept apart from prose, never read as sentences. */
+const PREFORMATTED = new Set(["PRE", "XMP", "LISTING"]);
 /**
  * Menus, modal dialogs (cookie consent, newsletter pop-ups) and the site's own header and footer are never
  * content, but on a short page Readability scores them like text; they go before it runs. A header or footer
@@ -46,6 +48,19 @@ const CONTENT_ROOTS = "main, article, [role=main]";
 
 function collapse(text: string): string {
   return text.replace(/\s+/g, " ").trim();
+}
+
+/**
+ * A heading as a reader would write it: without the source's numbering ("14.2.2. Moving from iptables to
+ * nftables", "Chapter 2. Debian package management", "A.1. …") and without a trailing anchor mark ("¶", "#").
+ */
+export function cleanHeading(text: string): string {
+  return collapse(text)
+    .replace(/^(?:chapter|chapitre|kapitel|cap[ií]tulo|appendix|annexe|anhang|ap[ée]ndice|section|part|partie|teil|parte)\s+[\dA-Z]+[.:]?\s+/i, "")
+    .replace(/^(?:[A-Z]|\d+)(?:\.\d+)+\.?\s+/, "")
+    .replace(/^\d+[.)]\s+/, "")
+    .replace(/\s*[¶#§]\s*$/, "")
+    .trim();
 }
 
 function parseHtml(url: string, html: string): JSDOM {
@@ -63,14 +78,14 @@ function extractHtml(url: string, html: string): ExtractedDocument {
   try {
     const document = window.document;
     const pageTitle = collapse(document.title ?? "");
-    const firstH1 = collapse(document.querySelector("h1")?.textContent ?? "");
+    const firstH1 = cleanHeading(document.querySelector("h1")?.textContent ?? "");
     const declaredLang = document.documentElement.getAttribute("lang")?.trim() || undefined;
     for (const el of document.querySelectorAll(NEVER_CONTENT.join(","))) el.remove();
     for (const el of document.querySelectorAll(SITE_CHROME.join(","))) if (!el.parentElement?.closest(CONTENT_ROOTS)) el.remove();
 
     // Identity serializer: we want Readability's cleaned DOM, not an HTML string to parse again.
     const article = new Readability<Node>(document, { serializer: (node) => node }).parse();
-    const title = collapse(article?.title ?? "") || firstH1 || pageTitle || url;
+    const title = cleanHeading(article?.title ?? "") || firstH1 || pageTitle || url;
     // Readability turns the page's h1 into an h2; as the first heading it names the page, not a section.
     const sections = article?.content ? sectionsFromDom(article.content, [title, firstH1, pageTitle]) : [];
     const lang = (article?.lang ?? "").trim() || declaredLang;
@@ -85,6 +100,7 @@ class SectionBuilder {
   readonly sections: DocumentSection[] = [];
   private stack: { level: number; text: string }[] = [];
   private paragraphs: string[] = [];
+  private codeBlocks: string[] = [];
   private readonly documentNames: Set<string>;
 
   /** documentNames: the title and the like; as the very first heading they name the document, not a section. */
@@ -92,7 +108,8 @@ class SectionBuilder {
     this.documentNames = new Set(documentNames.filter(Boolean).map((n) => n.toLowerCase()));
   }
 
-  heading(level: number, text: string): void {
+  heading(level: number, raw: string): void {
+    const text = cleanHeading(raw);
     if (!text) return;
     if (this.stack.length === 0 && this.sections.length === 0 && this.paragraphs.length === 0 && this.documentNames.has(text.toLowerCase())) return;
     this.close();
@@ -104,10 +121,21 @@ class SectionBuilder {
     if (text) this.paragraphs.push(text);
   }
 
+  /** A preformatted block: kept with its section, apart from the prose. */
+  code(text: string): void {
+    const trimmed = text.replace(/^\n+|\s+$/g, "");
+    if (trimmed) this.codeBlocks.push(trimmed);
+  }
+
   close(): DocumentSection[] {
-    if (this.paragraphs.length) {
-      this.sections.push({ headingPath: this.stack.map((h) => h.text), text: this.paragraphs.join("\n") });
+    if (this.paragraphs.length || this.codeBlocks.length) {
+      this.sections.push({
+        headingPath: this.stack.map((h) => h.text),
+        text: this.paragraphs.join("\n"),
+        ...(this.codeBlocks.length ? { code: this.codeBlocks } : {}),
+      });
       this.paragraphs = [];
+      this.codeBlocks = [];
     }
     return this.sections;
   }
@@ -131,7 +159,10 @@ function sectionsFromDom(root: Node, documentNames: string[]): DocumentSection[]
       const el = child as Element;
       const tag = el.tagName.toUpperCase();
       if (SKIPPED.has(tag)) continue;
-      if (tag in HEADINGS) {
+      if (PREFORMATTED.has(tag)) {
+        flush();
+        builder.code(el.textContent ?? "");
+      } else if (tag in HEADINGS) {
         flush();
         builder.heading(HEADINGS[tag], collapse(el.textContent ?? ""));
       } else if (tag === "BR") {
@@ -194,8 +225,24 @@ export function extractPlainText(input: PlainTextInput): ExtractedDocument {
     builder.paragraph(plainInline(paragraph.join(" ")));
     paragraph = [];
   };
+  let fence: string[] | null = null;
   for (const raw of lines) {
     const line = raw.trim();
+    // A fenced block (``` or ~~~) is code: kept apart from the prose, verbatim.
+    if (/^(```|~~~)/.test(line)) {
+      if (fence) {
+        builder.code(fence.join("\n"));
+        fence = null;
+      } else {
+        flush();
+        fence = [];
+      }
+      continue;
+    }
+    if (fence) {
+      fence.push(raw);
+      continue;
+    }
     const heading = MARKDOWN_HEADING.exec(line);
     if (heading) {
       flush();
@@ -210,6 +257,7 @@ export function extractPlainText(input: PlainTextInput): ExtractedDocument {
       paragraph.push(line);
     }
   }
+  if (fence) builder.code(fence.join("\n"));
   flush();
   return assemble(input.url ?? "", title, input.lang, builder.close());
 }

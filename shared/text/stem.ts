@@ -34,3 +34,27 @@ export function stemEnglish(word: string): string {
   if (w.length > 3 && w.endsWith("e") && !w.endsWith("ee")) w = w.slice(0, -1);
   return w;
 }
+
+/**
+ * Snowball's French, German and Spanish stemmers (the `snowball-stemmers` port of the reference algorithms):
+ * "paquets" and "paquet", "Pakete" and "Paket", "redes" and "red" are one term. Other languages are not stemmed.
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const snowball = require("snowball-stemmers") as { newStemmer(language: string): { stem(word: string): string } };
+const SNOWBALL_LANGUAGES: Record<string, string> = { fr: "french", de: "german", es: "spanish" };
+const stemmers = new Map<string, (word: string) => string>();
+
+export function stemmerFor(lang: string): (word: string) => string {
+  const base = (lang ?? "en").toLowerCase().split(/[-_]/)[0] || "en";
+  let stem = stemmers.get(base);
+  if (!stem) {
+    if (base === "en") stem = stemEnglish;
+    else if (SNOWBALL_LANGUAGES[base]) {
+      const stemmer = snowball.newStemmer(SNOWBALL_LANGUAGES[base]);
+      // Numbers and mixed tokens ("ipv6") stay as written.
+      stem = (word) => (/^\p{L}+$/u.test(word) ? stemmer.stem(word) : word);
+    } else stem = (word) => word;
+    stemmers.set(base, stem);
+  }
+  return stem;
+}

@@ -36,9 +36,20 @@ function wordSet(list: string): ReadonlySet<string> {
   return new Set(list.split(/\s+/).filter(Boolean));
 }
 
+/**
+ * French and Spanish come from the `stopword` package's lists (maintained, 60+ languages), with the elided
+ * forms French writes with an apostrophe ("l'", "d'", "qu'") and the contractions Spanish writes whole.
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const listed = require("stopword") as { fra: string[]; spa: string[] };
+const FRENCH_EXTRA = "l d qu s n c j m t au aux du des les une un est sont été être cette ces son sa ses leur leurs";
+const SPANISH_EXTRA = "al del lo los las una unos unas es son está están ser sus su este esta estos estas";
+
 const STOPWORDS: Record<string, ReadonlySet<string>> = {
   en: wordSet(ENGLISH_STOPWORDS),
   de: wordSet(GERMAN_STOPWORDS),
+  fr: new Set([...listed.fra, ...FRENCH_EXTRA.split(" ")]),
+  es: new Set([...listed.spa, ...SPANISH_EXTRA.split(" ")]),
 };
 
 export const COMMON_WORDS: ReadonlySet<string> = wordSet(ENGLISH_COMMON_WORDS);

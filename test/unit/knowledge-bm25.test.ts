@@ -11,8 +11,14 @@ describe("tokenize", () => {
     expect(tokenize("We’re proud of Kestrel’s drivers")).toEqual(["proud", "kestrel", "driver"]);
   });
 
-  it("segments Unicode text and drops German stopwords, without English stemming", () => {
-    expect(tokenize("Die Größe der Flotten und die Routen", "de")).toEqual(["größe", "flotten", "routen"]);
+  it("segments Unicode text, drops German stopwords and stems with the German Snowball stemmer, not the English one", () => {
+    expect(tokenize("Die Größe der Flotten und die Routen", "de")).toEqual(["gross", "flott", "rout"]);
+    expect(tokenize("Die Flotte fährt die Route", "de")).toEqual(["flott", "fahrt", "rout"]);
+  });
+
+  it("drops French elisions and stopwords and stems French and Spanish", () => {
+    expect(tokenize("L'épinglage des paquets et le paquet", "fr")).toEqual(["épinglag", "paquet", "paquet"]);
+    expect(tokenize("La configuración de las redes y la red", "es")).toEqual(["configur", "red", "red"]);
     expect(tokenize("ＡＢＣ１２３ café")).toEqual(["abc123", "café"]);
   });
 });

@@ -1,4 +1,4 @@
-import { extractableKind, extractDocument, extractPlainText } from "../../shared/text/extract";
+import { cleanHeading, extractableKind, extractDocument, extractPlainText } from "../../shared/text/extract";
 import { KNOWLEDGE_CORPUS } from "../support/knowledge-corpus";
 
 const pricingPage = KNOWLEDGE_CORPUS.find((d) => d.id === "pricing")!;
@@ -158,5 +158,47 @@ describe("extractableKind", () => {
 
   it("refuses to extract a content type without text", () => {
     expect(() => extractDocument({ url: "https://kestrel.example/a.pdf", contentType: "application/pdf", body: "%PDF" })).toThrow(/application\/pdf/);
+  });
+});
+
+describe("extraction keeps numbering and preformatted text out of prose", () => {
+  const html = `<html><head><title>Debian reference</title></head><body><main>
+    <h1>Chapter 2. Debian package management</h1>
+    <h2>2.7.3. Tweaking candidate version</h2>
+    <p>The candidate version is selected by the pin priority of each release.</p>
+    <pre class="screen">$ sudo apt-get update
+Reading package lists... Done
+Package: *
+Pin: release a=unstable
+Pin-Priority: 800</pre>
+    <p>Setting the priority above 1000 allows downgrades of installed packages.</p>
+    <h3>14.2.2. Moving from iptables to nftables</h3>
+    <p>The nftables framework replaces the older iptables tools for packet filtering on Debian.</p>
+  </main></body></html>`;
+
+  it("strips source numbering from headings and the title", () => {
+    expect(cleanHeading("14.2.2. Moving from iptables to nftables")).toBe("Moving from iptables to nftables");
+    expect(cleanHeading("Chapter 2. Debian package management")).toBe("Debian package management");
+    expect(cleanHeading("A.1. The Debian maze")).toBe("The Debian maze");
+    expect(cleanHeading("3 ways to cut drive time")).toBe("3 ways to cut drive time");
+    const doc = extractDocument({ url: "https://example.org/ch02.html", contentType: "text/html", body: html });
+    const headings = doc.sections.flatMap((s) => s.headingPath);
+    expect(headings).toContain("Tweaking candidate version");
+    expect(headings).toContain("Moving from iptables to nftables");
+    expect(headings.some((h) => /^\d/.test(h))).toBe(false);
+  });
+
+  it("keeps shell sessions and configuration apart from the prose sentences", () => {
+    const doc = extractDocument({ url: "https://example.org/ch02.html", contentType: "text/html", body: html });
+    const prose = doc.sections.map((s) => s.text).join("\n");
+    expect(prose).toContain("The candidate version is selected by the pin priority of each release.");
+    expect(prose).not.toMatch(/apt-get|Pin-Priority|Reading package lists/);
+    expect(doc.sections.flatMap((s) => s.code ?? []).join("\n")).toContain("Pin-Priority: 800");
+  });
+
+  it("reads fenced blocks of pasted markdown as code", () => {
+    const doc = extractPlainText({ content: "# Pinning\n\nPinning keeps a package at a chosen version.\n\n```\nPackage: foo\nPin: version 1.2*\n```\n\nThe pin file lives in the preferences directory." });
+    expect(doc.sections.map((s) => s.text).join("\n")).not.toContain("Pin: version");
+    expect(doc.sections.flatMap((s) => s.code ?? [])).toEqual(["Package: foo\nPin: version 1.2*"]);
   });
 });
