@@ -1,7 +1,7 @@
 /** Tests run from TypeScript sources through swc; spawned platform processes run the tsc build in dist/. */
 const swc = ["@swc/jest", { jsc: { target: "es2022" } }];
 // ES-module-only dependencies (Node loads them with require(); jest's own module system needs them compiled).
-const ESM_DEPENDENCIES = ["franc-min", "trigram-utils", "n-gram", "collapse-white-space", "iso-639-3"];
+const ESM_DEPENDENCIES = ["eld"];
 const transform = { "^.+\\.ts$": swc, [`/node_modules/(${ESM_DEPENDENCIES.join("|")})/.+\\.js$`]: swc };
 const common = {
   testEnvironment: "node",

@@ -92,7 +92,7 @@ export const GeneratedArticle = z.strictObject({
   meta_description: z.string().max(160),
   slug: z.string().regex(/^[a-z0-9]+(-[a-z0-9]+)*$/),
   title_variants: z.array(z.string().min(1)).min(3),
-  faq: z.array(FaqItem).min(3),
+  faq: z.array(FaqItem).max(5),
   json_ld: z.record(z.string(), z.unknown()),
   citations: z.array(Citation),
   word_count: z.number().int().min(0),

@@ -29,7 +29,7 @@ const input = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
-const chunk = (heading: string[], title = "Guide"): RetrievedChunk => ({ chunk_id: heading.join("/"), source_id: "s", url: null, title, heading_path: heading, text: "", context: "", score: 0 });
+const chunk = (heading: string[], text: string, title = "Guide"): RetrievedChunk => ({ chunk_id: heading.join("/"), source_id: "s", url: null, title, heading_path: heading, text, context: "", score: 0 });
 
 describe("word budgets", () => {
   it("add up to the target for every target and section count", () => {
@@ -68,12 +68,20 @@ describe("plan", () => {
   });
 
   it("uses the subjects the knowledge base covers near the topic as headings, and its facts in briefs", () => {
+    const onTopic = "Route planning for field service teams starts with grouping each technician's jobs by area.";
     const themes = knowledgeThemes(
-      [chunk(["Guide", "Clustering jobs by area"]), chunk(["Route planning"]), chunk(["Guide", "Clustering jobs by area"]), chunk(["Dispatch Co"]), chunk(["Arrival windows"])],
+      [
+        chunk(["Guide", "Clustering jobs by area"], onTopic),
+        chunk(["Route planning"], "Route planning decides how much of a field service team's day is spent driving."),
+        chunk(["Guide", "Clustering jobs by area"], onTopic),
+        chunk(["Dispatch Co"], "Dispatch Co plans routes for field service teams in twelve countries."),
+        chunk(["Payroll exports"], "Payroll exports run every Friday and include overtime and holiday pay for each employee."),
+        chunk(["Arrival windows"], "Route planning lets field service teams promise narrower arrival windows to customers."),
+      ],
       brief,
       "en",
     );
-    // "Route planning" says nothing beyond the topic; the brand's name is no subject.
+    // "Route planning" says nothing beyond the topic; the brand's name is no subject; a chunk about something else lends no heading.
     expect(themes.map((t) => t.heading)).toEqual(["Clustering jobs by area", "Arrival windows"]);
     const outline = planOutlineByRules(brief, 1600, themes);
     const headings = outline.sections.map((s) => s.heading);

@@ -13,8 +13,9 @@ import { ROUTE_PLANNING_PAGES } from "../support/fake-searxng";
 const EVIDENCE: Evidence[] = evidenceFromPages(ROUTE_PLANNING_PAGES, { host: "guides.example", origin: "web" });
 const input = { topic: "Route planning for field service teams", target_keyword: "route planning", mode: "standard" as const, language: "en", target_words: 1000, image: false, derivatives: [] };
 const brief = decideBriefByRules(input, { id: "9b0c7a52-3f0e-4a53-9d59-0d6f7d6b2a11", name: "Dispatch Co", description: null, website_url: "https://dispatch.example", voice_profile: null, fact_sheet: null });
-const outline = planOutlineByRules(brief, 1000, []);
-const draft = () => draftArticle(new ExtractiveSectionWriter(), brief, outline, EVIDENCE).then((d) => d.body);
+const outline = planOutlineByRules(brief, 600, []);
+/** The body is written from the first guides; the FAQ may then answer from passages the body did not quote. */
+const draft = () => draftArticle(new ExtractiveSectionWriter(), brief, outline, EVIDENCE.slice(0, 6)).then((d) => d.body);
 
 /** schema.org's context as a local document (no network): `@vocab` is what the real context declares. */
 const documentLoader = async (url: string) => ({ contextUrl: undefined, documentUrl: url, document: { "@context": { "@vocab": "http://schema.org/" } } });
@@ -50,11 +51,14 @@ describe("seo", () => {
     expect(lower(body.sections[0].paragraphs[0].sentences.map((s) => s.text).join(" "))).toContain("route planning");
     expect(body.sections.some((s) => lower(s.heading).includes("route planning"))).toBe(true);
 
-    // FAQ answers are evidence, cited.
+    // FAQ answers are evidence, cited, and not sentences the body already quotes.
     expect(seo.faq.length).toBeGreaterThanOrEqual(3);
     const byId = new Map(EVIDENCE.map((e) => [e.id, e]));
+    const quoted = new Set(body.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.sentences.map((x) => x.text))));
     for (const item of seo.faq) {
       expect(item.question.endsWith("?")).toBe(true);
+      expect(item.question).not.toMatch(/:\s/);
+      expect(quoted.has(item.answer)).toBe(false);
       expect(item.cites.length).toBeGreaterThan(0);
       expect(item.cites.some((id) => byId.get(id)!.quote.includes(item.answer))).toBe(true);
     }
@@ -94,7 +98,7 @@ describe("seo", () => {
       title: "Route planning that gives technicians their afternoons back",
       title_variants: ["Route planning, minute by minute", "A guide without the keyword"],
       meta_description: "x".repeat(150) + " route planning and more words beyond the limit",
-      faq_questions: ["How long should arrival windows be?"],
+      faq_questions: ["How long should arrival windows be?", "What should a well-stocked van carry?"],
     };
     const model = new MeteredModel(async () => ({ text: JSON.stringify(answer), tokensIn: 1, tokensOut: 1 }), async () => undefined, 0);
     const { seo, report } = await optimizeForSearch(await draft(), brief, EVIDENCE, model);
@@ -103,8 +107,10 @@ describe("seo", () => {
     expect(seo.title_variants[0]).toBe("Route planning, minute by minute");
     expect(seo.title_variants).not.toContain("A guide without the keyword");
     expect(seo.meta_description.length).toBeLessThanOrEqual(160);
-    expect(seo.faq[0].question).toBe("How long should arrival windows be?");
-    expect(seo.faq[0].answer).toMatch(/window/);
+    // The body already quotes what answers the first question: an FAQ entry never repeats a body sentence.
+    expect(seo.faq.map((f) => f.question)).not.toContain("How long should arrival windows be?");
+    expect(seo.faq[0].question).toBe("What should a well-stocked van carry?");
+    expect(seo.faq[0].answer).toMatch(/well-stocked van carries/);
     expect(seo.meta_title.length).toBeLessThanOrEqual(60);
   });
 });

@@ -1,18 +1,21 @@
+import { describeMissingCoverage, POOL_FLOOR } from "./coverage";
 import { unitsOfPool, usableSentenceCount } from "./evidence-sentences";
+import { allocateBudgets } from "./outline";
 import { relevanceModel } from "./relevance";
 import { sectionWords, type SectionWriter } from "./section-writer";
 import type { ResearchReport } from "./research";
 import type { ArticleBody, ArticleBrief, ArticleSection, Evidence, Outline } from "./types";
 
 /**
- * The evidence threshold: an outline of W words needs at least W / 40 distinct usable evidence sentences
- * (and never fewer than 10). An evidence sentence averages about 20 words, so this is evidence for half of
- * the planned words: below it the extractive writer could fill less than half the article, and a model
- * writer would be stretching a few facts over many paragraphs. Either way the job fails rather than write
- * from nothing.
+ * The evidence threshold, counted in sentences ABOUT the topic and in the article's language (`coverage.ts`):
+ * an outline of W words is fully backed by W / 40 of them (an evidence sentence averages about 20 words, so
+ * that is evidence for half the planned words). Below MIN_TOPIC_SENTENCES, or when the pool does not cover
+ * the topic's concepts at all, the job fails before writing, saying what is missing. In between, the article
+ * is planned shorter (`fitOutlineToEvidence`) rather than padded: thin evidence makes a short article.
  */
 export const WORDS_PER_REQUIRED_SENTENCE = 40;
 export const MIN_REQUIRED_SENTENCES = 10;
+export const MIN_TOPIC_SENTENCES = 8;
 
 export function requiredEvidenceSentences(targetWords: number): number {
   return Math.max(MIN_REQUIRED_SENTENCES, Math.ceil(targetWords / WORDS_PER_REQUIRED_SENTENCE));
@@ -22,28 +25,59 @@ export class NotEnoughEvidenceError extends Error {
   constructor(
     readonly usable: number,
     readonly needed: number,
-    targetWords: number,
-    hint: string,
+    message: string,
   ) {
-    super(`Not enough evidence: ${usable} usable sentences for a ${targetWords}-word outline (need ${needed}). ${hint}`.trim());
+    super(message);
     this.name = "NotEnoughEvidenceError";
   }
 }
 
-/** What to do about thin evidence, from what research found. */
-function evidenceHint(brief: ArticleBrief, research: ResearchReport | undefined): string {
-  const found = research ? `Research found ${research.brand_passages} knowledge-base and ${research.web_passages} web passages` : "";
+/** What research found and could do next, for a refusal message. */
+function researchHint(brief: ArticleBrief, research: ResearchReport | undefined): string {
+  const found = research ? ` Research found ${research.brand_passages} knowledge-base and ${research.web_passages} web passages` : "";
   const failures = research && (research.search_errors || research.pages_failed) ? ` (${research.search_errors} failed searches, ${research.pages_failed} unreadable pages)` : "";
-  const more = research?.web_search ? "use mode deep_research to read more of the web" : "configure web search (SEARCH_PROVIDER)";
-  const advice = brief.brand ? `Add sources on this topic to the brand profile, or ${more}.` : `Ground the article in a brand profile with sources on this topic, or ${more}.`;
-  return `${found}${failures}${found ? ". " : ""}${advice}`;
+  const web = research?.web_search ? "" : brief.brand ? " Web research (SEARCH_PROVIDER) can also supply sources." : " Ground the article in a brand profile with sources on this topic, or configure web research (SEARCH_PROVIDER).";
+  return `${found}${failures}${found ? "." : ""}${web}`;
 }
 
-export function assertEnoughEvidence(brief: ArticleBrief, outline: Outline, evidence: readonly Evidence[], research?: ResearchReport): { usable: number; needed: number } {
-  const usable = usableSentenceCount(unitsOfPool(evidence, brief.language));
+export interface EvidenceCheck {
+  /** Distinct usable sentences about the topic, in the article's language. */
+  usable: number;
+  needed: number;
+  pool_coverage: number;
+}
+
+export function assertEnoughEvidence(brief: ArticleBrief, outline: Outline, evidence: readonly Evidence[], research?: ResearchReport): EvidenceCheck {
+  const relevance = relevanceModel(evidence, brief);
+  const usable = usableSentenceCount(relevance.aboutUnits);
   const needed = requiredEvidenceSentences(outline.target_words);
-  if (usable < needed) throw new NotEnoughEvidenceError(usable, needed, outline.target_words, evidenceHint(brief, research));
-  return { usable, needed };
+  const poolCoverage = relevance.coverage.poolCoverage;
+  if (poolCoverage < POOL_FLOOR || usable < MIN_TOPIC_SENTENCES) {
+    const units = unitsOfPool(evidence, brief.language);
+    const why = poolCoverage < POOL_FLOOR || usable === 0
+      ? describeMissingCoverage(units, relevance.coverage, brief)
+      : `Only ${usable} sentences of ${brief.brand ? "this brand profile's sources" : "the sources research found"} are about “${brief.topic}” in ${brief.language} (at least ${MIN_TOPIC_SENTENCES} are needed for an article); add sources that cover it in more depth.`;
+    throw new NotEnoughEvidenceError(usable, needed, `${why}${researchHint(brief, research)}`);
+  }
+  return { usable, needed, pool_coverage: Math.round(poolCoverage * 100) / 100 };
+}
+
+/**
+ * The outline cut to what the evidence can back: with fewer sentences about the topic than the target needs,
+ * the target becomes usable × 40 words (never under the pipeline's minimum of a short article), and the
+ * budgets are shared again. The plan's sections and headings stay.
+ */
+export function fitOutlineToEvidence(outline: Outline, check: EvidenceCheck): Outline {
+  if (check.usable >= check.needed) return outline;
+  const target = Math.max(MIN_TOPIC_SENTENCES * WORDS_PER_REQUIRED_SENTENCE, Math.min(outline.target_words, check.usable * WORDS_PER_REQUIRED_SENTENCE));
+  const bodies = outline.sections.filter((s) => s.role === "body");
+  const budgets = allocateBudgets(target, bodies.length);
+  let b = 0;
+  return {
+    ...outline,
+    target_words: target,
+    sections: outline.sections.map((s) => ({ ...s, budget: s.role === "intro" ? budgets.intro : s.role === "conclusion" ? budgets.conclusion : budgets.body[b++] })),
+  };
 }
 
 export interface DraftReport {

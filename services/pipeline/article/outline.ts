@@ -5,7 +5,8 @@ import { countWords } from "../../../shared/text/segment";
 import type { MeteredModel } from "./metered-model";
 import { capitalizeFirst, fill, languagePack } from "./phrases";
 import { containment, termSet } from "./similarity";
-import type { ArticleBrief, KeyFact, Outline, PlannedSection } from "./types";
+import { relevanceModel } from "./relevance";
+import type { ArticleBrief, Evidence, KeyFact, Outline, PlannedSection } from "./types";
 
 export interface ClampedTarget {
   used: number;
@@ -57,7 +58,12 @@ const MAX_THEME_WORDS = 8;
 export function knowledgeThemes(chunks: readonly RetrievedChunk[], brief: Pick<ArticleBrief, "topic" | "keyword" | "brand">, lang: string): KnowledgeTheme[] {
   const themes = new Map<string, KnowledgeTheme>();
   const topicTerms = termSet(`${brief.topic} ${brief.keyword}`, lang);
+  // Only chunks with sentences about the topic, in the article's language, lend their headings to the plan.
+  const pool: Evidence[] = chunks.map((c, i) => ({ id: `c${i}`, url: c.url ?? "", title: c.title, heading: c.heading_path.join(" › "), quote: c.text, fetched_at: "", origin: "brand" }));
+  const relevance = relevanceModel(pool, { topic: brief.topic, keyword: brief.keyword, language: lang });
+  const about = new Set(relevance.aboutUnits.map((u) => u.evidenceId));
   chunks.forEach((chunk, rank) => {
+    if (!about.has(`c${rank}`)) return;
     const heading = (chunk.heading_path[chunk.heading_path.length - 1] ?? "").replace(/\s+/g, " ").trim();
     const words = countWords(heading, lang);
     if (!heading || words > MAX_THEME_WORDS || heading.endsWith("?")) return;

@@ -1,5 +1,6 @@
 import { tokenize } from "../../../shared/text/tokenize";
 import { termSet } from "./similarity";
+import { buildCoverageModel, type CoverageModel } from "./coverage";
 import { unitsOfEvidence, unitsOfPool, type EvidenceUnit } from "./evidence-sentences";
 import type { ArticleBrief, Evidence } from "./types";
 
@@ -18,6 +19,9 @@ import type { ArticleBrief, Evidence } from "./types";
  * A sentence is on topic when its score reaches `RELEVANCE_FLOOR` of the reference score (the mean of the
  * pool's three best own scores): relative, so a pool whose best sentences match two topic terms and one
  * whose best match five are judged alike. A sentence whose passage shares no topic term is never on topic.
+ *
+ * The relative floor only ranks: before it, every sentence must be ABOUT the topic in absolute terms and in the
+ * article's language (`coverage.ts`); a sentence that is not scores 0, whatever the rest of the pool holds.
  */
 export const RELEVANCE_FLOOR = 0.35;
 const HEADING_WEIGHT = 1 / 3;
@@ -39,6 +43,10 @@ export interface RelevanceModel {
   relative(score: number): number;
   onTopic(score: number): boolean;
   reference: number;
+  /** The absolute test: topic concepts and language (`coverage.ts`). */
+  coverage: CoverageModel;
+  /** Units of the pool that are about the topic and in the article's language. */
+  aboutUnits: readonly EvidenceUnit[];
   /** Extra terms (a section heading's own terms) scored the same way: how well a text answers them. */
   scoreTerms(terms: readonly string[], text: string, heading?: string): number;
 }
@@ -106,8 +114,9 @@ function buildModel(evidence: readonly Evidence[], brief: Pick<ArticleBrief, "to
     const withTitle = score(u.text, `${situate(u)}\n${titles.get(u.evidenceId) ?? ""}`);
     return withHeading + TITLE_SHARE * (withTitle - withHeading);
   };
-  const own = new Map(units.map((u) => [u.key, ownScore(u)]));
-  const ownOf = (u: EvidenceUnit) => own.get(u.key) ?? ownScore(u);
+  const coverage = buildCoverageModel(units, evidence, brief, (text) => termSet(text, lang));
+  const own = new Map(units.map((u) => [u.key, coverage.isAbout(u) ? ownScore(u) : 0]));
+  const ownOf = (u: EvidenceUnit) => own.get(u.key) ?? (coverage.isAbout(u) ? ownScore(u) : 0);
   // Each passage's two best own scores: a unit's context is the best of the others.
   const passageBest = new Map<string, number[]>();
   for (const u of units) {
@@ -122,6 +131,7 @@ function buildModel(evidence: readonly Evidence[], brief: Pick<ArticleBrief, "to
     return mine > 0 ? mine + CONTEXT_WEIGHT * (first === mine ? second : first) : 0;
   };
   const forSection = (u: EvidenceUnit, heading: string) => {
+    if (!coverage.isAbout(u)) return 0;
     const distinctive = tokenize(heading, lang).filter((t) => !topicSet.has(t));
     return unit(u) + (distinctive.length ? SECTION_WEIGHT * scoreTerms(distinctive, u.text, situate(u)) : 0);
   };
@@ -138,9 +148,14 @@ function buildModel(evidence: readonly Evidence[], brief: Pick<ArticleBrief, "to
     sentence: (text, cites, heading = "") => {
       const quoted = cites.flatMap((id) => byEvidence.get(id) ?? []).filter((u) => u.text.includes(text) || text.includes(u.text));
       if (quoted.length) return Math.max(...quoted.map((u) => forSection(u, heading)));
-      return score(text, cites.map((id) => headings.get(id) ?? "").join(" "));
+      const situating = cites.map((id) => headings.get(id) ?? "").join(" ");
+      // A written (not quoted) sentence must itself state the topic, as a quoted one must.
+      if (!coverage.sentenceIsAbout(text, `${heading} ${situating}`)) return 0;
+      return score(text, situating);
     },
     reference,
+    coverage,
+    aboutUnits: units.filter((u) => coverage.isAbout(u)),
     relative: (s) => (reference ? s / reference : 0),
     onTopic: (s) => s > 0 && reference > 0 && s >= RELEVANCE_FLOOR * reference,
   };

@@ -8,7 +8,7 @@ import type { StageCallParams, StageOutcome } from "../../../shared/schemas/jobs
 import type { ExtractedDocument } from "../../../shared/text/document";
 import { createCoverImage, type CoverImage } from "./cover-image";
 import { buildDerivatives, type ArticleDerivatives } from "./derivatives";
-import { assertEnoughEvidence, draftArticle } from "./draft";
+import { assertEnoughEvidence, draftArticle, fitOutlineToEvidence } from "./draft";
 import { editArticle } from "./edit";
 import { ExtractiveSectionWriter } from "./extractive-writer";
 import { MeteredModel, ModelFailure } from "./metered-model";
@@ -154,9 +154,15 @@ const STAGES: Record<string, StageRunner> = {
     const brief = need(call.state, "brief");
     const outline = need(call.state, "outline");
     const evidence = need(call.state, "evidence");
-    const threshold = assertEnoughEvidence(brief, outline, evidence, call.state.research as ResearchReport | undefined);
-    const { body, report } = await draftArticle(writerFor(model), brief, outline, evidence, (meta) => void deps.reportProgress(meta));
-    return { state: { article: body }, meta: { ...report, usable_sentences: threshold.usable, needed_sentences: threshold.needed, ...model?.meta() } };
+    const check = assertEnoughEvidence(brief, outline, evidence, call.state.research as ResearchReport | undefined);
+    // Thin evidence makes a shorter article, never a padded one: the plan is cut to what the evidence backs.
+    const fitted = fitOutlineToEvidence(outline, check);
+    const shortened = fitted.target_words < outline.target_words ? { shortened: { planned: outline.target_words, to: fitted.target_words } } : {};
+    const { body, report } = await draftArticle(writerFor(model), brief, fitted, evidence, (meta) => void deps.reportProgress(meta));
+    return {
+      state: { article: body, outline: fitted },
+      meta: { ...report, usable_sentences: check.usable, needed_sentences: check.needed, pool_coverage: check.pool_coverage, ...shortened, ...model?.meta() },
+    };
   },
 
   /** edit: style and voice, repetition, and every citation checked against its evidence. */

@@ -1,0 +1,209 @@
+import { isClearlyInLanguage, identifyLanguage, UNDETERMINED } from "../../../shared/text/language";
+import { baseLanguage } from "../../../shared/text/stopwords";
+import { wordsOf } from "../../../shared/text/segment";
+import { tokenize } from "../../../shared/text/tokenize";
+import type { EvidenceUnit } from "./evidence-sentences";
+import type { ArticleBrief, Evidence } from "./types";
+
+/**
+ * Whether evidence is ABOUT the topic, in absolute terms (docs/article-pipeline.md#coverage).
+ *
+ * The topic's key concepts are the content terms of topic and keyword (stemmed, stopwords out) minus words
+ * that name no subject ("best", "guide", "small", "practical" …). Each concept weighs its rarity in the
+ * evidence pool (idf over the pool's sentences): what every passage says ("Debian" in the Debian reference)
+ * weighs little, what few say ("pinning") much, and a concept no passage says (a "CRM" in a Linux manual)
+ * weighs the most.
+ *
+ * - The POOL covers the topic when the concepts its passages (in the article's language) state carry at least
+ *   POOL_FLOOR of the concepts' weight: a Linux manual asked about "best CRM software for small real estate
+ *   agencies" states "software" and "small", common words there, and none of "CRM", "real estate", "agencies".
+ * - A SENTENCE is about the topic when the concepts it states (its passage heading counts half) weigh at least
+ *   SENTENCE_FLOOR of its two weightiest concepts the pool states, and its own words at least OWN_FLOOR: it
+ *   must name a distinctive concept of the topic ("pinning"), not only its everyday one ("APT"). Or, when its
+ *   passage's context (page title and heading path) states the topic that much, the sentence belongs to that
+ *   context's own subject: it shares a content term with the passage's nearest heading ("group each
+ *   technician's jobs by neighbourhood" under "Route planning for field-service teams › Clustering jobs by
+ *   area"); a sentence about something else on the same page ("Invoking mini-dinstall starts a daemon" under
+ *   "mini-dinstall") is not.
+ *
+ * Language is part of it: evidence is quoted only in the language the article is written in. A sentence is
+ * judged by its own words, or by its passage's when it is too short to tell.
+ */
+export const POOL_FLOOR = 0.6;
+export const SENTENCE_FLOOR = 0.5;
+export const OWN_FLOOR = 0.35;
+const HEADING_SHARE = 0.5;
+
+/** Words that name no subject of their own, per language (matched after tokenizing, so stems agree). */
+const GENERIC_WORDS: Record<string, string> = {
+  en: `best top guide guides tip tips way ways how why what new small big good great simple complete ultimate beginner beginners
+introduction overview basics basic essential essentials practical step steps easy quick list checklist explained
+understanding everything need know learn use using modern effective better`,
+  fr: `meilleur meilleure meilleurs meilleures guide conseils astuces pratique pratiques complet complète introduction
+aperçu bases essentiel étapes facile rapide comment pourquoi savoir tout utiliser`,
+  de: `beste besten bester leitfaden ratgeber tipps praxis praktisch einführung überblick grundlagen wichtigste schritte
+einfach schnell wie warum alles wissen nutzen`,
+  es: `mejor mejores guía consejos trucos práctica práctico completo completa introducción resumen básico básicos esencial
+pasos fácil rápido cómo por qué todo saber usar`,
+};
+
+const genericCache = new Map<string, ReadonlySet<string>>();
+function genericTerms(lang: string): ReadonlySet<string> {
+  const base = baseLanguage(lang);
+  let set = genericCache.get(base);
+  if (!set) {
+    set = new Set(tokenize(`${GENERIC_WORDS.en} ${GENERIC_WORDS[base] ?? ""}`, lang));
+    genericCache.set(base, set);
+  }
+  return set;
+}
+
+export interface TopicConcept {
+  term: string;
+  /** How the customer wrote it (for messages): "agencies", not the stem "agenc". */
+  surface: string;
+}
+
+/** The key concepts of topic and keyword: content terms that name a subject, each once, with their written form. */
+export function topicConcepts(brief: Pick<ArticleBrief, "topic" | "keyword" | "language">): TopicConcept[] {
+  const lang = brief.language;
+  const generic = genericTerms(lang);
+  const out = new Map<string, string>();
+  for (const word of wordsOf(`${brief.topic} ${brief.keyword}`, lang)) {
+    for (const term of tokenize(word, lang)) if (!generic.has(term) && !out.has(term)) out.set(term, word);
+  }
+  // A topic made only of generic words ("A practical guide") keeps them: something must be about it.
+  if (!out.size) for (const word of wordsOf(brief.topic, lang)) for (const term of tokenize(word, lang)) if (!out.has(term)) out.set(term, word);
+  return [...out].map(([term, surface]) => ({ term, surface }));
+}
+
+export interface CoverageModel {
+  concepts: readonly TopicConcept[];
+  /** Share of the concepts' weight the pool's passages in the article's language state (0–1). */
+  poolCoverage: number;
+  /** The concepts no passage in the article's language states. */
+  missing: readonly TopicConcept[];
+  /** What a text states of the topic, against its two weightiest concepts the pool states (1 = both). */
+  coverage(text: string, heading?: string): number;
+  /** The unit is about the topic and in the article's language. */
+  isAbout(unit: EvidenceUnit): boolean;
+  /** The unit is written in the article's language (its own words, else its passage's). */
+  inLanguage(unit: EvidenceUnit): boolean;
+  /** A written sentence (a model's) that states the topic enough, in the article's language. */
+  sentenceIsAbout(text: string, heading?: string): boolean;
+}
+
+/** The pool's languages, judged once per passage: what a sentence too short to tell falls back on. */
+const passageLanguage = new WeakMap<Evidence, string>();
+export function languageOfEvidence(evidence: Evidence): string {
+  let lang = passageLanguage.get(evidence);
+  if (lang === undefined) {
+    lang = identifyLanguage(evidence.quote);
+    passageLanguage.set(evidence, lang);
+  }
+  return lang;
+}
+
+export function buildCoverageModel(
+  units: readonly EvidenceUnit[],
+  evidence: readonly Evidence[],
+  brief: Pick<ArticleBrief, "topic" | "keyword" | "language">,
+  termsOf: (text: string) => ReadonlySet<string>,
+): CoverageModel {
+  const lang = brief.language;
+  const concepts = topicConcepts(brief);
+  const byId = new Map(evidence.map((e) => [e.id, e]));
+  const languageCache = new Map<string, boolean>();
+  const inLanguage = (u: EvidenceUnit) => {
+    let ok = languageCache.get(u.key);
+    if (ok === undefined) {
+      const found = identifyLanguage(u.text);
+      const passage = byId.get(u.evidenceId);
+      ok = found === UNDETERMINED ? (passage ? languageOfEvidence(passage) === baseLanguage(lang) : false) : found === baseLanguage(lang);
+      languageCache.set(u.key, ok);
+    }
+    return ok;
+  };
+  const df = new Map<string, number>();
+  const stated = new Set<string>();
+  for (const u of units) {
+    const terms = termsOf(`${u.heading} ${u.text}`);
+    for (const c of concepts) {
+      if (!terms.has(c.term)) continue;
+      df.set(c.term, (df.get(c.term) ?? 0) + 1);
+      if (inLanguage(u)) stated.add(c.term);
+    }
+  }
+  const n = Math.max(units.length, 1);
+  const weight = new Map(concepts.map((c) => [c.term, Math.log(1 + n / ((df.get(c.term) ?? 0) + 1))]));
+  const total = [...weight.values()].reduce((a, b) => a + b, 0) || 1;
+  const poolCoverage = concepts.filter((c) => stated.has(c.term)).reduce((a, c) => a + weight.get(c.term)!, 0) / total;
+  // The yardstick of a sentence: the two weightiest concepts the pool states (one when the topic has one).
+  const present = concepts.filter((c) => stated.has(c.term)).map((c) => weight.get(c.term)!).sort((a, b) => b - a);
+  const yardstick = present.slice(0, 2).reduce((a, b) => a + b, 0) || total;
+  const measure = (text: string, heading: string, withHeading: boolean) => {
+    const terms = termsOf(text);
+    const situating = withHeading && heading ? termsOf(heading) : new Set<string>();
+    let covered = 0;
+    for (const c of concepts) {
+      if (terms.has(c.term)) covered += weight.get(c.term)!;
+      else if (situating.has(c.term)) covered += HEADING_SHARE * weight.get(c.term)!;
+    }
+    return covered / yardstick;
+  };
+  const about = (text: string, heading: string) => measure(text, heading, false) >= OWN_FLOOR && measure(text, heading, true) >= SENTENCE_FLOOR;
+  const contextCache = new Map<string, boolean>();
+  /** The passage's page title and heading path state the topic (as a sentence would have to). */
+  const contextCovers = (e: Evidence) => {
+    let ok = contextCache.get(e.id);
+    if (ok === undefined) {
+      ok = measure(`${e.title} › ${e.heading ?? ""}`, "", false) >= SENTENCE_FLOOR;
+      contextCache.set(e.id, ok);
+    }
+    return ok;
+  };
+  const belongsToContext = (u: EvidenceUnit) => {
+    const passage = byId.get(u.evidenceId);
+    if (!passage || !contextCovers(passage)) return false;
+    const nearest = (passage.heading ?? "").split("›").pop()?.trim() || passage.title;
+    const own = termsOf(u.text);
+    return [...termsOf(nearest)].some((t) => own.has(t));
+  };
+  const aboutCache = new Map<string, boolean>();
+  return {
+    concepts,
+    poolCoverage,
+    missing: concepts.filter((c) => !stated.has(c.term)),
+    coverage: (text, heading = "") => measure(text, heading, true),
+    inLanguage,
+    isAbout(u) {
+      let ok = aboutCache.get(u.key);
+      if (ok === undefined) {
+        ok = inLanguage(u) && (about(u.text, u.heading) || belongsToContext(u));
+        aboutCache.set(u.key, ok);
+      }
+      return ok;
+    },
+    sentenceIsAbout: (text, heading = "") => about(text, heading) && (identifyLanguage(text) === UNDETERMINED || isClearlyInLanguage(text, lang)),
+  };
+}
+
+/**
+ * Why a pool cannot make an article, in words a customer can act on: the concepts no passage in the
+ * requested language states, or the language the passages are in when none is in the requested one.
+ */
+export function describeMissingCoverage(
+  units: readonly EvidenceUnit[],
+  model: CoverageModel,
+  brief: Pick<ArticleBrief, "topic" | "language" | "brand">,
+): string {
+  const where = brief.brand ? "this brand profile's sources" : "the sources research found";
+  if (!units.length) return `No passages about “${brief.topic}” in ${where}; add sources that cover it.`;
+  if (!units.some((u) => model.inLanguage(u))) {
+    const found = [...new Set(units.map((u) => identifyLanguage(u.text)).filter((l) => l !== UNDETERMINED))];
+    const theirs = found.length ? ` (they are in ${found.slice(0, 3).join(", ")})` : "";
+    return `No passages in the requested language (${brief.language}) in ${where}${theirs}; add sources written in ${brief.language}, or request the article in the sources' language.`;
+  }
+  const lacking = model.missing.length ? model.missing : model.concepts;
+  return `No passages about ${lacking.map((c) => `“${c.surface}”`).join(", ")} in ${where}: nothing there covers “${brief.topic}”; add sources that cover it.`;
+}

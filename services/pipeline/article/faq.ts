@@ -1,0 +1,191 @@
+import { isInLanguage } from "../../../shared/text/language";
+import { baseLanguage } from "../../../shared/text/stopwords";
+import { tokenize } from "../../../shared/text/tokenize";
+import { wordsOf } from "../../../shared/text/segment";
+import { unitIndex, type EvidenceUnit } from "./evidence-sentences";
+import { relevanceModel } from "./relevance";
+import { embedPhrase, isClause } from "./topic-phrasing";
+import type { ArticleBody, ArticleBrief, Evidence, FaqEntry } from "./types";
+
+export const FAQ_MAX = 5;
+const FAQ_ANSWER_MAX_WORDS = 70;
+const QUESTION_MAX_WORDS = 20;
+
+/**
+ * The FAQ (docs/article-pipeline.md#faq): real questions, each answered by a passage of the evidence that is
+ * about the topic and that the body does not already quote, so an FAQ entry adds something rather than
+ * repeating a sentence of the article. Questions come from, in order:
+ *
+ * 1. the model (with a model), each answered by the best unit that contains at least half of its own terms;
+ * 2. English evidence sentences of a few safe shapes (`questionFromUnit`): the question is made from the
+ *    sentence that answers it, so the answer holds what it asks about;
+ * 3. passage headings of the evidence that are themselves questions, answered by their own passage;
+ * 4. a few grammatical templates per language, only for a noun-phrase keyword ("What is APT pinning?").
+ *
+ * Every question is checked (`isWellFormedQuestion`): a question mark, a sensible length, no doubled words,
+ * no heading pasted in ("…: an overview?"), in the article's language. An article gets 0 to 5 entries:
+ * fewer good questions beat malformed ones.
+ */
+export function groundFaq(questions: readonly string[], brief: ArticleBrief, evidence: readonly Evidence[], body: ArticleBody): FaqEntry[] {
+  const lang = brief.language;
+  const relevance = relevanceModel(evidence, brief);
+  const quotedInBody = new Set(body.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.sentences.map((x) => normalize(x.text)))));
+  const units = relevance.aboutUnits.filter((u) => u.words <= FAQ_ANSWER_MAX_WORDS && !u.sentences.some((x) => quotedInBody.has(normalize(x))));
+  const index = unitIndex(units, lang);
+  const byKey = new Map(units.map((u) => [u.key, u]));
+  const topicTerms = new Set(tokenize(`${brief.keyword} ${brief.topic}`, lang));
+  const used = new Set<string>();
+  const faq: FaqEntry[] = [];
+
+  const add = (question: string, unit: EvidenceUnit) => {
+    if (faq.length >= FAQ_MAX || used.has(unit.key) || !isWellFormedQuestion(question, brief)) return;
+    if (faq.some((f) => normalize(f.question) === normalize(question))) return;
+    used.add(unit.key);
+    faq.push({ question, answer: unit.text, cites: [unit.evidenceId] });
+  };
+  // A unit that opens with the keyword ("APT pinning lets …") is what a "what is" question wants: it ranks double.
+  const opensWithKeyword = (u: EvidenceUnit) => u.text.toLowerCase().startsWith(brief.keyword.toLowerCase());
+  const answerOf = (question: string, accept: (u: EvidenceUnit) => boolean): EvidenceUnit | undefined => {
+    const own = tokenize(question, lang).filter((t) => !topicTerms.has(t));
+    return index
+      .search(`${question} ${brief.topic}`, 30, lang)
+      .map((h) => ({ unit: byKey.get(h.id)!, score: h.score * (opensWithKeyword(byKey.get(h.id)!) ? 2 : 1) }))
+      .sort((a, b) => b.score - a.score)
+      .map((x) => x.unit)
+      .find((u) => !used.has(u.key) && accept(u) && own.filter((t) => u.terms.has(t)).length >= Math.ceil(own.length / 2));
+  };
+  const keywordTerms = tokenize(brief.keyword, lang);
+  const namesKeyword = (u: EvidenceUnit) => keywordTerms.every((t) => u.terms.has(t));
+  /** `aboutKeyword`: a template question asks about the keyword itself; its answer must name it. */
+  const answerAll = (list: readonly string[], aboutKeyword = false) => {
+    for (const question of list) {
+      if (faq.length >= FAQ_MAX) break;
+      const unit = answerOf(question, aboutKeyword ? namesKeyword : () => true);
+      if (unit) add(question, unit);
+    }
+  };
+
+  answerAll(questions);
+  const ranked = units.map((u, i) => ({ u, i, score: relevance.unit(u) })).sort((a, b) => b.score - a.score || a.i - b.i).map((x) => x.u);
+  if (baseLanguage(lang) === "en") {
+    const names = properNouns(units, lang);
+    for (const u of ranked) {
+      const question = questionFromUnit(u, names, brief.brand?.name);
+      if (question) add(question, u);
+    }
+  }
+  for (const u of ranked) {
+    const question = headingQuestion(u);
+    if (question) add(question, u);
+  }
+  if (!isClause(brief.keyword)) answerAll(templateQuestions(brief), true);
+  return faq;
+}
+
+const normalize = (text: string) => text.toLowerCase().replace(/\s+/g, " ").trim();
+
+/** A question a reader would ask: ends with a question mark, 3–20 words, no word doubled, no heading pasted in, in the article's language. */
+export function isWellFormedQuestion(question: string, brief: Pick<ArticleBrief, "language" | "topic" | "keyword">): boolean {
+  const q = question.trim();
+  if (!/[?？]$/.test(q) || !/^[¿\p{Lu}]/u.test(q)) return false;
+  if (baseLanguage(brief.language) === "es" && !q.startsWith("¿")) return false;
+  const words = wordsOf(q, brief.language);
+  if (words.length < 3 || words.length > QUESTION_MAX_WORDS) return false;
+  if (words.some((w, i) => i > 0 && w.toLowerCase() === words[i - 1].toLowerCase())) return false;
+  // A colon inside a question is a heading pasted into it ("…: an overview?").
+  if (/:\s/.test(q.replace(/\s[?？]$/, ""))) return false;
+  return isInLanguage(q, brief.language, [brief.topic, brief.keyword]);
+}
+
+/** Words the sources capitalise mid-sentence (names: "Kestrel", "Polar"): a subject opening with one keeps its capital in a question. */
+function properNouns(units: readonly EvidenceUnit[], lang: string): Set<string> {
+  const out = new Set<string>();
+  for (const u of units) for (const sentence of u.sentences) for (const w of wordsOf(sentence, lang).slice(1)) if (/^\p{Lu}/u.test(w)) out.add(w);
+  return out;
+}
+
+const PAST_TO_BASE: Record<string, string> = {
+  fell: "fall", dropped: "drop", rose: "rise", grew: "grow", increased: "increase", decreased: "decrease", declined: "decline",
+  improved: "improve", doubled: "double", halved: "halve", shrank: "shrink", climbed: "climb",
+};
+const SUBJECT_MAX_WORDS = 6;
+const BAD_SUBJECT = /[,;:"“”()]|\b(it|they|this|that|these|those|we|you|our|your|he|she|there|if|when|one)\b/i;
+
+/**
+ * A question the unit's first sentence answers, from a few safe English shapes over its subject (the words
+ * before the verb, at most six, no pronoun or punctuation): "The Starter plan costs $29 …" → "How much does
+ * the Starter plan cost?"; "Average drive time fell to …" → "How much did average drive time fall?";
+ * "Kestrel Dispatch is the scheduling board …" → "What is Kestrel Dispatch?"; "Route batching groups the
+ * day's jobs …" → "What does route batching do?". The subject is quoted from the sentence, so the answer
+ * always holds what the question asks about.
+ */
+export function questionFromUnit(unit: EvidenceUnit, names: ReadonlySet<string>, brandName?: string | null): string | undefined {
+  const first = unit.sentences[0];
+  const subjectOf = (raw: string) => {
+    const words = raw.trim().split(/\s+/);
+    if (!raw.trim() || words.length > SUBJECT_MAX_WORDS || BAD_SUBJECT.test(raw)) return undefined;
+    return names.has(words[0]) || (brandName && raw.startsWith(brandName.split(/\s+/)[0])) ? raw.trim() : embedPhrase(raw);
+  };
+  const hasFigure = /\d/.test(first);
+  let m = /^(.+?) (costs?|is priced at) (.*)$/.exec(first);
+  if (m && hasFigure) {
+    const subject = subjectOf(m[1]);
+    if (subject) return `How much ${m[2] === "cost" ? "do" : "does"} ${subject} cost?`;
+  }
+  m = new RegExp(`^(.+?) (${Object.keys(PAST_TO_BASE).join("|")})\\b`).exec(first);
+  if (m && hasFigure) {
+    const subject = subjectOf(m[1]);
+    if (subject) return `How much did ${subject} ${PAST_TO_BASE[m[2]]}?`;
+  }
+  m = /^(.+?) (is|are) (a|an|the) /.exec(first);
+  if (m) {
+    const subject = subjectOf(m[1]);
+    if (subject && subject.split(/\s+/).length <= 4) return `What ${m[2]} ${subject}?`;
+  }
+  m = /^(.+?) ([a-z]+[^s\W]s) (the|a|an|each|every|its|their|your|with)\b/.exec(first);
+  if (m && !/s$/.test(m[1]) && m[1].split(/\s+/).length <= 3) {
+    const subject = subjectOf(m[1]);
+    if (subject) return `What does ${subject} do?`;
+  }
+  return undefined;
+}
+
+/** The passage's own heading, when it is a question its sentence answers (most of its terms are in the answer). */
+function headingQuestion(unit: EvidenceUnit): string | undefined {
+  const heading = unit.heading.split("›").pop()?.trim() ?? "";
+  if (!/[?？]$/.test(heading) || heading.length > 120) return undefined;
+  const asked = tokenize(heading).filter((t) => !["much", "mani", "long", "quick"].includes(t));
+  return asked.length && asked.filter((t) => unit.terms.has(t)).length >= Math.ceil((asked.length * 2) / 3) ? heading : undefined;
+}
+
+/**
+ * Grammatical template questions for a noun-phrase keyword. English uses its intent's questions; French,
+ * German and Spanish the two shapes that hold whatever the noun ("Qu'est-ce que …", "Was ist …", "¿Qué es …");
+ * French needs the keyword to bring its article ("la gestion des paquets"), else no template fits it.
+ */
+export function templateQuestions(brief: Pick<ArticleBrief, "keyword" | "language" | "intent" | "brand">): string[] {
+  const base = baseLanguage(brief.language);
+  const k = embedPhrase(brief.keyword, brief.brand?.name);
+  switch (base) {
+    case "en":
+      return ENGLISH_QUESTIONS[brief.intent].map((q) => q.replace("{K}", k));
+    case "de":
+      return [`Was ist ${brief.keyword}?`, `Wie funktioniert ${brief.keyword}?`];
+    case "es":
+      return [`¿Qué es ${k}?`, `¿Cómo funciona ${k}?`];
+    case "fr": {
+      if (!/^(le|la|les|l'|l’|un|une|des|du)\b/i.test(k)) return [];
+      const que = /^[aeiouyéèêàâîôûh]/i.test(k) ? "qu'" : "que ";
+      return [`Qu'est-ce ${que}${k} ?`, `Comment fonctionne ${k} ?`];
+    }
+    default:
+      return [];
+  }
+}
+
+const ENGLISH_QUESTIONS: Record<ArticleBrief["intent"], string[]> = {
+  informational: ["What is {K}?", "How does {K} work?", "Why does {K} matter?"],
+  commercial: ["How much does {K} cost?", "What should you look for in {K}?", "What is {K}?"],
+  transactional: ["How do you get started with {K}?", "How much does {K} cost?", "What is {K}?"],
+  navigational: ["What is {K}?", "How do you get help with {K}?"],
+};
