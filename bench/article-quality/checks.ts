@@ -27,12 +27,16 @@ export interface ApiArticle {
 
 // ---------------------------------------------------------------------------------------------- on topic
 
-/** Words of a topic that name no concept of it ("best", "guide", "how"…), per language; tokenized like the text. */
+/**
+ * Words of a topic that name no concept of it ("best", "guide", "how"…), per language; tokenized like the text.
+ * French, German and Spanish lists start with their function words: `tokenize` drops only English (and German)
+ * stopwords, and "des" or "de" would otherwise make every sentence "on topic".
+ */
 const GENERIC: Record<string, string> = {
   en: "best top guide how why what when which who small new way ways tip tips complete ultimate introduction overview basics beginner beginners use using easy simple step steps everything need know learn better good great",
-  fr: "meilleur meilleurs meilleure meilleures top guide comment pourquoi quoi quand quel quelle petit petits petite petites nouveau nouveaux nouvelle nouvelles façon façons manière astuce astuces conseil conseils complet introduction aperçu utiliser simple facile",
-  de: "beste besten bester bestes top leitfaden anleitung ratgeber wie warum was wann welche kleine kleinen klein neue neuen neu weg wege tipp tipps einführung überblick einfach nutzen verwenden",
-  es: "mejor mejores top guía cómo como por qué qué cuándo cuál pequeño pequeña pequeños pequeñas nuevo nueva nuevos nuevas manera maneras forma formas consejo consejos truco trucos introducción completo completa usar sencillo fácil",
+  fr: "de des du la le les un une et en à au aux pour avec dans sur par ou son sa ses ce cette ces qui que est sont d l meilleur meilleurs meilleure meilleures top guide comment pourquoi quoi quand quel quelle petit petits petite petites nouveau nouveaux nouvelle nouvelles façon façons manière astuce astuces conseil conseils complet introduction aperçu utiliser simple facile",
+  de: "der die das den dem des ein eine einen und in im mit für von zu auf aus bei ist sind beste besten bester bestes top leitfaden anleitung ratgeber wie warum was wann welche kleine kleinen klein neue neuen neu weg wege tipp tipps einführung überblick einfach nutzen verwenden",
+  es: "de del la el los las un una unos unas y en a al para con por sobre o su sus que se es son mejor mejores top guía cómo como por qué qué cuándo cuál pequeño pequeña pequeños pequeñas nuevo nueva nuevos nuevas manera maneras forma formas consejo consejos truco trucos introducción completo completa usar sencillo fácil",
 };
 
 /**

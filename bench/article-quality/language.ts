@@ -7,6 +7,8 @@ const { iso6393 } = require("iso-639-3") as typeof import("iso-639-3", { with: {
 
 /** Shortest text (after stripping) franc is asked about; shorter items are "undetermined". */
 export const MIN_CHARS = 20;
+/** Below this length a verdict also needs a function word of the language (see FUNCTION_WORDS). */
+export const SHORT_CHARS = 40;
 /**
  * Candidate languages: the bench's four, the languages of its evidence. Without a candidate list franc-min picks
  * among 82 languages and tags short technical sentences as Scots, Portuguese or Dutch.
@@ -22,10 +24,10 @@ export const CANDIDATES = ["eng", "fra", "deu", "spa"];
  */
 const FUNCTION_WORDS: Record<string, Set<string>> = Object.fromEntries(
   Object.entries({
-    en: "the and of to is are in for with that this it be by on you not as or from an can which when if your was will has have into than these those its",
-    fr: "le les des du une et est sont pour avec dans qui sur pas par ce cette ces il vous ne au aux ou plus être peut leur mais comme très sans",
-    de: "der die das und ist sind den dem des ein eine einen mit für auf nicht sich von zu im auch wird werden kann oder wenn sie bei dass aus nach wie wir diese",
-    es: "el los las del una y son para con por no lo al como más su sus pero este esta puede cuando está también si entre muy",
+    en: "the and of to is are for with that this it be by on you not as or from can which when if your has have into than these those its what does do how there their they would should about been were",
+    fr: "le les des du une et est sont pour avec dans qui sur pas par ce cette ces il vous ne au aux ou être peut leur mais comme très elle nous ont fait",
+    de: "der die das und ist sind dem des ein eine einen mit für auf nicht sich von zu im auch wird werden kann oder wenn sie bei dass aus nach wie wir diese seine ihre einem einer keine nur noch über durch ohne zum zur vom",
+    es: "el los las del una son para con por lo al como más su sus pero este esta puede cuando está también muy hay sobre desde",
   }).map(([lang, words]) => [lang, new Set(words.split(" "))]),
 );
 
@@ -82,5 +84,7 @@ export function identifyLanguage(text: string, literals: string[]): LanguageVerd
     const n = functionWords(judged, other);
     if (n > count) [lang, count] = [other, n];
   }
+  // A short text without one function word of the language franc chose is a guess: franc-min needs more text.
+  if (count === 0 && judged.length < SHORT_CHARS) return { lang: "und", judged };
   return { lang, judged };
 }

@@ -85,7 +85,7 @@ export function urlsInText(text: string): string[] {
   const found = new Set<string>();
   for (const m of text.matchAll(/\]\(\s*<?(https?:\/\/[^)\s>]+)/gi)) found.add(m[1]);
   for (const m of text.matchAll(/<(https?:\/\/[^>\s]+)>/gi)) found.add(m[1]);
-  for (const m of text.matchAll(/https?:\/\/[^\s)\]>"'`]+/gi)) {
+  for (const m of text.matchAll(/https?:\/\/[^\s)\]>"'`«»“”‘’]+/gi)) {
     found.add(m[0].replace(/[.,;:!?]+$/, ""));
   }
   return [...found];
