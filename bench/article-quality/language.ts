@@ -1,9 +1,22 @@
 
 import { wordsOf } from "../../shared/text/segment";
 
-// franc-min and iso-639-3 are ES modules; Node ≥ 20.19 loads them with require() (require(esm)).
-const { franc } = require("franc-min") as typeof import("franc-min", { with: { "resolution-mode": "import" } });
-const { iso6393 } = require("iso-639-3") as typeof import("iso-639-3", { with: { "resolution-mode": "import" } });
+type FrancModule = typeof import("franc-min", { with: { "resolution-mode": "import" } });
+type IsoModule = typeof import("iso-639-3", { with: { "resolution-mode": "import" } });
+
+/**
+ * franc-min and iso-639-3 are ES modules; Node ≥ 20.19 loads them with require() (require(esm)). Loaded on first
+ * use, so the other checks can be imported where require(esm) is not available (Jest's module loader).
+ */
+let loaded: { franc: FrancModule["franc"]; toIso6391: Map<string, string> } | undefined;
+function identifier() {
+  if (!loaded) {
+    const { franc } = require("franc-min") as FrancModule;
+    const { iso6393 } = require("iso-639-3") as IsoModule;
+    loaded = { franc, toIso6391: new Map(iso6393.filter((l) => l.iso6391).map((l) => [l.iso6393, l.iso6391!])) };
+  }
+  return loaded;
+}
 
 /** Shortest text (after stripping) franc is asked about; shorter items are "undetermined". */
 export const MIN_CHARS = 20;
@@ -35,7 +48,6 @@ function functionWords(text: string, lang: string): number {
   return wordsOf(text, lang).filter((w) => FUNCTION_WORDS[lang].has(w.toLowerCase())).length;
 }
 
-const toIso6391 = new Map(iso6393.filter((l) => l.iso6391).map((l) => [l.iso6393, l.iso6391!]));
 
 export interface LanguageVerdict {
   /** ISO 639-1 of the identified language, or "und" when the text is too short to judge. */
@@ -76,6 +88,7 @@ export function strippedForLanguage(text: string, literals: string[]): string {
 export function identifyLanguage(text: string, literals: string[]): LanguageVerdict {
   const judged = strippedForLanguage(text, literals);
   if (judged.length < MIN_CHARS) return { lang: "und", judged };
+  const { franc, toIso6391 } = identifier();
   const code = franc(judged, { minLength: MIN_CHARS, only: CANDIDATES });
   if (code === "und") return { lang: "und", judged };
   let lang = toIso6391.get(code) ?? code;
