@@ -48,21 +48,31 @@ describe("article-quality checks", () => {
     const r = onTopicShare(
       [
         { heading: "How pinning works", text: "Pinning keeps a package at its version." },
-        { heading: "APT pinning in practice", text: "In practice the preferences file lists packages and priorities." },
+        { heading: "APT pinning in practice", text: "In practice the preferences file lists packages." },
+        { heading: "APT pinning in practice", text: "The preferences file lists priorities." },
         { heading: "APT pinning in practice", text: "Xen runs virtual machines." },
       ],
       concepts,
       "en",
     );
-    expect(r.onTopic).toBe(1);
-    expect(r.worst.map((w) => w.text)).toEqual(["In practice the preferences file lists packages and priorities.", "Xen runs virtual machines."]);
+    expect(r.onTopic).toBe(2);
+    expect(r.share).toBe(0.5);
+    expect(r.worst.map((w) => w.text)).toEqual(["The preferences file lists priorities.", "Xen runs virtual machines."]);
   });
 
   it("matches inflected and compound words in German", () => {
-    const r = onTopicShare([{ heading: "", text: "Die Sicherung der Daten erfolgt täglich." }], topicConcepts("Datensicherung", "Datensicherung", "de"), "de");
-    expect(r.onTopic).toBe(0);
-    const compound = onTopicShare([{ heading: "", text: "Eine Datensicherungsstrategie ist nötig." }], topicConcepts("Datensicherung", "Datensicherung", "de"), "de");
-    expect(compound.onTopic).toBe(1);
+    const concepts = topicConcepts("Datensicherung und Wiederherstellung", "Datensicherung", "de");
+    const r = onTopicShare(
+      [
+        { heading: "", text: "Die Firewall filtert Pakete." },
+        { heading: "", text: "Eine Datensicherungsstrategie ist nötig." },
+        { heading: "", text: "Die Sicherung erfolgt täglich." },
+        { heading: "", text: "Wiederherstellungen dauern länger." },
+      ],
+      concepts,
+      "de",
+    );
+    expect(r.worst.map((w) => w.text)).toEqual(["Die Firewall filtert Pakete."]);
   });
 
   it("finds a claim's words within three consecutive sentences, not spread over a page", () => {
