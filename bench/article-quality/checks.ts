@@ -41,14 +41,17 @@ const GENERIC: Record<string, string> = {
 
 /**
  * Whether two index terms name the same word. English terms are stemmed by `tokenize`; French, German and Spanish
- * are not, so an inflected form matches its base when one is a prefix of the other within 3 letters
- * ("paquet"/"paquets", "Paket"/"Paketen"), and in German a compound contains its part ("datensicherung" ⊃ "sicherung").
+ * are not, so there two words match when they share a prefix of at least 4 letters that lacks at most 2 letters
+ * of the shorter word ("paquet"/"paquets", "Paket"/"Paketen", "chiffrer"/"chiffrement", "restaurer"/"restauration"),
+ * and in German a compound also contains its part of 5 letters or more ("datensicherung" ⊃ "sicherung").
  */
 export function termsMatch(a: string, b: string, lang: string): boolean {
   if (a === b) return true;
   if (lang === "en") return false;
   const [short, long] = a.length <= b.length ? [a, b] : [b, a];
-  if (short.length >= 4 && long.startsWith(short) && long.length - short.length <= 3) return true;
+  let common = 0;
+  while (common < short.length && short[common] === long[common]) common++;
+  if (common >= 4 && common >= short.length - 2) return true;
   return lang === "de" && short.length >= 5 && long.includes(short);
 }
 

@@ -1,4 +1,4 @@
-import { bestWindowShare, fabricatedAddresses, formProblems, onTopicShare, topicConcepts, type ApiArticle } from "../../bench/article-quality/checks";
+import { bestWindowShare, fabricatedAddresses, formProblems, onTopicShare, termsMatch, topicConcepts, type ApiArticle } from "../../bench/article-quality/checks";
 import { parseArticleMarkdown, urlsInText } from "../../bench/article-quality/markdown";
 import { tokenize } from "../../shared/text/tokenize";
 
@@ -73,6 +73,9 @@ describe("article-quality checks", () => {
       "de",
     );
     expect(r.worst.map((w) => w.text)).toEqual(["Die Firewall filtert Pakete."]);
+    expect(termsMatch("chiffrer", "chiffrement", "fr")).toBe(true);
+    expect(termsMatch("seguridad", "segundo", "es")).toBe(false);
+    expect(termsMatch("backup", "backups", "en")).toBe(false); // English is stemmed by tokenize instead
   });
 
   it("finds a claim's words within three consecutive sentences, not spread over a page", () => {
