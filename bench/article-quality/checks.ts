@@ -41,17 +41,16 @@ const GENERIC: Record<string, string> = {
 
 /**
  * Whether two index terms name the same word. English terms are stemmed by `tokenize`; French, German and Spanish
- * are not, so there two words match when they share a prefix of at least 4 letters that lacks at most 2 letters
- * of the shorter word ("paquet"/"paquets", "Paket"/"Paketen", "chiffrer"/"chiffrement", "restaurer"/"restauration"),
- * and in German a compound also contains its part of 5 letters or more ("datensicherung" ⊃ "sicherung").
+ * are not, so there an inflected form matches its base: one is a prefix of the other with at most 3 more letters
+ * ("paquet"/"paquets", "Paket"/"Paketen"), and in German a compound contains its part of 5 letters or more
+ * ("datensicherung" ⊃ "sicherung"). Looser prefix rules were tried and rejected: they make "restaurants" match
+ * "restaurer", so an article about restaurant marketing written from a backup chapter looked on topic.
  */
 export function termsMatch(a: string, b: string, lang: string): boolean {
   if (a === b) return true;
   if (lang === "en") return false;
   const [short, long] = a.length <= b.length ? [a, b] : [b, a];
-  let common = 0;
-  while (common < short.length && short[common] === long[common]) common++;
-  if (common >= 4 && common >= short.length - 2) return true;
+  if (short.length >= 4 && long.startsWith(short) && long.length - short.length <= 3) return true;
   return lang === "de" && short.length >= 5 && long.includes(short);
 }
 
@@ -61,9 +60,20 @@ const meets = (terms: Iterable<string>, concepts: Iterable<string>, lang: string
   return false;
 };
 
+const genericTerms = new Map<string, Set<string>>();
+function isGeneric(term: string, lang: string): boolean {
+  let set = genericTerms.get(lang);
+  if (!set) genericTerms.set(lang, (set = new Set(tokenize(GENERIC[lang] ?? GENERIC.en, lang))));
+  return set.has(term);
+}
+
+/** Index terms of a text without the generic and function words of the language. */
+export function contentTerms(text: string, lang: string): string[] {
+  return tokenize(text, lang).filter((t) => !isGeneric(t, lang));
+}
+
 export function topicConcepts(topic: string, keyword: string, lang: string): string[] {
-  const generic = new Set(tokenize(GENERIC[lang] ?? GENERIC.en, lang));
-  return [...new Set(tokenize(`${topic} ${keyword}`, lang))].filter((t) => !generic.has(t));
+  return [...new Set(contentTerms(`${topic} ${keyword}`, lang))];
 }
 
 export interface OnTopic {
@@ -78,9 +88,9 @@ export interface OnTopic {
 export function onTopicShare(body: { text: string; heading: string }[], concepts: string[], lang: string): OnTopic {
   const off: { heading: string; text: string; withHeading: boolean }[] = [];
   for (const s of body) {
-    const terms = tokenize(s.text, lang);
+    const terms = contentTerms(s.text, lang);
     if (meets(terms, concepts, lang)) continue;
-    const headingTerms = tokenize(s.heading, lang);
+    const headingTerms = contentTerms(s.heading, lang);
     const sharesHeading = meets(terms, headingTerms, lang);
     if (meets(headingTerms, concepts, lang) && sharesHeading) continue;
     off.push({ heading: s.heading, text: s.text, withHeading: sharesHeading });

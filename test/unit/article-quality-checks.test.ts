@@ -73,8 +73,8 @@ describe("article-quality checks", () => {
       "de",
     );
     expect(r.worst.map((w) => w.text)).toEqual(["Die Firewall filtert Pakete."]);
-    expect(termsMatch("chiffrer", "chiffrement", "fr")).toBe(true);
-    expect(termsMatch("seguridad", "segundo", "es")).toBe(false);
+    expect(termsMatch("paquets", "paquet", "fr")).toBe(true);
+    expect(termsMatch("restaurants", "restaurer", "fr")).toBe(false);
     expect(termsMatch("backup", "backups", "en")).toBe(false); // English is stemmed by tokenize instead
   });
 
@@ -137,6 +137,13 @@ describe("article-quality checks", () => {
     );
     const clean = article({ content_markdown: "Intro about APT pinning.\n\n## Why pinning matters\n\nPinning keeps a package stable.", faq: [{ question: "What is APT pinning?", answer: "A preference for versions." }] });
     expect(formProblems(clean, parseArticleMarkdown(clean.content_markdown!, "en", ["What is APT pinning?"]), [])).toEqual([]);
+  });
+
+  it("does not count a shared function word as sharing the heading", () => {
+    const concepts = topicConcepts("Stratégies de marketing pour les restaurants", "marketing de restaurant", "fr");
+    expect(concepts).toEqual(["stratégies", "marketing", "restaurants", "restaurant"]);
+    const r = onTopicShare([{ heading: "Pourquoi le marketing de restaurant est important", text: "Le paquet est installé avec apt." }], concepts, "fr");
+    expect(r.onTopic).toBe(0);
   });
 
   it("requires the Spanish opening question mark", () => {
