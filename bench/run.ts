@@ -1,12 +1,14 @@
 import fs from "node:fs";
 import path from "node:path";
 import { benchArticlePipeline } from "./article-pipeline";
+import { benchArticleQuality } from "./article-quality";
 import { benchGatewayAuth } from "./gateway-auth";
 import { benchIngest } from "./ingest";
 import { benchWebhooksFanout } from "./webhooks-fanout";
 
 const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   "article-pipeline": benchArticlePipeline,
+  "article-quality": benchArticleQuality,
   "gateway-auth": benchGatewayAuth,
   ingest: benchIngest,
   "webhooks-fanout": benchWebhooksFanout,

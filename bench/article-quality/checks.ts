@@ -1,0 +1,406 @@
+import { extractDocument } from "../../shared/text/extract";
+import type { ExtractedDocument } from "../../shared/text/document";
+import { countWords, sentencesOf } from "../../shared/text/segment";
+import { tokenize } from "../../shared/text/tokenize";
+import { identifyLanguage } from "./language";
+import { normalizeText, parseArticleMarkdown, urlsInText, type ArticleSection } from "./markdown";
+
+export interface ApiArticle {
+  id: string;
+  language: string;
+  topic: string;
+  target_keyword: string;
+  title: string;
+  meta_title?: string;
+  meta_description?: string;
+  content_markdown?: string;
+  citations: { claim: string; url: string; title: string; quote?: string }[];
+  title_variants: string[];
+  faq: { question: string; answer: string }[];
+  json_ld: unknown;
+  word_count: number;
+  quality_score?: number;
+  quality_breakdown?: Record<string, number>;
+  derivatives?: { x_thread?: string[]; linkedin?: string; newsletter?: { subject: string; body: string } } | null;
+  image?: { url: string; alt?: string } | null;
+}
+
+// ---------------------------------------------------------------------------------------------- on topic
+
+/**
+ * Words of a topic that name no concept of it ("best", "guide", "how"…), per language; tokenized like the text.
+ * French, German and Spanish lists start with their function words: `tokenize` drops only English (and German)
+ * stopwords, and "des" or "de" would otherwise make every sentence "on topic".
+ */
+const GENERIC: Record<string, string> = {
+  en: "best top guide how why what when which who small new way ways tip tips complete ultimate introduction overview basics beginner beginners use using easy simple step steps everything need know learn better good great",
+  fr: "de des du la le les un une et en à au aux pour avec dans sur par ou son sa ses ce cette ces qui que est sont d l meilleur meilleurs meilleure meilleures top guide comment pourquoi quoi quand quel quelle petit petits petite petites nouveau nouveaux nouvelle nouvelles façon façons manière astuce astuces conseil conseils complet introduction aperçu utiliser simple facile",
+  de: "der die das den dem des ein eine einen und in im mit für von zu auf aus bei ist sind beste besten bester bestes top leitfaden anleitung ratgeber wie warum was wann welche kleine kleinen klein neue neuen neu weg wege tipp tipps einführung überblick einfach nutzen verwenden",
+  es: "de del la el los las un una unos unas y en a al para con por sobre o su sus que se es son mejor mejores top guía cómo como por qué qué cuándo cuál pequeño pequeña pequeños pequeñas nuevo nueva nuevos nuevas manera maneras forma formas consejo consejos truco trucos introducción completo completa usar sencillo fácil",
+};
+
+/**
+ * Whether two index terms name the same word. English terms are stemmed by `tokenize`; French, German and Spanish
+ * are not, so there an inflected form matches its base: one is a prefix of the other with at most 3 more letters
+ * ("paquet"/"paquets", "Paket"/"Paketen"), and in German a compound contains its part of 5 letters or more
+ * ("datensicherung" ⊃ "sicherung"). Looser prefix rules were tried and rejected: they make "restaurants" match
+ * "restaurer", so an article about restaurant marketing written from a backup chapter looked on topic.
+ */
+export function termsMatch(a: string, b: string, lang: string): boolean {
+  if (a === b) return true;
+  if (lang === "en") return false;
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  if (short.length >= 4 && long.startsWith(short) && long.length - short.length <= 3) return true;
+  return lang === "de" && short.length >= 5 && long.includes(short);
+}
+
+const meets = (terms: Iterable<string>, concepts: Iterable<string>, lang: string) => {
+  const cs = [...concepts];
+  for (const t of terms) if (cs.some((c) => termsMatch(t, c, lang))) return true;
+  return false;
+};
+
+const genericTerms = new Map<string, Set<string>>();
+function isGeneric(term: string, lang: string): boolean {
+  let set = genericTerms.get(lang);
+  if (!set) genericTerms.set(lang, (set = new Set(tokenize(GENERIC[lang] ?? GENERIC.en, lang))));
+  return set.has(term);
+}
+
+/** Index terms of a text without the generic and function words of the language. */
+export function contentTerms(text: string, lang: string): string[] {
+  return tokenize(text, lang).filter((t) => !isGeneric(t, lang));
+}
+
+export function topicConcepts(topic: string, keyword: string, lang: string): string[] {
+  return [...new Set(contentTerms(`${topic} ${keyword}`, lang))];
+}
+
+export interface OnTopic {
+  concepts: string[];
+  sentences: number;
+  onTopic: number;
+  share: number;
+  /** Off-topic sentences, those sharing nothing with their heading first, longest first. */
+  worst: { heading: string; text: string }[];
+}
+
+export function onTopicShare(body: { text: string; heading: string }[], concepts: string[], lang: string): OnTopic {
+  const off: { heading: string; text: string; withHeading: boolean }[] = [];
+  for (const s of body) {
+    const terms = contentTerms(s.text, lang);
+    if (meets(terms, concepts, lang)) continue;
+    const headingTerms = contentTerms(s.heading, lang);
+    const sharesHeading = meets(terms, headingTerms, lang);
+    if (meets(headingTerms, concepts, lang) && sharesHeading) continue;
+    off.push({ heading: s.heading, text: s.text, withHeading: sharesHeading });
+  }
+  off.sort((a, b) => Number(a.withHeading) - Number(b.withHeading) || b.text.length - a.text.length);
+  return {
+    concepts,
+    sentences: body.length,
+    onTopic: body.length - off.length,
+    share: body.length ? (body.length - off.length) / body.length : 0,
+    worst: off.slice(0, 3).map(({ heading, text }) => ({ heading, text })),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------- sources
+
+export interface SourcePage {
+  url: string;
+  status: number;
+  doc?: ExtractedDocument;
+  sentences: string[];
+  /** Normalized readable text, for finding quotes. */
+  normalized: string;
+  headings: string[];
+}
+
+/** Fetches and extracts each cited page once; a page that cannot be fetched or read has status ≠ 200. */
+export class SourcePages {
+  private readonly pages = new Map<string, Promise<SourcePage>>();
+  private readonly termCache = new Map<string, string[][]>();
+
+  get(url: string, lang: string): Promise<SourcePage> {
+    const key = url.split("#")[0];
+    let page = this.pages.get(key);
+    if (!page) {
+      page = this.load(key, lang);
+      this.pages.set(key, page);
+    }
+    return page;
+  }
+
+  /** Index terms of each sentence of the page, tokenized in `lang`. */
+  sentenceTerms(page: SourcePage, lang: string): string[][] {
+    const key = `${lang} ${page.url}`;
+    let terms = this.termCache.get(key);
+    if (!terms) {
+      terms = page.sentences.map((s) => tokenize(s, lang));
+      this.termCache.set(key, terms);
+    }
+    return terms;
+  }
+
+  private async load(url: string, lang: string): Promise<SourcePage> {
+    const empty = (status: number): SourcePage => ({ url, status, sentences: [], normalized: "", headings: [] });
+    let res: Response;
+    try {
+      res = await fetch(url, { signal: AbortSignal.timeout(30_000) });
+    } catch {
+      return empty(0);
+    }
+    if (res.status !== 200) return empty(res.status);
+    const body = await res.text();
+    const doc = extractDocument({ url, contentType: res.headers.get("content-type") ?? "text/html", body });
+    const headings = [...new Set(doc.sections.flatMap((s) => s.headingPath))];
+    return { url, status: 200, doc, sentences: sentencesOf(doc.text, doc.lang ?? lang), normalized: normalizeText(doc.text), headings };
+  }
+}
+
+export const SUPPORT_SHARE = 0.8;
+export const SUPPORT_WINDOW = 3;
+
+/** The best share of the claim's content words found within `SUPPORT_WINDOW` consecutive sentences of the page. */
+export function bestWindowShare(claimTerms: string[], pageTerms: string[][]): number {
+  const wanted = [...new Set(claimTerms)];
+  if (!wanted.length) return 0;
+  let best = 0;
+  for (let i = 0; i < pageTerms.length; i++) {
+    const window = new Set<string>();
+    for (let k = i; k < Math.min(pageTerms.length, i + SUPPORT_WINDOW); k++) for (const t of pageTerms[k]) window.add(t);
+    const found = wanted.filter((t) => window.has(t)).length / wanted.length;
+    if (found > best) best = found;
+    if (best === 1) break;
+  }
+  return best;
+}
+
+export interface Support {
+  citations: number;
+  supported: number;
+  share: number;
+  /** Cited addresses that are no page of the profile's site (or no page at all). */
+  fabricated: { url: string; reason: string }[];
+  unsupported: { claim: string; url: string; best: number }[];
+  quotes: { present: number; foundOnPage: number; missing: { quote: string; url: string }[] };
+}
+
+/** Whether an address is a page of the site (origin and existing page). */
+export type PageCheck = (url: string) => { ok: true } | { ok: false; reason: string };
+
+export async function supportShare(article: ApiArticle, pages: SourcePages, isSitePage: PageCheck): Promise<Support> {
+  const lang = article.language;
+  const out: Support = { citations: 0, supported: 0, share: 0, fabricated: [], unsupported: [], quotes: { present: 0, foundOnPage: 0, missing: [] } };
+  const seen = new Set<string>();
+  for (const c of article.citations) {
+    const key = `${c.claim}\u0000${c.url}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.citations++;
+    const check = isSitePage(c.url);
+    if (!check.ok) {
+      out.fabricated.push({ url: c.url, reason: check.reason });
+      out.unsupported.push({ claim: c.claim, url: c.url, best: 0 });
+      continue;
+    }
+    const page = await pages.get(c.url, lang);
+    if (page.status !== 200) {
+      out.fabricated.push({ url: c.url, reason: `page answers ${page.status}` });
+      out.unsupported.push({ claim: c.claim, url: c.url, best: 0 });
+      continue;
+    }
+    const best = bestWindowShare(tokenize(c.claim, lang), pages.sentenceTerms(page, lang));
+    if (best >= SUPPORT_SHARE) out.supported++;
+    else out.unsupported.push({ claim: c.claim, url: c.url, best: Number(best.toFixed(2)) });
+    if (typeof c.quote === "string" && c.quote.trim()) {
+      out.quotes.present++;
+      if (page.normalized.includes(normalizeText(c.quote))) out.quotes.foundOnPage++;
+      else out.quotes.missing.push({ quote: c.quote, url: c.url });
+    }
+  }
+  out.share = out.citations ? out.supported / out.citations : 0;
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------- addresses
+
+/** Every string of a JSON value. */
+function stringsOf(value: unknown, out: string[] = []): string[] {
+  if (typeof value === "string") out.push(value);
+  else if (Array.isArray(value)) for (const v of value) stringsOf(v, out);
+  else if (value && typeof value === "object") for (const v of Object.values(value)) stringsOf(v, out);
+  return out;
+}
+
+/** Addresses anywhere in the article (markdown, citations, JSON-LD, derivatives, image) that are not allowed. */
+export function fabricatedAddresses(article: ApiArticle, allowed: (url: string) => boolean): { field: string; url: string }[] {
+  const found: { field: string; url: string }[] = [];
+  const add = (field: string, urls: string[]) => {
+    for (const url of urls) if (!allowed(url)) found.push({ field, url });
+  };
+  add("content_markdown", urlsInText(article.content_markdown ?? ""));
+  add("citations", article.citations.map((c) => c.url));
+  add("json_ld", stringsOf(article.json_ld).flatMap((s) => (/^\w+:\/\//.test(s) ? [s] : urlsInText(s))));
+  add("derivatives", stringsOf(article.derivatives ?? {}).flatMap(urlsInText));
+  add("faq", stringsOf(article.faq).flatMap(urlsInText));
+  if (article.image?.url) add("image", [article.image.url]);
+  const seen = new Set<string>();
+  return found.filter((f) => !seen.has(`${f.field} ${f.url}`) && seen.add(`${f.field} ${f.url}`));
+}
+
+// ---------------------------------------------------------------------------------------------- language
+
+export interface FieldLanguage {
+  items: number;
+  inLanguage: number;
+  undetermined: number;
+  /** inLanguage + undetermined over items; 1 for a field with no items. */
+  share: number;
+  /** Items identified as another language (first 3). */
+  wrong: { lang: string; text: string }[];
+}
+
+export function languageByField(fields: Record<string, string[]>, lang: string, literals: string[]): Record<string, FieldLanguage> {
+  const out: Record<string, FieldLanguage> = {};
+  for (const [field, items] of Object.entries(fields)) {
+    if (!items.length) continue;
+    const r: FieldLanguage = { items: items.length, inLanguage: 0, undetermined: 0, share: 1, wrong: [] };
+    for (const item of items) {
+      const v = identifyLanguage(item, literals);
+      if (v.lang === "und") r.undetermined++;
+      else if (v.lang === lang) r.inLanguage++;
+      else if (r.wrong.length < 3) r.wrong.push({ lang: v.lang, text: item.slice(0, 200) });
+    }
+    r.share = (r.inLanguage + r.undetermined) / r.items;
+    out[field] = r;
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------- form
+
+export interface FormProblem {
+  kind: string;
+  text: string;
+}
+
+const NUMBERED = /^\d+(\.\d+)*\.?\s/;
+const DOUBLED = /(?<![\p{L}\p{N}])([\p{L}\p{N}]+)\s+\1(?![\p{L}\p{N}])/iu;
+const SENTENCE_END = /[.!?…。]["'»”’)\]]*$/u;
+/** Code, command lines, logs and configuration in a prose sentence. */
+const CODE_LIKE: [string, RegExp][] = [
+  ["shell prompt", /(^|\s)[$#]\s+[a-z][\w.-]*(\s|$)/],
+  ["key: value run", /(\b[A-Za-z][\w-]*:\s+\S+[^:]*){2,}\b[A-Za-z][\w-]*:\s+\S+/],
+  ["log timestamp", /\b\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})?|\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\s+\d{1,2}\s+\d{2}:\d{2}:\d{2}|\[\s*\d+\.\d{3,}\]/],
+  ["code line", /[{};]\s*$|^\s*(sudo|apt-get|apt|aptitude|dpkg|cat|echo|ls|cd|grep|export)\s+-{0,2}[\w/.-]+\s.*[|>&]/],
+];
+
+const wordCount = (s: string) => s.split(/\s+/).filter(Boolean).length;
+
+export function formProblems(article: ApiArticle, sections: ArticleSection[], sourceHeadings: string[]): FormProblem[] {
+  const problems: FormProblem[] = [];
+  const lang = article.language;
+  const body = sections.filter((s) => s.kind === "body" || s.kind === "intro");
+  const headings = sections.filter((s) => s.kind === "body").flatMap((s) => [s.heading, ...s.subheadings]);
+  for (const h of headings) {
+    if (NUMBERED.test(h)) problems.push({ kind: "heading numbered", text: h });
+    if (DOUBLED.test(h)) problems.push({ kind: "heading doubled word", text: h });
+  }
+  for (const t of [article.title, ...article.title_variants]) {
+    if (DOUBLED.test(t)) problems.push({ kind: "title doubled word", text: t });
+    if (NUMBERED.test(t)) problems.push({ kind: "title numbered", text: t });
+  }
+  const bodySentences = body.flatMap((s) => s.sentences.map((x) => x.text));
+  for (const s of bodySentences) {
+    if (DOUBLED.test(s)) problems.push({ kind: "sentence doubled word", text: s });
+    for (const [kind, re] of CODE_LIKE) if (re.test(s)) problems.push({ kind: `prose: ${kind}`, text: s });
+  }
+  const bodySet = new Set(bodySentences.map(normalizeText));
+  const headingTexts = [...headings, ...sourceHeadings.map((h) => h.replace(NUMBERED, ""))].filter((h) => wordCount(h) >= 2).map(normalizeText);
+  for (const { question, answer } of article.faq) {
+    const q = question.trim();
+    if (!q.endsWith("?") || (lang === "es" && !q.startsWith("¿"))) problems.push({ kind: "faq question form", text: q });
+    if (DOUBLED.test(q)) problems.push({ kind: "faq doubled word", text: q });
+    const nq = normalizeText(q);
+    const pasted = headingTexts.find((h) => nq.includes(h));
+    if (pasted) problems.push({ kind: "faq heading in question", text: `${q} ⟵ "${pasted}"` });
+    const copied = sentencesOf(answer, lang).map(normalizeText).find((s) => wordCount(s) >= 5 && bodySet.has(s));
+    if (normalizeText(answer) && (bodySet.has(normalizeText(answer)) || copied)) problems.push({ kind: "faq answer copies body", text: answer.slice(0, 200) });
+    for (const [kind, re] of CODE_LIKE) if (re.test(answer)) problems.push({ kind: `faq answer: ${kind}`, text: answer.slice(0, 200) });
+  }
+  const mt = article.meta_title ?? "";
+  const md = article.meta_description ?? "";
+  if (mt.length > 60) problems.push({ kind: "meta_title > 60", text: `${mt.length}: ${mt}` });
+  if (!mt.trim()) problems.push({ kind: "meta_title empty", text: "" });
+  if (md.length > 160) problems.push({ kind: "meta_description > 160", text: `${md.length}: ${md}` });
+  if (/(…|\.\.\.)\s*$/.test(md)) problems.push({ kind: "meta_description cut", text: md });
+  else if (!SENTENCE_END.test(md.trim())) problems.push({ kind: "meta_description not at a sentence end", text: md });
+  return problems;
+}
+
+// ---------------------------------------------------------------------------------------------- all
+
+export interface ArticleChecks {
+  onTopic: OnTopic;
+  support: Support;
+  fabricated: { field: string; url: string }[];
+  language: Record<string, FieldLanguage>;
+  languageMin: number;
+  form: FormProblem[];
+  words: { word_count: number; body_words: number; target_words: number; ratio: number; body_ratio: number };
+  sections: ArticleSection[];
+}
+
+export async function checkArticle(
+  article: ApiArticle,
+  targetWords: number,
+  deps: { pages: SourcePages; isSitePage: PageCheck; allowedAddress: (url: string) => boolean },
+): Promise<ArticleChecks> {
+  const lang = article.language;
+  const sections = parseArticleMarkdown(article.content_markdown ?? "", lang, article.faq.map((f) => f.question));
+  const bodySentences = sections.filter((s) => s.kind === "body").flatMap((s) => s.sentences);
+  const introSentences = sections.filter((s) => s.kind === "intro").flatMap((s) => s.sentences);
+  const onTopic = onTopicShare(bodySentences, topicConcepts(article.topic, article.target_keyword, lang), lang);
+  const support = await supportShare(article, deps.pages, deps.isSitePage);
+  const citedPages = await Promise.all([...new Set(article.citations.map((c) => c.url))].filter((u) => deps.isSitePage(u).ok).map((u) => deps.pages.get(u, lang)));
+  const d = article.derivatives ?? {};
+  const language = languageByField(
+    {
+      title: [article.title],
+      meta_title: article.meta_title ? [article.meta_title] : [],
+      meta_description: article.meta_description ? [article.meta_description] : [],
+      headings: sections.filter((s) => s.kind === "body").flatMap((s) => [s.heading, ...s.subheadings]),
+      intro: introSentences.map((s) => s.text),
+      body: bodySentences.map((s) => s.text),
+      faq_questions: article.faq.map((f) => f.question),
+      faq_answers: article.faq.map((f) => f.answer),
+      title_variants: article.title_variants,
+      x_thread: d.x_thread ?? [],
+      linkedin: d.linkedin ? [d.linkedin] : [],
+      newsletter_subject: d.newsletter ? [d.newsletter.subject] : [],
+      newsletter_body: d.newsletter ? [d.newsletter.body] : [],
+      image_alt: article.image?.alt ? [article.image.alt] : [],
+    },
+    lang,
+    [article.topic, article.target_keyword],
+  );
+  const bodyWords = countWords([...introSentences, ...bodySentences].map((s) => s.text).join(" "), lang);
+  return {
+    onTopic,
+    support,
+    fabricated: fabricatedAddresses(article, deps.allowedAddress),
+    language,
+    languageMin: Math.min(1, ...Object.values(language).map((f) => f.share)),
+    form: formProblems(article, sections, citedPages.flatMap((p) => p.headings)),
+    words: {
+      word_count: article.word_count,
+      body_words: bodyWords,
+      target_words: targetWords,
+      ratio: Number((article.word_count / targetWords).toFixed(2)),
+      body_ratio: Number((bodyWords / targetWords).toFixed(2)),
+    },
+    sections,
+  };
+}

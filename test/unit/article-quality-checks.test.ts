@@ -1,0 +1,153 @@
+import { bestWindowShare, fabricatedAddresses, formProblems, onTopicShare, termsMatch, topicConcepts, type ApiArticle } from "../../bench/article-quality/checks";
+import { parseArticleMarkdown, urlsInText } from "../../bench/article-quality/markdown";
+import { tokenize } from "../../shared/text/tokenize";
+
+const SITE = "http://127.0.0.1:47310";
+
+function article(over: Partial<ApiArticle>): ApiArticle {
+  return {
+    id: "a",
+    language: "en",
+    topic: "APT pinning",
+    target_keyword: "APT pinning",
+    title: "APT pinning explained",
+    meta_title: "APT pinning explained",
+    meta_description: "How APT pinning chooses the candidate version of a package.",
+    content_markdown: "",
+    citations: [],
+    title_variants: [],
+    faq: [],
+    json_ld: {},
+    word_count: 0,
+    ...over,
+  };
+}
+
+const MARKDOWN = [
+  "APT pinning picks versions [[1]](http://127.0.0.1:47310/ch02.en.html).",
+  "## 2.7.3. Tweaking candidate version",
+  "The Pin-Priority value decides the candidate \\[2\\]. Xen runs virtual machines.",
+  "## Frequently asked questions",
+  "### What is APT pinning?",
+  "It selects versions.",
+  "## Sources",
+  "1. [Chapter 2](http://127.0.0.1:47310/ch02.en.html)",
+].join("\n\n");
+
+describe("article-quality checks", () => {
+  it("splits the markdown into introduction, body, FAQ and sources, without citation marks", () => {
+    const sections = parseArticleMarkdown(MARKDOWN, "en", ["What is APT pinning?"]);
+    expect(sections.map((s) => s.kind)).toEqual(["intro", "body", "faq", "sources"]);
+    expect(sections[0].sentences.map((s) => s.text)).toEqual(["APT pinning picks versions."]);
+    expect(sections[1].sentences.map((s) => s.text)).toEqual(["The Pin-Priority value decides the candidate.", "Xen runs virtual machines."]);
+  });
+
+  it("counts a sentence on topic through the topic's concepts or its heading, and an unrelated one off topic", () => {
+    const concepts = topicConcepts("Best guide to APT pinning", "APT pinning", "en");
+    expect(concepts).toEqual(tokenize("APT pinning", "en"));
+    const r = onTopicShare(
+      [
+        { heading: "How pinning works", text: "Pinning keeps a package at its version." },
+        { heading: "APT pinning in practice", text: "In practice the preferences file lists packages." },
+        { heading: "APT pinning in practice", text: "The preferences file lists priorities." },
+        { heading: "APT pinning in practice", text: "Xen runs virtual machines." },
+      ],
+      concepts,
+      "en",
+    );
+    expect(r.onTopic).toBe(2);
+    expect(r.share).toBe(0.5);
+    expect(r.worst.map((w) => w.text)).toEqual(["The preferences file lists priorities.", "Xen runs virtual machines."]);
+  });
+
+  it("matches inflected and compound words in German", () => {
+    const concepts = topicConcepts("Datensicherung und Wiederherstellung", "Datensicherung", "de");
+    const r = onTopicShare(
+      [
+        { heading: "", text: "Die Firewall filtert Pakete." },
+        { heading: "", text: "Eine Datensicherungsstrategie ist nötig." },
+        { heading: "", text: "Die Sicherung erfolgt täglich." },
+        { heading: "", text: "Wiederherstellungen dauern länger." },
+      ],
+      concepts,
+      "de",
+    );
+    expect(r.worst.map((w) => w.text)).toEqual(["Die Firewall filtert Pakete."]);
+    expect(termsMatch("paquets", "paquet", "fr")).toBe(true);
+    expect(termsMatch("restaurants", "restaurer", "fr")).toBe(false);
+    expect(termsMatch("backup", "backups", "en")).toBe(false); // English is stemmed by tokenize instead
+  });
+
+  it("finds a claim's words within three consecutive sentences, not spread over a page", () => {
+    const page = ["APT reads the preferences file.", "Each entry has a Pin-Priority.", "Higher values win.", "Unrelated text.", "More unrelated text."].map((s) => tokenize(s));
+    expect(bestWindowShare(tokenize("The preferences file gives each entry a Pin-Priority; higher values win."), page)).toBeGreaterThanOrEqual(0.8);
+    expect(bestWindowShare(tokenize("Xen and KVM run virtual machines on Debian."), page)).toBeLessThan(0.8);
+  });
+
+  it("reports addresses that are not pages of the site, the platform or schema.org", () => {
+    const allowed = (url: string) => url.startsWith(`${SITE}/`) || url.startsWith("https://schema.org");
+    const found = fabricatedAddresses(
+      article({
+        content_markdown: `See [[1]](${SITE}/ch02.en.html) and «http://deb.debian.org/debian/».`,
+        citations: [{ claim: "c", url: "https://invented.example/page", title: "t" }],
+        json_ld: { "@context": "https://schema.org", citation: [`${SITE}/ch02.en.html`] },
+        derivatives: { linkedin: "Read https://elsewhere.example/x now" },
+      }),
+      allowed,
+    );
+    expect(found).toEqual([
+      { field: "content_markdown", url: "http://deb.debian.org/debian/" },
+      { field: "citations", url: "https://invented.example/page" },
+      { field: "derivatives", url: "https://elsewhere.example/x" },
+    ]);
+    expect(urlsInText("[x](http://a.example/p) <https://b.example/q>.")).toEqual(["http://a.example/p", "https://b.example/q"]);
+  });
+
+  it("flags numbered and doubled headings, malformed FAQ entries, cut meta and code in prose", () => {
+    const md = [
+      "Intro sentence about APT pinning.",
+      "## 14.2.2. Moving from iptables to nftables",
+      "Pinning is configured per package. The log shows 2024-01-02 10:11:12 apt started.",
+      "## How How pinning works",
+      "Run $ sudo apt-get update before pinning.",
+    ].join("\n\n");
+    const a = article({
+      content_markdown: md,
+      meta_title: "x".repeat(61),
+      meta_description: "APT pinning keeps packages at chosen versions and …",
+      faq: [
+        { question: "What does if one do", answer: "Pinning is configured per package." },
+        { question: "What should you know about How How pinning works?", answer: "It is a preference." },
+      ],
+    });
+    const sections = parseArticleMarkdown(md, "en", a.faq.map((f) => f.question));
+    const kinds = formProblems(a, sections, []).map((p) => p.kind);
+    expect(kinds).toEqual(
+      expect.arrayContaining([
+        "heading numbered",
+        "heading doubled word",
+        "prose: log timestamp",
+        "prose: shell prompt",
+        "faq question form",
+        "faq answer copies body",
+        "faq heading in question",
+        "meta_title > 60",
+        "meta_description cut",
+      ]),
+    );
+    const clean = article({ content_markdown: "Intro about APT pinning.\n\n## Why pinning matters\n\nPinning keeps a package stable.", faq: [{ question: "What is APT pinning?", answer: "A preference for versions." }] });
+    expect(formProblems(clean, parseArticleMarkdown(clean.content_markdown!, "en", ["What is APT pinning?"]), [])).toEqual([]);
+  });
+
+  it("does not count a shared function word as sharing the heading", () => {
+    const concepts = topicConcepts("Stratégies de marketing pour les restaurants", "marketing de restaurant", "fr");
+    expect(concepts).toEqual(["stratégies", "marketing", "restaurants", "restaurant"]);
+    const r = onTopicShare([{ heading: "Pourquoi le marketing de restaurant est important", text: "Le paquet est installé avec apt." }], concepts, "fr");
+    expect(r.onTopic).toBe(0);
+  });
+
+  it("requires the Spanish opening question mark", () => {
+    const a = article({ language: "es", faq: [{ question: "Qué es la gestión de paquetes?", answer: "Una forma de instalar software." }], meta_description: "La gestión de paquetes instala software." });
+    expect(formProblems(a, [], []).map((p) => p.kind)).toEqual(["faq question form"]);
+  });
+});
