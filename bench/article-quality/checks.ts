@@ -85,15 +85,42 @@ export interface OnTopic {
   worst: { heading: string; text: string }[];
 }
 
-export function onTopicShare(body: { text: string; heading: string }[], concepts: string[], lang: string): OnTopic {
+/** Where a quoted sentence stands in its source: the page title and the heading path of its section. */
+export interface SourceContext {
+  title: string;
+  headingPath: string[];
+}
+
+/** Words that make a sentence continue the one before it ("This…", "It…", "Dies…", "Cela…", "Esto…"). */
+const CONTINUES = /^[("“„«¿¡]*(this|that|these|those|it|its|they|their|them|such|both|there|dies|diese[rsnm]?|dabei|damit|dadurch|er|sie|es|ce|cet|cette|ces|cela|ceci|il|elle|ils|elles|esto|esta|este|estos|estas|ello|él|ella|ellos|ellas)\b/i;
+
+/**
+ * A body sentence is on topic when (1) its own terms meet the topic's concepts; or (2) its section heading meets
+ * them and the sentence shares a term with that heading; or (3) it continues the sentence before it in the same
+ * paragraph ("This situation…") and that one is on topic; or (4) it is quoted from a source section whose page
+ * title and heading path meet the topic and it shares a term with that section's own heading (a sentence on
+ * "grouping jobs by area" under "Route planning for field service teams › Clustering jobs by area").
+ */
+export function onTopicShare(
+  body: { text: string; heading: string; first?: boolean; source?: SourceContext }[],
+  concepts: string[],
+  lang: string,
+): OnTopic {
   const off: { heading: string; text: string; withHeading: boolean }[] = [];
+  let previousOnTopic = false;
   for (const s of body) {
     const terms = contentTerms(s.text, lang);
-    if (meets(terms, concepts, lang)) continue;
     const headingTerms = contentTerms(s.heading, lang);
     const sharesHeading = meets(terms, headingTerms, lang);
-    if (meets(headingTerms, concepts, lang) && sharesHeading) continue;
-    off.push({ heading: s.heading, text: s.text, withHeading: sharesHeading });
+    const source = s.source;
+    const nearest = source ? contentTerms(source.headingPath[source.headingPath.length - 1] ?? source.title, lang) : [];
+    const onTopic: boolean =
+      meets(terms, concepts, lang) ||
+      (meets(headingTerms, concepts, lang) && sharesHeading) ||
+      (s.first === false && previousOnTopic && CONTINUES.test(s.text)) ||
+      (source !== undefined && meets(contentTerms(`${source.title} ${source.headingPath.join(" ")}`, lang), concepts, lang) && meets(terms, nearest, lang));
+    previousOnTopic = onTopic;
+    if (!onTopic) off.push({ heading: s.heading, text: s.text, withHeading: sharesHeading });
   }
   off.sort((a, b) => Number(a.withHeading) - Number(b.withHeading) || b.text.length - a.text.length);
   return {
@@ -103,6 +130,27 @@ export function onTopicShare(body: { text: string; heading: string }[], concepts
     share: body.length ? (body.length - off.length) / body.length : 0,
     worst: off.slice(0, 3).map(({ heading, text }) => ({ heading, text })),
   };
+}
+
+/** The source context of each quoted body sentence: its citation's page, and the section of that page holding it. */
+export async function sourceContexts(
+  sentences: { text: string }[],
+  citations: { claim: string; url: string }[],
+  pages: SourcePages,
+  isSitePage: (url: string) => { ok: boolean },
+  lang: string,
+): Promise<(SourceContext | undefined)[]> {
+  return Promise.all(
+    sentences.map(async ({ text }) => {
+      const n = normalizeText(text);
+      const citation = citations.find((c) => n.endsWith(normalizeText(c.claim)) && isSitePage(c.url).ok);
+      if (!citation) return undefined;
+      const page = await pages.get(citation.url, lang);
+      const claim = normalizeText(citation.claim);
+      const section = page.doc?.sections.find((sec) => normalizeText(sec.text).includes(claim));
+      return section && page.doc ? { title: page.doc.title, headingPath: section.headingPath } : undefined;
+    }),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------- sources
@@ -362,7 +410,8 @@ export async function checkArticle(
   const sections = parseArticleMarkdown(article.content_markdown ?? "", lang, article.faq.map((f) => f.question));
   const bodySentences = sections.filter((s) => s.kind === "body").flatMap((s) => s.sentences);
   const introSentences = sections.filter((s) => s.kind === "intro").flatMap((s) => s.sentences);
-  const onTopic = onTopicShare(bodySentences, topicConcepts(article.topic, article.target_keyword, lang), lang);
+  const contexts = await sourceContexts(bodySentences, article.citations, deps.pages, deps.isSitePage, lang);
+  const onTopic = onTopicShare(bodySentences.map((x, i) => ({ ...x, source: contexts[i] })), topicConcepts(article.topic, article.target_keyword, lang), lang);
   const support = await supportShare(article, deps.pages, deps.isSitePage);
   const citedPages = await Promise.all([...new Set(article.citations.map((c) => c.url))].filter((u) => deps.isSitePage(u).ok).map((u) => deps.pages.get(u, lang)));
   const d = article.derivatives ?? {};

@@ -7,7 +7,7 @@ export interface ArticleSection {
   level: number;
   kind: "intro" | "body" | "faq" | "sources";
   /** Sentences of its paragraphs and list items, citation marks and markup removed, each with its nearest heading. */
-  sentences: { text: string; heading: string }[];
+  sentences: { text: string; heading: string; first: boolean }[];
   /** `###` headings inside the section. */
   subheadings: string[];
   codeBlocks: number;
@@ -68,7 +68,7 @@ export function parseArticleMarkdown(markdown: string, lang: string, faqQuestion
     }
     if (t.type === "inline") {
       if (listDepth === 0) listOnly.set(current, false);
-      for (const s of sentencesOf(inlineText(t.content), lang)) current.sentences.push({ text: s, heading: nearestHeading });
+      sentencesOf(inlineText(t.content), lang).forEach((s, n) => current.sentences.push({ text: s, heading: nearestHeading, first: n === 0 }));
     }
   }
   const questions = new Set(faqQuestions.map((q) => normalizeText(q)));

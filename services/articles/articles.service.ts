@@ -4,10 +4,11 @@ import { systemClock } from "../../shared/clock";
 import { config } from "../../shared/config";
 import { dbMixin, type DbService } from "../../shared/db/mixin";
 import { rootLogger } from "../../shared/logger";
+import { publicBaseUrl } from "../../shared/public-url";
 import { CreateArticleParams, GeneratedArticle, GetArticleParams, GetMediaParams, ListArticlesParams, UpdateArticleParams } from "../../shared/schemas/articles";
 import { createArticleJob, type CreationDeps } from "./create-article";
 import { updateArticle } from "./edit-article";
-import { mediaBaseUrl, readMedia } from "./media";
+import { readMedia } from "./media";
 import { listArticles, requireArticle, toArticleResource } from "./read-articles";
 import { recoverStrandedRequests, STRANDED_AFTER_MS } from "./recovery";
 import { saveGeneratedArticle } from "./save-generated";
@@ -28,7 +29,7 @@ function creationDeps(svc: ArticlesService, caller: Pick<Context | ServiceBroker
   };
 }
 
-const mediaBase = () => mediaBaseUrl(config());
+const mediaBase = () => publicBaseUrl(config());
 
 /** Articles: creation as a paid job, the generated result, reading, editing and the review lifecycle, media. */
 const ArticlesServiceSchema: ServiceSchema<ServiceSettingSchema, ArticlesService> = {

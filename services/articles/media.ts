@@ -7,10 +7,6 @@ import { uuid } from "../../shared/validation";
 import { isDuplicateKeyError, type ArticleCollections, type ArticleImageDoc } from "./store";
 
 /** Where the platform serves media: PUBLIC_BASE_URL when set, else the gateway on localhost. */
-export function mediaBaseUrl(cfg: { PUBLIC_BASE_URL?: string; PORT: number }): string {
-  return (cfg.PUBLIC_BASE_URL ?? `http://localhost:${cfg.PORT}`).replace(/\/+$/, "");
-}
-
 export const mediaUrl = (baseUrl: string, mediaId: string): string => `${baseUrl}/media/${mediaId}`;
 
 /**

@@ -6,7 +6,7 @@ import { dbMixin, type DbService } from "../../shared/db/mixin";
 import { rootLogger } from "../../shared/logger";
 import { outboundPolicy } from "../../shared/net/policy";
 import { checkUrlSyntax } from "../../shared/net/url-guard";
-import { AddSourceParams, CreateBrandProfileBody, IngestFinished, ProfilePath, RetrieveParams } from "../../shared/schemas/brand";
+import { AddSourceParams, CreateBrandProfileBody, IngestFinished, ProfilePath, RetrieveParams, SourcePath } from "../../shared/schemas/brand";
 import { PageParams } from "../../shared/schemas/pagination";
 import { StageCall } from "../../shared/schemas/jobs";
 import { orgId } from "../../shared/validation";
@@ -15,7 +15,7 @@ import { runIngestStage } from "./ingest/stages";
 import { createProfile, listProfiles, profileDetail } from "./profiles";
 import { embedderFrom } from "./providers";
 import { RetrievalCache } from "./retrieval";
-import { addSource, listSources, recordIngestEnd, requeueStrandedSources, type StartIngest } from "./sources";
+import { addSource, listSources, recordIngestEnd, requeueStrandedSources, sourceDetail, type StartIngest } from "./sources";
 import { BRAND_KNOWLEDGE_COLLECTIONS } from "./store";
 
 type BrandKnowledgeService = Service & DbService & { retrieval: RetrievalCache; sweeper?: NodeJS.Timeout };
@@ -70,6 +70,10 @@ const BrandKnowledgeServiceSchema: ServiceSchema<ServiceSettingSchema, BrandKnow
     }),
 
     listSources: zodAction(ProfilePath.extend({ org_id: orgId }), ({ org_id, id }, _ctx, svc: BrandKnowledgeService) => listSources(svc.db, org_id, id)),
+
+    getSource: zodAction(SourcePath.extend({ org_id: orgId }), ({ org_id, id, source_id }, _ctx, svc: BrandKnowledgeService) =>
+      sourceDetail(svc.db, org_id, id, source_id),
+    ),
 
     retrieve: zodAction(RetrieveParams, (params, _ctx, svc: BrandKnowledgeService) => svc.retrieval.retrieve(svc.db, params)),
 

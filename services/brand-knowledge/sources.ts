@@ -1,6 +1,7 @@
 import type { Collection, Db } from "mongodb";
 import type { z } from "zod";
 import type { Clock } from "../../shared/clock";
+import { NotFoundError } from "../../shared/errors";
 import { newId } from "../../shared/ids";
 import type { CreateSourceBody } from "../../shared/schemas/brand";
 import { requireProfile } from "./profiles";
@@ -34,7 +35,7 @@ export async function addSource(
   const now = clock.now();
   const jobId = newId();
   let doc: SourceDoc | null = null;
-  if (body.url) {
+  if (body.url && (body.type === "website" || body.type === "url")) {
     doc = await sources(db).findOneAndUpdate(
       { org_id: orgId, profile_id: profileId, type: body.type, url: body.url, status: { $in: ["ready", "failed"] } },
       { $set: { status: "pending", error: null, ingest_job_id: jobId, title: defaultTitle(body), updated_at: now } },
@@ -84,6 +85,14 @@ export function toSourceResource(doc: SourceDoc) {
     updated_at: doc.updated_at.toISOString(),
     ingested_at: doc.ingested_at ? doc.ingested_at.toISOString() : null,
   };
+}
+
+/** One source of the profile with its text (pasted sources): what a citation of a pasted text links to. */
+export async function sourceDetail(db: Db, orgId: string, profileId: string, sourceId: string) {
+  await requireProfile(db, orgId, profileId);
+  const doc = await sources(db).findOne({ _id: sourceId, org_id: orgId, profile_id: profileId });
+  if (!doc) throw new NotFoundError("source");
+  return { ...toSourceResource(doc), content: doc.content };
 }
 
 export async function listSources(db: Db, orgId: string, profileId: string) {

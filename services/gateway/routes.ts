@@ -50,6 +50,7 @@ export const API_ROUTES: RouteContract[] = [
   { method: "GET", path: "/brand-profiles/:id", action: "brand-knowledge.getProfile", status: 200, query: NO_QUERY },
   { method: "POST", path: "/brand-profiles/:id/sources", action: "brand-knowledge.addSource", status: 202, body: CreateSourceBody },
   { method: "GET", path: "/brand-profiles/:id/sources", action: "brand-knowledge.listSources", status: 200, query: NO_QUERY },
+  { method: "GET", path: "/brand-profiles/:id/sources/:source_id", action: "brand-knowledge.getSource", status: 200, query: NO_QUERY },
   { method: "POST", path: "/webhooks", action: "webhooks.createEndpoint", status: 201, body: CreateWebhookBody },
   { method: "GET", path: "/webhooks", action: "webhooks.listEndpoints", status: 200, query: NO_QUERY },
   {

@@ -44,22 +44,25 @@ export type CreateArticleInput = z.output<typeof CreateArticleBody>;
 /** What the article pipeline receives as job input: the request with its defaults applied. */
 export type ArticleJobInput = CreateArticleInput & { target_keyword: string };
 
-export const Citation = z.strictObject({ claim: z.string().min(1), url: z.string().min(1), title: z.string() });
+/** A citation (spec §2) and, beyond the spec, the exact passage of the source the claim rests on. */
+export const Citation = z.strictObject({ claim: z.string().min(1), url: z.string().min(1), title: z.string(), quote: z.string().min(1) });
 export type Citation = z.output<typeof Citation>;
 
 export const FaqItem = z.strictObject({ question: z.string().min(1), answer: z.string().min(1) });
 
-/** The quality score and what it is made of, each part 0–100. */
+/** The quality score and what it is made of, each part 0–100 (docs/article-pipeline.md#the-quality-score). */
 export const QualityBreakdown = z.strictObject({
+  topical_relevance: z.number().min(0).max(100),
+  claim_support: z.number().min(0).max(100),
+  language_consistency: z.number().min(0).max(100),
+  form: z.number().min(0).max(100),
+  citation_coverage: z.number().min(0).max(100),
   readability: z.number().min(0).max(100),
   structure: z.number().min(0).max(100),
   keyword_coverage: z.number().min(0).max(100),
-  citation_coverage: z.number().min(0).max(100),
-  citation_precision: z.number().min(0).max(100),
   duplication: z.number().min(0).max(100),
   length_vs_target: z.number().min(0).max(100),
   voice_match: z.number().min(0).max(100),
-  language_consistency: z.number().min(0).max(100),
 });
 
 export const Derivatives = z.strictObject({

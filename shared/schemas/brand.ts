@@ -30,7 +30,8 @@ function sourceRules(body: { type: SourceType; url?: string; content?: string },
   if (fetched && body.url === undefined) issue("url", `is required for ${body.type} sources`);
   if (fetched && body.content !== undefined) issue("content", `is not accepted for ${body.type} sources`);
   if (!fetched && (body.content === undefined || body.content.trim() === "")) issue("content", `is required for ${body.type} sources`);
-  if (!fetched && body.url !== undefined) issue("url", `is not accepted for ${body.type} sources`);
+  // A text source may say where its text came from (cited as its address); it is never fetched.
+  if (body.type === "writing_sample" && body.url !== undefined) issue("url", `is not accepted for ${body.type} sources`);
 }
 
 export const CreateSourceBody = SourceFields.superRefine(sourceRules);
@@ -48,6 +49,7 @@ export const IngestFinished = z.strictObject({
 
 export const ListBrandProfilesQuery = z.strictObject(pageQuery({ defaultLimit: 20, maxLimit: 100 }));
 export const ProfilePath = z.strictObject({ id: uuid });
+export const SourcePath = z.strictObject({ id: uuid, source_id: uuid });
 
 export const RetrieveParams = z.strictObject({
   org_id: orgId,

@@ -82,6 +82,9 @@ function extractHtml(url: string, html: string): ExtractedDocument {
     const declaredLang = document.documentElement.getAttribute("lang")?.trim() || undefined;
     for (const el of document.querySelectorAll(NEVER_CONTENT.join(","))) el.remove();
     for (const el of document.querySelectorAll(SITE_CHROME.join(","))) if (!el.parentElement?.closest(CONTENT_ROOTS)) el.remove();
+    // A named anchor (`<a id="x"/>` before a heading's text) is no link, but HTML parsing makes it wrap the
+    // heading, and Readability then removes the heading as all-link boilerplate: unwrap it.
+    for (const el of document.querySelectorAll("a:not([href])")) el.replaceWith(...Array.from(el.childNodes));
 
     // Identity serializer: we want Readability's cleaned DOM, not an HTML string to parse again.
     const article = new Readability<Node>(document, { serializer: (node) => node }).parse();

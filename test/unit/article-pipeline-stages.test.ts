@@ -31,6 +31,7 @@ function fakeDeps(over: Partial<ArticleStageDeps> = {}) {
     retrieve: async (_id, query, k) => INDEX.search(query, k).map((h) => ({ ...CHUNKS.find((c) => c.chunk_id === h.id)!, score: h.score })),
     getProfile: async () => ({ id: BRAND_ID, name: "Dispatch Co", description: null, website_url: "https://dispatch.example", voice_profile: null, fact_sheet: null }) as BrandProfileView,
     listSources: async () => [{ id: SAMPLE, type: "writing_sample" }, { id: "src-0", type: "text" }],
+    sourceAddress: (profileId, sourceId) => `http://localhost:3000/v1/brand-profiles/${profileId}/sources/${sourceId}`,
     recordTokens: async (i, o) => void tokens.push([i, o]),
     reportProgress: async (meta) => void progress.push(meta),
     now: () => new Date("2025-01-01T00:00:00Z"),

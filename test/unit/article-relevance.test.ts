@@ -5,7 +5,7 @@ import { ExtractiveSectionWriter } from "../../services/pipeline/article/extract
 import { planOutlineByRules } from "../../services/pipeline/article/outline";
 import { decideBriefByRules } from "../../services/pipeline/article/recon";
 import { relevanceModel } from "../../services/pipeline/article/relevance";
-import { citationPrecisionScore } from "../../services/pipeline/article/score";
+import { supportShare, topicalShare } from "../../services/pipeline/article/score";
 import { groundFaq } from "../../services/pipeline/article/faq";
 import { metaDescriptionFrom, optimizeForSearch, placeKeyword, titleCandidates } from "../../services/pipeline/article/seo";
 import { embedPhrase, gerund, topicShape } from "../../services/pipeline/article/topic-phrasing";
@@ -55,7 +55,7 @@ describe("relevance of evidence to the topic", () => {
     expect(report.shortfall_words).toBeGreaterThan(0);
   });
 
-  it("scores citation precision down for true sentences about something else", () => {
+  it("scores topical relevance down for true sentences about something else, and support only by the quotes", () => {
     const cite = (re: RegExp) => {
       const e = KESTREL.find((x) => re.test(x.quote))!;
       return { text: e.quote.split(/(?<=\.)\s+/).find((t) => re.test(t))!, cites: [e.id] };
@@ -63,10 +63,10 @@ describe("relevance of evidence to the topic", () => {
     const body = (sentences: ReturnType<typeof cite>[]): ArticleBody => ({ writer: "extractive", sections: [{ key: "intro", role: "intro", heading: "", paragraphs: [{ sentences }] }] });
     const onTopic = body([cite(/Average drive time fell/), cite(/drive time averaged/)]);
     const offTopic = body([cite(/Average drive time fell/), cite(/publish once or twice/), cite(/Import your customers/), cite(/Calendar sync/)]);
-    expect(citationPrecisionScore(onTopic, KESTREL, "en", false, brief)).toBe(100);
-    expect(citationPrecisionScore(offTopic, KESTREL, "en", false, brief)).toBeLessThanOrEqual(25);
-    // Without a brief (older callers), support alone is judged.
-    expect(citationPrecisionScore(offTopic, KESTREL, "en")).toBe(100);
+    expect(topicalShare(onTopic, KESTREL, brief)).toBe(1);
+    expect(topicalShare(offTopic, KESTREL, brief)).toBeLessThanOrEqual(0.25);
+    // True quotations are supported whatever their subject: support and relevance are separate parts of the score.
+    expect(supportShare(offTopic, KESTREL, "en")).toBe(1);
   });
 });
 

@@ -38,7 +38,7 @@ describe("SearxNG", () => {
     const queries = researchQueries(outline, brief, RESEARCH_DEPTH.standard);
     const progress: Record<string, unknown>[] = [];
     const { evidence, report } = await gatherEvidence(
-      { search: new SearxngProvider({ baseUrl: searx.url }), fetchDocument: (url) => fetchReadableDocument(url, policy), now: () => new Date("2025-03-01T10:00:00Z"), progress: (m) => void progress.push(m) },
+      { sourceAddress: () => "", search: new SearxngProvider({ baseUrl: searx.url }), fetchDocument: (url) => fetchReadableDocument(url, policy), now: () => new Date("2025-03-01T10:00:00Z"), progress: (m) => void progress.push(m) },
       brief,
       queries,
       RESEARCH_DEPTH.standard,
@@ -62,7 +62,7 @@ describe("SearxNG", () => {
       const brief = decideBriefByRules(input(mode), null);
       const outline = planOutlineByRules(brief, 1000, [{ heading: "Arrival windows", weight: 1 }, { heading: "Emergency calls", weight: 1 }]);
       const depth = RESEARCH_DEPTH[mode];
-      return gatherEvidence({ search: new SearxngProvider({ baseUrl: searx.url }), fetchDocument: (url) => fetchReadableDocument(url, policy), now: () => new Date() }, brief, researchQueries(outline, brief, depth), depth);
+      return gatherEvidence({ sourceAddress: () => "", search: new SearxngProvider({ baseUrl: searx.url }), fetchDocument: (url) => fetchReadableDocument(url, policy), now: () => new Date() }, brief, researchQueries(outline, brief, depth), depth);
     };
     const standard = await run("standard");
     const deep = await run("deep_research");
@@ -75,18 +75,19 @@ describe("SearxNG", () => {
 describe("brand evidence", () => {
   const chunk = (i: number, text: string, url: string | null): RetrievedChunk => ({ chunk_id: `c${i}`, source_id: `src${i}`, url, title: `Doc ${i}`, heading_path: ["Plans", "Starter"], text, context: "", score: 1 });
 
-  it("quotes retrieved chunks, cites pasted text by its source, and adds each passage once", async () => {
+  it("quotes retrieved chunks, cites pasted text by the platform's address of its source, and adds each passage once", async () => {
     const brief = decideBriefByRules(input("standard"), null);
     const chunks = [chunk(1, "The Starter plan costs $29 per technician per month.", "https://brand.example/pricing"), chunk(2, "Office staff seats are free on every plan.", "kb-source:src2")];
+    const sourceAddress = (id: string) => `https://api.example/v1/brand-profiles/p1/sources/${id}`;
     const { evidence, report } = await gatherEvidence(
-      { retrieve: async () => chunks, fetchDocument: async () => Promise.reject(new Error("no web")), now: () => new Date("2025-03-01T10:00:00Z") },
+      { retrieve: async () => chunks, sourceAddress, fetchDocument: async () => Promise.reject(new Error("no web")), now: () => new Date("2025-03-01T10:00:00Z") },
       brief,
       [{ section: "s1", query: "pricing" }, { section: "s2", query: "plans" }],
       RESEARCH_DEPTH.standard,
     );
     expect(evidence).toEqual([
       { id: "e1", url: "https://brand.example/pricing", title: "Doc 1", heading: "Plans › Starter", quote: chunks[0].text, fetched_at: "2025-03-01T10:00:00.000Z", origin: "brand", chunk_id: "c1" },
-      { id: "e2", url: "kb-source:src2", title: "Doc 2", heading: "Plans › Starter", quote: chunks[1].text, fetched_at: "2025-03-01T10:00:00.000Z", origin: "brand", chunk_id: "c2" },
+      { id: "e2", url: "https://api.example/v1/brand-profiles/p1/sources/src2", title: "Doc 2", heading: "Plans › Starter", quote: chunks[1].text, fetched_at: "2025-03-01T10:00:00.000Z", origin: "brand", chunk_id: "c2" },
     ]);
     expect(report).toMatchObject({ brand_passages: 2, web_passages: 0, search_errors: 0 });
   });

@@ -6,11 +6,12 @@ import { renderArticle } from "../../services/pipeline/article/render";
 import {
   citationCoverageScore,
   duplicationScore,
-  languageConsistencyScore,
+  languageShare,
   lengthScore,
   QUALITY_WEIGHTS,
   readabilityScore,
   scoreArticle,
+  shareCap,
 } from "../../services/pipeline/article/score";
 import { optimizeForSearch } from "../../services/pipeline/article/seo";
 import type { ArticleBody, Evidence } from "../../services/pipeline/article/types";
@@ -36,7 +37,7 @@ function score(body: ArticleBody, seo: Awaited<ReturnType<typeof article>>["seo"
 const sentences = (body: ArticleBody) => body.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.sentences));
 
 describe("the quality score", () => {
-  it("weighs nine parts that add up to one", () => {
+  it("weighs eleven parts that add up to one", () => {
     expect(Object.values(QUALITY_WEIGHTS).reduce((a, b) => a + b, 0)).toBeCloseTo(1, 10);
   });
 
@@ -45,9 +46,11 @@ describe("the quality score", () => {
     const result = score(body, seo);
     expect({ word_count: result.word_count, read_minutes: result.read_minutes, flesch_score: result.flesch_score }).toEqual(articleMetrics(result.markdown, "en"));
     const weighted = Object.entries(QUALITY_WEIGHTS).reduce((n, [k, w]) => n + w * result.quality_breakdown[k as keyof typeof QUALITY_WEIGHTS], 0);
+    expect(result.quality_caps).toEqual({});
+    expect(result.form_problems).toEqual([]);
     expect(result.quality_score).toBe(Math.round(weighted));
     for (const value of Object.values(result.quality_breakdown)) expect(value).toBeGreaterThanOrEqual(0);
-    expect(result.quality_breakdown).toMatchObject({ citation_coverage: expect.any(Number), citation_precision: 100, duplication: 100, keyword_coverage: 100, language_consistency: 100 });
+    expect(result.quality_breakdown).toMatchObject({ topical_relevance: 100, claim_support: 100, form: 100, duplication: 100, keyword_coverage: 100, language_consistency: 100 });
   });
 
   it("drops citation coverage when citations go, and the total with it", async () => {
@@ -64,11 +67,13 @@ describe("the quality score", () => {
     expect(after.quality_score).toBeLessThan(before.quality_score);
   });
 
-  it("drops citation precision when a citation points at evidence that does not say the claim", async () => {
+  it("drops claim support when a citation points at evidence that does not say the claim, whatever a model said", async () => {
     const { seo, body } = await article();
     const wrong: ArticleBody = structuredClone(body);
     for (const s of sentences(wrong)) s.cites = [s.cites[0] === "e1" ? "e13" : "e1"];
-    expect(score(wrong, seo).quality_breakdown.citation_precision).toBeLessThan(30);
+    const result = score(wrong, seo);
+    expect(result.quality_breakdown.claim_support).toBeLessThan(30);
+    expect(result.quality_score).toBeLessThanOrEqual(shareCap(result.quality_breakdown.claim_support / 100));
   });
 
   it("drops duplication when a section repeats another", async () => {
@@ -83,11 +88,10 @@ describe("the quality score", () => {
     const { seo, body } = await article();
     const mixed: ArticleBody = structuredClone(body);
     for (const s of mixed.sections) if (s.heading) s.heading = "Warum die Routenplanung für das Büro zählt";
-    expect(languageConsistencyScore(body, seo, "en")).toBe(100);
-    // Five headings of ~25 fields (the FAQ now has five evidence-derived entries, ten fields): about 10 points off.
-    expect(languageConsistencyScore(mixed, seo, "en")).toBeLessThan(95);
+    expect(languageShare(body, seo, brief)).toBe(1);
+    expect(languageShare(mixed, seo, brief)).toBeLessThan(0.95);
     // The same English article judged against a German request.
-    expect(languageConsistencyScore(body, seo, "de")).toBeLessThan(20);
+    expect(languageShare(body, seo, { ...brief, language: "de" })).toBeLessThan(0.2);
   });
 
   it("scores length, readability and coverage by their documented formulas", () => {
@@ -95,5 +99,42 @@ describe("the quality score", () => {
     expect([readabilityScore(60, null), readabilityScore(40, null), readabilityScore(75, null), readabilityScore(40, 45)]).toEqual([100, 80, 90, 100]);
     const body: ArticleBody = { writer: "model", sections: [{ key: "intro", role: "intro", heading: "", paragraphs: [{ sentences: [{ text: "A.", cites: ["e1"] }, { text: "B.", cites: [] }, { text: "C.", cites: ["e2"] }, { text: "D.", cites: [] }] }] }] };
     expect(citationCoverageScore(body)).toBe(50);
+  });
+
+  it("ranks every known-bad article below every known-good one, and caps off-topic or wrong-language ones at 50", async () => {
+    const good = [await article()];
+    const short = planOutlineByRules(brief, 600, []);
+    const { body: drafted } = await draftArticle(new ExtractiveSectionWriter(), brief, short, EVIDENCE);
+    good.push(await optimizeForSearch(drafted, brief, EVIDENCE));
+    const goodScores = good.map(({ body, seo }) => score(body, seo).quality_score);
+
+    const { seo, body } = good[0];
+    // Off topic: two thirds of the sentences replaced by true, cited sentences about phone triage and van apps.
+    const offTopicUnits = EVIDENCE.filter((e) => /Triage|technicians need on the road|Reviewing the numbers/.test(e.heading ?? ""));
+    const offTopic: ArticleBody = structuredClone(body);
+    let n = 0;
+    const pool = offTopicUnits.flatMap((e) => e.quote.split(/(?<=\.)\s+/).map((text) => ({ text, cites: [e.id] })));
+    for (const section of offTopic.sections) for (const p of section.paragraphs) p.sentences = p.sentences.map((x) => (n++ % 3 === 0 ? x : pool[n % pool.length]));
+    // Wrong language: the same article, asked for in French.
+    const french = { ...brief, language: "fr" };
+    // Malformed FAQ: headings pasted into questions, answers copied from the body.
+    const copied = sentences(body).filter((s) => s.cites.length).slice(0, 3);
+    const badFaq = { ...seo, faq: copied.map((s) => ({ question: "What should you know about Route planning: an overview?", answer: s.text, cites: s.cites })) };
+    // Unsupported: every claim cites a passage that does not say it.
+    const unsupported: ArticleBody = structuredClone(body);
+    for (const s of sentences(unsupported)) s.cites = [s.cites[0] === "e1" ? "e13" : "e1"];
+
+    const offTopicScore = score(offTopic, seo);
+    const frenchScore = scoreArticle({ markdown: renderArticle(body, seo.faq, EVIDENCE, "fr").markdown, body, outline, seo, brief: french, evidence: EVIDENCE });
+    const bad = [offTopicScore, frenchScore, score(body, badFaq), score(unsupported, seo)].map((r) => r.quality_score);
+    expect(Math.max(...bad)).toBeLessThan(Math.min(...goodScores));
+    const topical = offTopicScore.quality_breakdown.topical_relevance / 100;
+    expect(topical).toBeLessThan(0.45);
+    expect(offTopicScore.quality_score).toBeLessThanOrEqual(150 * topical);
+    expect(frenchScore.quality_breakdown.language_consistency).toBeLessThan(20);
+    expect(frenchScore.quality_score).toBeLessThanOrEqual(30);
+    // The caps themselves: a third on topic (or in the language, or supported) is 50 at most; any failing share at most 75.
+    expect([shareCap(1 / 3), shareCap(0), shareCap(0.9), shareCap(0.95)]).toEqual([50, 0, 75, 100]);
+    expect(score(body, badFaq).form_problems.length).toBeGreaterThanOrEqual(3);
   });
 });

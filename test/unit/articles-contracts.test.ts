@@ -1,6 +1,7 @@
 import { acknowledgement, articleJobInput, articleStages } from "../../services/articles/create-article";
 import { canonicalJson, hashArticleRequest } from "../../services/articles/idempotency";
-import { mediaBaseUrl, mediaHeaders, mediaUrl } from "../../services/articles/media";
+import { mediaHeaders, mediaUrl } from "../../services/articles/media";
+import { publicBaseUrl } from "../../shared/public-url";
 import { buildParams } from "../../services/gateway/http-input";
 import { API_ROUTES, methodsAt, requiredServices } from "../../services/gateway/routes";
 import { toHttpError } from "../../shared/errors";
@@ -154,8 +155,8 @@ describe("article request contracts", () => {
 
 describe("media", () => {
   it("is served from PUBLIC_BASE_URL, else the gateway on localhost", () => {
-    expect(mediaUrl(mediaBaseUrl({ PUBLIC_BASE_URL: "https://api.example.com/", PORT: 3000 }), ID)).toBe(`https://api.example.com/media/${ID}`);
-    expect(mediaUrl(mediaBaseUrl({ PORT: 8080 }), ID)).toBe(`http://localhost:8080/media/${ID}`);
+    expect(mediaUrl(publicBaseUrl({ PUBLIC_BASE_URL: "https://api.example.com/", PORT: 3000 }), ID)).toBe(`https://api.example.com/media/${ID}`);
+    expect(mediaUrl(publicBaseUrl({ PORT: 8080 }), ID)).toBe(`http://localhost:8080/media/${ID}`);
   });
 
   it("is cached forever, never sniffed, and an SVG cannot run script", () => {

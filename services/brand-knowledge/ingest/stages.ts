@@ -32,7 +32,8 @@ type StagePage = { url: string | null; title?: string; contentType: string; body
 type StagedChunk = ContextualizedChunk & { lang?: string; vector?: number[] };
 
 /** Pasted text has no URL; its documents are named after the source so chunk ids stay stable. */
-const documentUrlOf = (source: SourceDoc, url: string | null) => url ?? `kb-source:${source._id}`;
+/** A fetched page's address; for a text source, the address it says its text came from, else a reference to the source. */
+const documentUrlOf = (source: SourceDoc, url: string | null) => url ?? source.url ?? `kb-source:${source._id}`;
 
 async function loadSource(db: Db, call: StageCallParams): Promise<SourceDoc> {
   const sourceId = String(call.input.source_id);

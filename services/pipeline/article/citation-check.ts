@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { MeteredModel } from "./metered-model";
+import { sentencesOf } from "../../../shared/text/segment";
 import { containment, figuresOf, termSet } from "./similarity";
 import type { Evidence } from "./types";
 
@@ -98,4 +99,24 @@ export async function checkCitationSupport(
     });
   }
   return verdicts.map((v) => v!);
+}
+
+/**
+ * The exact passage of a quote a claim rests on: the run of one to three consecutive sentences of the quote
+ * that holds the most of the claim's content terms (the shorter run on a tie). It is shown with each citation
+ * so a reader can check the claim without opening the source.
+ */
+export function supportingPassage(claim: string, quote: string, lang: string): string {
+  const sentences = sentencesOf(quote, lang);
+  if (sentences.length <= 1) return quote.trim();
+  const claimTerms = termSet(claim, lang);
+  let best = { text: sentences[0], share: -1 };
+  for (let size = 1; size <= 3; size++) {
+    for (let start = 0; start + size <= sentences.length; start++) {
+      const text = sentences.slice(start, start + size).join(" ");
+      const share = containment(claimTerms, termSet(text, lang));
+      if (share > best.share + 1e-9) best = { text, share };
+    }
+  }
+  return best.text;
 }

@@ -38,13 +38,13 @@ const HEADING_SHARE = 0.5;
 const GENERIC_WORDS: Record<string, string> = {
   en: `best top guide guides tip tips way ways how why what new small big good great simple complete ultimate beginner beginners
 introduction overview basics basic essential essentials practical step steps easy quick list checklist explained
-understanding everything need know learn use using modern effective better`,
+understanding everything need know learn use using modern effective better manage managing handle handling work working`,
   fr: `meilleur meilleure meilleurs meilleures guide conseils astuces pratique pratiques complet complète introduction
-aperçu bases essentiel étapes facile rapide comment pourquoi savoir tout utiliser`,
+aperçu bases essentiel étapes facile rapide comment pourquoi savoir tout utiliser gérer`,
   de: `beste besten bester leitfaden ratgeber tipps praxis praktisch einführung überblick grundlagen wichtigste schritte
-einfach schnell wie warum alles wissen nutzen`,
+einfach schnell wie warum alles wissen nutzen verwalten`,
   es: `mejor mejores guía consejos trucos práctica práctico completo completa introducción resumen básico básicos esencial
-pasos fácil rápido cómo por qué todo saber usar`,
+pasos fácil rápido cómo por qué todo saber usar gestionar`,
 };
 
 const genericCache = new Map<string, ReadonlySet<string>>();

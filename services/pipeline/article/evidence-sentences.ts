@@ -33,14 +33,43 @@ const DEPENDENT_OPENERS: Record<string, ReadonlySet<string>> = {
 };
 const TERMINAL = /[.!…]["”’»)]*$/;
 
-/** A sentence that can stand as a claim: a complete statement (not a question, heading or fragment) of a sensible length. */
+/** A sentence that can stand as a claim: a complete statement (not a question, heading or fragment) of a sensible length, prose rather than code or boilerplate. */
 export function isUsableSentence(sentence: string, lang: string): boolean {
   const words = countWords(sentence, lang);
   if (words < MIN_WORDS || words > MAX_WORDS) return false;
   if (!TERMINAL.test(sentence)) return false;
   // Table rows flattened by extraction ("Starter | $29 | 5") are data, not prose.
   if (sentence.includes(" | ")) return false;
+  if (looksLikeCode(sentence) || isBoilerplate(sentence, lang)) return false;
   return /^[\p{Lu}\p{N}"“„«¿¡(]/u.test(sentence);
+}
+
+/**
+ * Command lines, log output and configuration that reached the prose (an inline run the extractor could not
+ * tell apart): a shell prompt, a log timestamp, two `Key: value` pairs, an address, or a high share of words
+ * that are options, paths, assignments or markup.
+ */
+export function looksLikeCode(sentence: string): boolean {
+  if (/(^|\s)[$#>]\s+\S/.test(sentence) || /^\s*(sudo|apt(-get)?|dpkg|#)\s/.test(sentence)) return true;
+  if (/\b\d{1,2}:\d{2}:\d{2}\b/.test(sentence) || /\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +\d{1,2} +\d{2}:/.test(sentence)) return true;
+  // Two "Key: value" runs are a flattened definition list or configuration, not a sentence.
+  if ((sentence.match(/[\p{L}\d)-]: \S/gu) ?? []).length >= 2) return true;
+  if (/https?:\/\/|\bwww\.\S/.test(sentence)) return true;
+  const tokens = sentence.split(/\s+/);
+  const technical = tokens.filter((t) => /^--?\w|[/\\]\w.*[/\\]|[=<>{}`|~]|\w\(\)|^\w+\.\w{1,4}$|_\w/.test(t)).length;
+  return technical >= 3 || technical / tokens.length > 0.2;
+}
+
+/** Words that only make sense next to something the quote does not carry: "as follows", "see below", "Let's have a look". */
+const BOILERPLATE: Record<string, RegExp> = {
+  en: /\b(let's|let us|as follows|the following|see (below|above)|shown (below|above)|below is|here is|here are|click|this (chapter|section|page|document|manual|guide|tutorial)|in this (chapter|section|document|manual)|(see|in) section \d)|^see\b/i,
+  fr: /\b(voici|ci-dessous|ci-dessus|suivant(e|es|s)?|comme suit|cliquez|ce (chapitre|document|manuel)|cette (section|page)|section \d)|^voir\b/i,
+  de: /\b(folgende[nrms]?|wie folgt|siehe|hier (ist|sind)|klicken|dieses (kapitel|dokument|handbuch)|dieser abschnitt|in diesem (kapitel|abschnitt)|abschnitt \d)/i,
+  es: /\b(a continuación|siguientes?|como sigue|véase|vea|haga clic|este (capítulo|documento|manual)|esta (sección|página)|sección \d)/i,
+};
+
+export function isBoilerplate(sentence: string, lang: string): boolean {
+  return (BOILERPLATE[baseLanguage(lang)] ?? BOILERPLATE.en).test(sentence) || BOILERPLATE.en.test(sentence);
 }
 
 /** Pronouns that point back wherever they stand ("Teams that plan them a week ahead…"). */

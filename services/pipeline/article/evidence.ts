@@ -34,11 +34,15 @@ export function boundedQuote(text: string, query: string, lang: string, maxChars
   return windows[best ? Number(best.id) : 0].text;
 }
 
-/** A retrieved knowledge-base chunk as evidence. Pasted text has no address: it is cited as its source. */
-export function evidenceFromChunk(chunk: RetrievedChunk, query: string, lang: string, fetchedAt: string): EvidenceDraft | null {
+/**
+ * A retrieved knowledge-base chunk as evidence. Its address is one a reader can open: the page for crawled
+ * sources and for pasted text that says where it came from; otherwise the platform's address of the source
+ * (`sourceAddress`, the API route that shows its text).
+ */
+export function evidenceFromChunk(chunk: RetrievedChunk, query: string, lang: string, fetchedAt: string, sourceAddress: (sourceId: string) => string): EvidenceDraft | null {
   const quote = boundedQuote(chunk.text, query, lang);
   if (!quote) return null;
-  const url = chunk.url && /^https?:/i.test(chunk.url) ? chunk.url : `kb-source:${chunk.source_id}`;
+  const url = chunk.url && /^https?:/i.test(chunk.url) ? chunk.url : sourceAddress(chunk.source_id);
   const heading = chunk.heading_path.join(" › ");
   return { url, title: chunk.title, ...(heading ? { heading } : {}), quote, fetched_at: fetchedAt, origin: "brand", chunk_id: chunk.chunk_id };
 }

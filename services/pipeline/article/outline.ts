@@ -3,7 +3,8 @@ import { PIPELINE_MAX_WORDS, PIPELINE_MIN_WORDS } from "../../../shared/schemas/
 import type { RetrievedChunk } from "../../../shared/schemas/brand";
 import { countWords } from "../../../shared/text/segment";
 import type { MeteredModel } from "./metered-model";
-import { capitalizeFirst, fill, languagePack } from "./phrases";
+import { cleanHeading } from "../../../shared/text/extract";
+import { capitalizeFirst, fill, keywordFitsTemplates, languagePack, tidyHeading } from "./phrases";
 import { containment, termSet } from "./similarity";
 import { relevanceModel } from "./relevance";
 import type { ArticleBrief, Evidence, KeyFact, Outline, PlannedSection } from "./types";
@@ -129,19 +130,22 @@ export function planOutlineByRules(brief: ArticleBrief, requestedWords: number, 
   const count = bodySectionCount(target.used);
   const pack = languagePack(brief.language);
   const keyword = brief.keyword;
+  // A clause keyword ("How retailers forecast demand") is its own first heading: templates would mangle it.
+  const fits = keywordFitsTemplates(keyword);
   const headings: { heading: string; brief: string }[] = [
-    { heading: capitalizeFirst(fill(pack.overviewHeading, { K: keyword })), brief: `Introduce ${keyword}: what it is and the essentials.` },
+    { heading: tidyHeading(capitalizeFirst(fits ? fill(pack.overviewHeading, { K: keyword }) : keyword)), brief: `Introduce ${keyword}: what it is and the essentials.` },
   ];
   const taken = new Set(headings.map((h) => h.heading.toLowerCase()));
   for (const theme of themes) {
     if (headings.length >= count) break;
     if (taken.has(theme.heading.toLowerCase())) continue;
     taken.add(theme.heading.toLowerCase());
-    headings.push({ heading: theme.heading, brief: `What the brand's sources say about ${theme.heading.toLowerCase()}, as it relates to ${brief.topic}.` });
+    headings.push({ heading: tidyHeading(theme.heading), brief: `What the brand's sources say about ${theme.heading.toLowerCase()}, as it relates to ${brief.topic}.` });
   }
   for (const template of pack.bodyHeadings[brief.intent]) {
     if (headings.length >= count) break;
-    const heading = capitalizeFirst(fill(template, { K: keyword }));
+    if (template.includes("{K}") && !fits) continue;
+    const heading = tidyHeading(capitalizeFirst(fill(template, { K: keyword })));
     if (taken.has(heading.toLowerCase())) continue;
     taken.add(heading.toLowerCase());
     headings.push({ heading, brief: `${heading}, for ${brief.topic}.` });
@@ -190,7 +194,9 @@ export async function planOutlineWithModel(
     { maxTokens: 1200 },
   );
   if (!answer || Math.abs(answer.sections.length - count) > 1) return rules;
-  const bodies = answer.sections.map((s) => ({ heading: s.heading.replace(/^#+\s*/, ""), brief: s.brief }));
-  if (!bodies.some((b) => hasKeyword(b.heading, brief.keyword))) bodies[0].heading = capitalizeFirst(fill(pack.overviewHeading, { K: brief.keyword }));
+  const bodies = answer.sections.map((s) => ({ heading: tidyHeading(cleanHeading(s.heading.replace(/^#+\s*/, ""))), brief: s.brief }));
+  if (!bodies.some((b) => hasKeyword(b.heading, brief.keyword))) {
+    bodies[0].heading = tidyHeading(capitalizeFirst(keywordFitsTemplates(brief.keyword) ? fill(pack.overviewHeading, { K: brief.keyword }) : brief.keyword));
+  }
   return outlineFromHeadings(brief, target, requestedWords, bodies, "model");
 }

@@ -24,6 +24,7 @@ export interface LanguagePack {
   lowercaseAfterConnective: boolean;
   /** The first body heading: it carries the keyword (SEO) and opens the subject. */
   overviewHeading: string;
+  /** Body headings by intent; those with {K} are used only when the keyword is a noun phrase (`keywordFitsTemplates`). */
   bodyHeadings: Record<SearchIntent, string[]>;
   titles: Record<SearchIntent, string[]>;
   /** The sentence that names the subject in the first paragraph when the evidence does not. No facts in it. */
@@ -99,8 +100,9 @@ const DE: LanguagePack = {
     transactional: ["{K}: Tarife, Kosten und Einstieg", "Der Einstieg in {K}", "{K}: Was Sie bekommen", "{K}: eine Schnellstart-Anleitung"],
     navigational: ["{K}: der Einstieg", "{K}: ein Überblick", "{K}: das Wichtigste", "{K}: So finden Sie sich zurecht"],
   },
-  framing: "Dieser Artikel beschäftigt sich mit {K}.",
-  framingForAudience: "Dieser Artikel beschäftigt sich mit {K} für {A}.",
+  // "Thema dieses Artikels: …" holds any noun phrase; "beschäftigt sich mit {K}" would need its dative.
+  framing: "Thema dieses Artikels: {K}.",
+  framingForAudience: "Thema dieses Artikels: {K}, für {A}.",
   questions: {
     informational: ["Was ist {K}?", "Warum ist {K} wichtig?", "Wie funktioniert {K}?", "Welche Vorteile hat {K}?", "Wie gelingt der Einstieg in {K}?"],
     commercial: ["Was kostet {K}?", "Worauf sollte man bei {K} achten?", "Wie wählt man {K} aus?", "Welche Alternativen gibt es zu {K}?"],
@@ -126,7 +128,7 @@ const FR: LanguagePack = {
   lowercaseAfterConnective: true,
   overviewHeading: "{K} : vue d'ensemble",
   bodyHeadings: {
-    informational: ["Pourquoi {K} est important", "Comment {K} fonctionne en pratique", "Les points essentiels", "Les erreurs à éviter", "Par où commencer", "À quoi s'attendre"],
+    informational: ["Pourquoi {K} compte", "{K} en pratique", "Les points essentiels", "Les erreurs à éviter", "Par où commencer", "À quoi s'attendre"],
     commercial: ["Les critères à vérifier", "Les options comparées", "Coûts et tarifs", "Comment choisir", "Les questions à poser avant de décider"],
     transactional: ["Ce que vous obtenez", "Coûts et formules", "Comment démarrer", "Ce qu'il faut préparer", "L'accompagnement après l'inscription"],
     navigational: ["Où le trouver", "Ce qu'il propose", "Comment obtenir de l'aide", "Prochaines étapes"],
@@ -137,8 +139,9 @@ const FR: LanguagePack = {
     transactional: ["{K} : formules, coûts et démarrage", "Bien démarrer avec {K}", "{K} : ce que vous obtenez", "{K} : guide de démarrage rapide"],
     navigational: ["{K} : par où commencer", "{K} : vue d'ensemble", "{K} : l'essentiel", "{K} : s'y retrouver"],
   },
-  framing: "Cet article s'intéresse à {K}.",
-  framingForAudience: "Cet article s'intéresse à {K} pour {A}.",
+  // "Sujet de cet article : …" holds any noun phrase; "s'intéresse à {K}" would need "au", "aux" or an article.
+  framing: "Sujet de cet article : {K}.",
+  framingForAudience: "Sujet de cet article : {K}, pour {A}.",
   questions: {
     informational: ["Qu'est-ce que {K} ?", "Pourquoi {K} est-il important ?", "Comment fonctionne {K} ?", "Quels sont les avantages de {K} ?", "Comment débuter avec {K} ?"],
     commercial: ["Combien coûte {K} ?", "Quels critères pour choisir {K} ?", "Comment choisir {K} ?", "Quelles alternatives à {K} ?"],
@@ -205,4 +208,26 @@ export function fill(template: string, values: Partial<Record<"K" | "T" | "H" | 
 /** A string with its first letter in upper case (templates that start with the keyword). */
 export function capitalizeFirst(text: string): string {
   return text.charAt(0).toLocaleUpperCase() + text.slice(1);
+}
+
+/** Question words that open a clause in the four languages: such a keyword is no noun phrase for a template. */
+const CLAUSE_OPENERS = /^(how|why|what|when|where|which|who|can|should|is|are|do|does|wie|warum|was|wann|wo|welche[rsn]?|wer|kann|sollte|comment|pourquoi|quand|où|quel(le)?s?|qu'|qui|est-ce|c[oó]mo|por qu[eé]|qu[eé]|cu[aá]ndo|d[oó]nde|cu[aá]l(es)?|qui[eé]n)\b/i;
+
+/**
+ * Whether a keyword reads as a noun phrase that a template can hold ("{K}: an overview", "What is {K}?"):
+ * not a clause or question in any of the four languages, not over six words. Otherwise templates would say
+ * "How How retailers…" or "Why How … matters".
+ */
+export function keywordFitsTemplates(keyword: string): boolean {
+  const k = keyword.trim();
+  return !CLAUSE_OPENERS.test(k) && !/[?¿]/.test(k) && k.split(/\s+/).length <= 6;
+}
+
+/** A heading without doubled words ("How How …") or trailing punctuation. */
+export function tidyHeading(heading: string): string {
+  return heading
+    .replace(/\b(\p{L}+)(\s+\1\b)+/giu, "$1")
+    .replace(/\s+/g, " ")
+    .replace(/[\s.:;,]+$/, "")
+    .trim();
 }

@@ -47,6 +47,12 @@ export interface RelevanceModel {
   coverage: CoverageModel;
   /** Units of the pool that are about the topic and in the article's language. */
   aboutUnits: readonly EvidenceUnit[];
+  /**
+   * Whether an article sentence is about the topic, in absolute terms: a quotation when the unit it quotes is
+   * (`coverage.ts`), a written sentence when its own words state the topic, an uncited framing sentence when
+   * it names the keyword or a topic concept.
+   */
+  isAboutSentence(text: string, cites: readonly string[], heading?: string): boolean;
   /** Extra terms (a section heading's own terms) scored the same way: how well a text answers them. */
   scoreTerms(terms: readonly string[], text: string, heading?: string): number;
 }
@@ -156,6 +162,13 @@ function buildModel(evidence: readonly Evidence[], brief: Pick<ArticleBrief, "to
     reference,
     coverage,
     aboutUnits: units.filter((u) => coverage.isAbout(u)),
+    isAboutSentence: (text, cites, heading = "") => {
+      const quoted = cites.flatMap((id) => byEvidence.get(id) ?? []).filter((u) => u.text.includes(text) || text.includes(u.text));
+      if (quoted.length) return quoted.some((u) => coverage.isAbout(u));
+      if (cites.length) return coverage.sentenceIsAbout(text, heading);
+      const own = termSet(text, lang);
+      return text.toLowerCase().includes(brief.keyword.toLowerCase()) || coverage.concepts.some((c) => own.has(c.term));
+    },
     relative: (s) => (reference ? s / reference : 0),
     onTopic: (s) => s > 0 && reference > 0 && s >= RELEVANCE_FLOOR * reference,
   };

@@ -1,4 +1,5 @@
 import type { Citation } from "../../../shared/schemas/articles";
+import { supportingPassage } from "./citation-check";
 import { languagePack } from "./phrases";
 import type { ArticleBody, ArticleSentence, Evidence, FaqEntry } from "./types";
 
@@ -58,7 +59,7 @@ export function renderArticle(body: ArticleBody, faq: readonly FaqEntry[], evide
       const key = `${claim}\u0000${e.url}`;
       if (!seenCitations.has(key)) {
         seenCitations.add(key);
-        citations.push({ claim, url: e.url, title: e.title });
+        citations.push({ claim, url: e.url, title: e.title, quote: supportingPassage(claim, e.quote, lang) });
       }
     }
     return marks.length ? ` ${marks.join("")}` : "";

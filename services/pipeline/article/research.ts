@@ -8,6 +8,8 @@ import type { ArticleBrief, Evidence, Outline, PlannedSection } from "./types";
 export interface ResearchDeps {
   /** The brand's knowledge base; undefined when the article has no brand profile. */
   retrieve?: (query: string, k: number) => Promise<RetrievedChunk[]>;
+  /** The address of a pasted source of the brand profile (what its citations link to). */
+  sourceAddress: (sourceId: string) => string;
   /** Web search; undefined when SEARCH_PROVIDER is none. */
   search?: SearchProvider;
   /** Fetches and extracts a result page through the URL guard. */
@@ -110,7 +112,7 @@ export async function gatherEvidence(
   const lang = brief.language;
   const brand = deps.retrieve
     ? await mapLimited(queries, WEB_CONCURRENCY, async ({ query }) =>
-        (await deps.retrieve!(query, depth.brandPassagesPerQuery)).flatMap((c) => evidenceFromChunk(c, query, lang, fetchedAt) ?? []),
+        (await deps.retrieve!(query, depth.brandPassagesPerQuery)).flatMap((c) => evidenceFromChunk(c, query, lang, fetchedAt, deps.sourceAddress) ?? []),
       )
     : queries.map(() => [] as EvidenceDraft[]);
   deps.progress?.({ queries: queries.length, brand_passages: brand.flat().length });

@@ -3,32 +3,55 @@ import type { QualityBreakdown } from "../../../shared/schemas/articles";
 import { readingLevel } from "../../../shared/text/flesch";
 import { articleMetrics, type ArticleMetrics } from "../../../shared/text/metrics";
 import { countWords, sentencesOf } from "../../../shared/text/segment";
+import { isInLanguage } from "../../../shared/text/language";
 import { offlineSupport } from "./citation-check";
-import { isInLanguage } from "./language";
+import { isBoilerplate, looksLikeCode } from "./evidence-sentences";
+import { isWellFormedQuestion } from "./faq";
+import { clampTargetWords } from "./outline";
 import { relevanceModel } from "./relevance";
 import { renderSentence } from "./render";
 import { sectionWords } from "./section-writer";
-import { slugify } from "./seo";
+import { META_DESCRIPTION_MAX, META_TITLE_MAX, slugify } from "./seo";
 import { nearDuplicate, termSet } from "./similarity";
 import type { ArticleBody, ArticleBrief, Evidence, Outline, SeoResult } from "./types";
 
 export type QualityBreakdownScores = z.output<typeof QualityBreakdown>;
 
 /**
- * Weights of the quality score (they sum to 1). Grounding counts most: citation coverage and precision
- * together are 40% of the score, because an article whose claims are not traceable is not publishable.
+ * Weights of the quality score (they sum to 1). What decides whether an article is worth anything weighs
+ * most: whether it is about its topic, whether its sources say what it claims, whether it is in the requested
+ * language and well formed (60% together). Readability and the rest only rank articles that pass those.
  */
 export const QUALITY_WEIGHTS: Record<keyof QualityBreakdownScores, number> = {
-  readability: 0.1,
-  structure: 0.1,
-  keyword_coverage: 0.1,
-  citation_coverage: 0.2,
-  citation_precision: 0.2,
-  duplication: 0.1,
-  length_vs_target: 0.1,
+  topical_relevance: 0.2,
+  claim_support: 0.2,
+  language_consistency: 0.1,
+  form: 0.1,
+  citation_coverage: 0.1,
+  readability: 0.05,
+  structure: 0.05,
+  keyword_coverage: 0.05,
+  duplication: 0.05,
+  length_vs_target: 0.05,
   voice_match: 0.05,
-  language_consistency: 0.05,
 };
+
+/** A share at or above this is "passing" (topic, support, language): below it the score is capped. */
+export const PASSING_SHARE = 0.95;
+
+/**
+ * The cap a failing share puts on the whole score, whatever the other parts say: 150 × share, at most 75.
+ * A third of the sentences on topic (or in the requested language, or supported) caps the score at 50;
+ * nothing of it, at 0; anything below 95% at 75, under every passing article.
+ */
+export function shareCap(share: number): number {
+  return share >= PASSING_SHARE ? 100 : Math.min(75, 150 * share);
+}
+
+/** The cap form problems put on the score: 75 for one, 5 less for each further one, never under 40. */
+export function formCap(problems: number): number {
+  return problems === 0 ? 100 : Math.max(40, 75 - 5 * (problems - 1));
+}
 
 /** Reading ease a general web audience reads comfortably ("plain English", Flesch 1949: 60–70; we accept 50–70). */
 const DEFAULT_EASE_BAND: [number, number] = [50, 70];
@@ -89,33 +112,26 @@ export function citationCoverageScore(body: ArticleBody): number {
   return clamp(100 * share(sentences.filter((s) => s.cites.length).length, sentences.length));
 }
 
+/** topical_relevance: 100 × the share of the body's sentences that are about the topic (`relevance.isAboutSentence`). */
+export function topicalShare(body: ArticleBody, evidence: readonly Evidence[], brief: Pick<ArticleBrief, "topic" | "keyword" | "language">): number {
+  const relevance = relevanceModel(evidence, brief);
+  const sentences = body.sections.flatMap((section) => section.paragraphs.flatMap((p) => p.sentences.map((s) => ({ ...s, heading: section.role === "body" ? section.heading : "" }))));
+  return share(sentences.filter((s) => relevance.isAboutSentence(s.text, s.cites, s.heading)).length, sentences.length);
+}
+
 /**
- * citation_precision: share of cited sentences that are precise citations for this article: their evidence
- * supports them (by the offline rule, or by the model's verdict for sentences the editor had the model
- * check, `modelVerified`) AND they are on topic (`relevance.ts`: topic and keyword terms, idf-weighted, the
- * cited passage's heading a third, the passage's best other sentence and the section heading's own terms
- * half; at least 30% of the pool's best sentences). A true sentence
- * about something else is a citation that does not serve the article. 100 with no citations. Without a
- * brief (older callers), relevance is not judged.
+ * claim_support: the share of cited sentences whose cited passages state them, by the offline rule
+ * (`offlineSupport`: 70% of the claim's content terms and every figure in the quotes). A model's verdict never
+ * counts here: support is established against the quoted source text.
  */
-export function citationPrecisionScore(
-  body: ArticleBody,
-  evidence: readonly Evidence[],
-  lang: string,
-  modelVerified = false,
-  brief?: Pick<ArticleBrief, "topic" | "keyword" | "language">,
-): number {
+export function supportShare(body: ArticleBody, evidence: readonly Evidence[], lang: string): number {
   const byId = new Map(evidence.map((e) => [e.id, e]));
-  const cited = body.sections.flatMap((section) => section.paragraphs.flatMap((p) => p.sentences.map((s) => ({ ...s, heading: section.role === "body" ? section.heading : "" })))).filter((s) => s.cites.length);
-  if (!cited.length) return 100;
-  const relevance = brief ? relevanceModel(evidence, brief) : undefined;
-  const precise = cited.filter((s) => {
-    const sources = s.cites.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : []));
-    if (!sources.length) return false;
-    if (relevance && !relevance.onTopic(relevance.sentence(s.text, s.cites, s.heading))) return false;
-    return modelVerified || offlineSupport(s.text, sources.map((e) => e.quote), lang).supported;
+  const cited = body.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.sentences)).filter((s) => s.cites.length);
+  const supported = cited.filter((s) => {
+    const quotes = s.cites.flatMap((id) => (byId.has(id) ? [byId.get(id)!.quote] : []));
+    return quotes.length > 0 && offlineSupport(s.text, quotes, lang).supported;
   }).length;
-  return clamp(100 * share(precise, cited.length));
+  return share(supported, cited.length);
 }
 
 /** duplication: 100 minus 3 points per percent of sentences that repeat a sentence of another section. */
@@ -154,25 +170,62 @@ export function voiceMatchScore(text: string, brief: ArticleBrief, lang: string,
 }
 
 /**
- * language_consistency: every field the reader sees (title, meta title and description, headings, FAQ
- * questions and answers, each body paragraph) identified as the requested language (or too short to tell);
- * the share of fields that pass, body paragraphs counted together as half the weight.
+ * language_consistency: the share of what the reader sees that is in the requested language (`isInLanguage`,
+ * the customer's own topic and keyword left out of the judgement): title, meta title and description,
+ * headings, title variants, FAQ questions and answers, and every body sentence. Texts too short to judge pass.
  */
-export function languageConsistencyScore(body: ArticleBody, seo: Pick<SeoResult, "title" | "meta_title" | "meta_description" | "faq">, lang: string): number {
-  const fields = [seo.title, seo.meta_title, seo.meta_description, ...body.sections.map((s) => s.heading).filter(Boolean), ...seo.faq.flatMap((f) => [f.question, f.answer])];
-  const paragraphs = body.sections.flatMap((s) => s.paragraphs.map((p) => p.sentences.map((x) => renderSentence(x)).join(" ")));
-  const fieldShare = share(fields.filter((f) => isInLanguage(f, lang)).length, fields.length);
-  const paragraphShare = share(paragraphs.filter((p) => isInLanguage(p, lang)).length, paragraphs.length);
-  return clamp(100 * (0.5 * fieldShare + 0.5 * paragraphShare));
+export function languageShare(body: ArticleBody, seo: Pick<SeoResult, "title" | "meta_title" | "meta_description" | "faq" | "title_variants">, brief: Pick<ArticleBrief, "language" | "topic" | "keyword">): number {
+  const items = [
+    seo.title,
+    seo.meta_title,
+    seo.meta_description,
+    ...seo.title_variants,
+    ...body.sections.map((s) => s.heading).filter(Boolean),
+    ...seo.faq.flatMap((f) => [f.question, f.answer]),
+    ...body.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.sentences.map((x) => renderSentence(x)))),
+  ];
+  return share(items.filter((t) => isInLanguage(t, brief.language, [brief.topic, brief.keyword])).length, items.length);
+}
+
+/**
+ * Form problems a reader would notice: a heading with the source's numbering or a doubled word, an FAQ question
+ * that is not one (`isWellFormedQuestion`) or whose answer repeats a body sentence, a meta title over 60 or a
+ * meta description over 160 characters or not ending a sentence, and code or boilerplate in the prose.
+ */
+export function formProblems(body: ArticleBody, seo: Pick<SeoResult, "meta_title" | "meta_description" | "faq">, brief: Pick<ArticleBrief, "language" | "topic" | "keyword">): string[] {
+  const problems: string[] = [];
+  for (const s of body.sections) {
+    if (!s.heading) continue;
+    if (/^(?:[A-Z]|\d+)(?:\.\d+)*\.?\s/.test(s.heading)) problems.push(`numbered heading: ${s.heading}`);
+    if (/\b(\p{L}+)\s+\1\b/iu.test(s.heading)) problems.push(`doubled word in heading: ${s.heading}`);
+  }
+  const bodySentences = new Set(body.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.sentences.map((x) => x.text.trim()))));
+  for (const f of seo.faq) {
+    if (!isWellFormedQuestion(f.question, brief)) problems.push(`malformed FAQ question: ${f.question}`);
+    if (bodySentences.has(f.answer.trim())) problems.push(`FAQ answer repeats the body: ${f.question}`);
+  }
+  if (seo.meta_title.length > META_TITLE_MAX) problems.push("meta title over 60 characters");
+  if (seo.meta_description.length > META_DESCRIPTION_MAX || !/[.!?]["”»)]?$/.test(seo.meta_description.trim()) || /…|\.\.\.$/.test(seo.meta_description)) {
+    problems.push("meta description not ending a sentence within 160 characters");
+  }
+  for (const sentence of bodySentences) if (looksLikeCode(sentence) || isBoilerplate(sentence, brief.language)) problems.push(`code or boilerplate in prose: ${sentence.slice(0, 80)}`);
+  return problems;
 }
 
 export interface ArticleScore extends ArticleMetrics {
   quality_score: number;
   quality_breakdown: QualityBreakdownScores;
   body_words: number;
+  /** What capped the score, when something did (docs/article-pipeline.md#the-quality-score). */
+  quality_caps: Record<string, number>;
+  form_problems: string[];
 }
 
-/** score: the metrics of the rendered markdown (the same function the articles service recomputes with) and the quality score. */
+/**
+ * score: the metrics of the rendered markdown (the same function the articles service recomputes with) and the
+ * quality score: the weighted parts, capped by the topic, support and language shares and by form problems.
+ * Length is judged against the planned target (before thin evidence shortened the plan): a short article says so.
+ */
 export function scoreArticle(input: {
   markdown: string;
   body: ArticleBody;
@@ -180,7 +233,6 @@ export function scoreArticle(input: {
   seo: SeoResult;
   brief: ArticleBrief;
   evidence: readonly Evidence[];
-  modelVerified?: boolean;
 }): ArticleScore {
   const { body, brief, seo } = input;
   const lang = brief.language;
@@ -188,17 +240,32 @@ export function scoreArticle(input: {
   const bodyText = body.sections.flatMap((s) => s.paragraphs.map((p) => p.sentences.map((x) => renderSentence(x)).join(" "))).join("\n");
   const bodyWords = countWords(bodyText, lang);
   const ease = readingLevel(bodyText, lang).fleschReadingEase;
+  const topical = topicalShare(body, input.evidence, brief);
+  const support = supportShare(body, input.evidence, lang);
+  const language = languageShare(body, seo, brief);
+  const problems = formProblems(body, seo, brief);
   const breakdown: QualityBreakdownScores = {
+    topical_relevance: round1(100 * topical),
+    claim_support: round1(100 * support),
+    language_consistency: round1(100 * language),
+    form: clamp(100 - 20 * problems.length),
+    citation_coverage: round1(citationCoverageScore(body)),
     readability: round1(readabilityScore(ease, brief.voice?.readingEase ?? null)),
     structure: round1(structureScore(body, input.outline, seo.faq.length, lang)),
     keyword_coverage: keywordCoverageScore(body, seo, brief.keyword),
-    citation_coverage: round1(citationCoverageScore(body)),
-    citation_precision: round1(citationPrecisionScore(body, input.evidence, lang, input.modelVerified, brief)),
     duplication: round1(duplicationScore(body, lang)),
-    length_vs_target: round1(lengthScore(bodyWords, input.outline.target_words)),
+    length_vs_target: round1(lengthScore(bodyWords, clampTargetWords(input.outline.requested_words).used)),
     voice_match: round1(voiceMatchScore(bodyText, brief, lang, ease)),
-    language_consistency: round1(languageConsistencyScore(body, seo, lang)),
   };
-  const quality = (Object.keys(QUALITY_WEIGHTS) as (keyof QualityBreakdownScores)[]).reduce((sum, k) => sum + QUALITY_WEIGHTS[k] * breakdown[k], 0);
-  return { ...metrics, quality_score: Math.round(quality), quality_breakdown: breakdown, body_words: bodyWords };
+  const weighted = (Object.keys(QUALITY_WEIGHTS) as (keyof QualityBreakdownScores)[]).reduce((sum, k) => sum + QUALITY_WEIGHTS[k] * breakdown[k], 0);
+  const caps = { topical_relevance: shareCap(topical), claim_support: shareCap(support), language_consistency: shareCap(language), form: formCap(problems.length) };
+  const binding = Object.fromEntries(Object.entries(caps).filter(([, cap]) => cap < weighted));
+  return {
+    ...metrics,
+    quality_score: Math.round(Math.min(weighted, ...Object.values(caps))),
+    quality_breakdown: breakdown,
+    body_words: bodyWords,
+    quality_caps: binding,
+    form_problems: problems.slice(0, 10),
+  };
 }

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { dependsOnPrevious } from "./evidence-sentences";
 import { groundFaq } from "./faq";
 import type { MeteredModel } from "./metered-model";
-import { capitalizeFirst, fill, languagePack } from "./phrases";
+import { capitalizeFirst, fill, keywordFitsTemplates, languagePack, tidyHeading } from "./phrases";
 import { relevanceModel } from "./relevance";
 import { renderSentence } from "./render";
 import { embedPhrase, englishTitles, fillWithPhrase, isClause, isEnglish, topicShape } from "./topic-phrasing";
@@ -51,8 +51,12 @@ export function slugify(text: string): string {
 export function titleCandidates(brief: ArticleBrief): string[] {
   const pack = languagePack(brief.language);
   const brand = brief.brand?.name;
-  const templated = pack.titles[brief.intent].map((t) => fillWithPhrase(t, { K: brief.keyword }, brand));
-  if (!isEnglish(brief.language)) return [...new Set(templated)];
+  // A clause keyword only fits templates that open with it and a colon ("Wie Händler planen: Was Sie wissen sollten").
+  const fits = keywordFitsTemplates(brief.keyword);
+  const templated = pack.titles[brief.intent]
+    .filter((t) => fits || /^\{K\}\s?:/.test(t))
+    .map((t) => tidyHeading(fillWithPhrase(t, { K: brief.keyword }, brand)));
+  if (!isEnglish(brief.language)) return [...new Set(fits ? templated : [capitalizeFirst(brief.keyword.trim()), ...templated])];
   const shaped = englishTitles(brief);
   if (isClause(brief.keyword)) return shaped;
   const naming = shaped.filter((t) => containsKeyword(t, brief.keyword));

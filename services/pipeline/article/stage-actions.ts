@@ -5,6 +5,7 @@ import { config, type Config } from "../../../shared/config";
 import { chatModelFrom } from "../../../shared/llm/from-config";
 import { imageModelFrom } from "../../../shared/llm/openai-images";
 import { outboundPolicy } from "../../../shared/net/policy";
+import { publicBaseUrl, sourceAddress } from "../../../shared/public-url";
 import type { GeneratedArticleResult } from "../../../shared/schemas/articles";
 import type { RetrievedChunk } from "../../../shared/schemas/brand";
 import { StageCall, type StageCallParams } from "../../../shared/schemas/jobs";
@@ -28,6 +29,7 @@ function articleDepsFrom(cfg: Config, ctx: Context, call: StageCallParams): Arti
     fetchDocument: (url) => fetchReadableDocument(url, policy, cfg.CRAWL_PAGE_TIMEOUT_MS),
     retrieve: (brand_profile_id, query, k) =>
       ctx.call<RetrievedChunk[], object>("brand-knowledge.retrieve", { org_id: call.org_id, brand_profile_id, query: query.slice(0, MAX_QUERY_CHARS), k }),
+    sourceAddress: (profileId, sourceId) => sourceAddress(publicBaseUrl(cfg), profileId, sourceId),
     getProfile: (id) => ctx.call<BrandProfileView, object>("brand-knowledge.getProfile", { org_id: call.org_id, id }),
     listSources: async (id) => (await ctx.call<{ data: { id: string; type: string }[] }, object>("brand-knowledge.listSources", { org_id: call.org_id, id })).data,
     generateImage: imageModelFrom(cfg),

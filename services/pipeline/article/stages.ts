@@ -33,6 +33,8 @@ export interface ArticleStageDeps {
   fetchDocument(url: string): Promise<ExtractedDocument>;
   retrieve(brandProfileId: string, query: string, k: number): Promise<RetrievedChunk[]>;
   getProfile(brandProfileId: string): Promise<BrandProfileView>;
+  /** The platform's address of a pasted source of a brand profile. */
+  sourceAddress(brandProfileId: string, sourceId: string): string;
   /** The profile's sources with their types (writing samples are told apart by it). */
   listSources(brandProfileId: string): Promise<{ id: string; type: string }[]>;
   generateImage?: GenerateImageFn;
@@ -87,6 +89,7 @@ function knowledgeOf(deps: ArticleStageDeps, brief: ArticleBrief): ((query: stri
 function researchDepsFor(deps: ArticleStageDeps, brief: ArticleBrief, progress?: (meta: Record<string, unknown>) => void) {
   return {
     retrieve: knowledgeOf(deps, brief),
+    sourceAddress: (sourceId: string) => deps.sourceAddress(brief.brand?.id ?? "", sourceId),
     search: deps.search,
     fetchDocument: deps.fetchDocument,
     now: deps.now,
@@ -201,8 +204,7 @@ const STAGES: Record<string, StageRunner> = {
     const seo = need(call.state, "seo");
     const evidence = need(call.state, "evidence");
     const rendered = renderArticle(body, seo.faq, evidence, brief.language);
-    const modelVerified = (call.state.edit as ArticleState["edit"] | undefined)?.model_verified ?? false;
-    const score = scoreArticle({ markdown: rendered.markdown, body, outline: need(call.state, "outline"), seo, brief, evidence, modelVerified });
+    const score = scoreArticle({ markdown: rendered.markdown, body, outline: need(call.state, "outline"), seo, brief, evidence });
     return {
       state: { rendered: { content_markdown: rendered.markdown, citations: rendered.citations }, score },
       meta: {
@@ -212,6 +214,8 @@ const STAGES: Record<string, StageRunner> = {
         flesch_score: score.flesch_score,
         quality_score: score.quality_score,
         quality_breakdown: score.quality_breakdown,
+        quality_caps: score.quality_caps,
+        form_problems: score.form_problems,
         citations: rendered.citations.length,
         sources: rendered.sources.length,
       },

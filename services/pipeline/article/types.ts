@@ -77,7 +77,7 @@ export interface Outline {
 export interface Evidence {
   /** Short and stable within the job: "e12". */
   id: string;
-  /** The page address, or `kb-source:<source id>` for pasted text and writing samples (no public address). */
+  /** An address a reader can open: the page, the address a pasted text came from, or the platform's address of that source. */
   url: string;
   title: string;
   /** The heading path of the passage in its source ("Pricing › Enterprise plan"), when it has one. */
