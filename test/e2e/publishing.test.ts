@@ -315,13 +315,13 @@ describe("publishing to content systems over HTTP", () => {
       expect(posts).toHaveLength(2);
     });
 
-    it("refuses an address the URL guard forbids", async () => {
-      const { orgId, api } = await newOrg();
-      const articleId = await approvedArticle(orgId, api);
-      const integrationId = await integration(orgId, { ...wordpressBody(), site_url: "http://169.254.169.254" });
-      const res = await api(`/v1/articles/${articleId}/publish`, { method: "POST", body: { integration_id: integrationId } });
-      expect(res.status).toBe(502);
-      expect(res.body.error.message).toMatch(/^Publishing to WordPress failed: no answer: blocked by URL guard/);
+    it("refuses an address the URL guard forbids when the integration is created", async () => {
+      const { orgId } = await newOrg();
+      for (const site_url of ["http://169.254.169.254", "http://10.0.0.8", "http://metadata.google.internal"]) {
+        const res = await admin(`/admin/orgs/${orgId}/integrations`, { method: "POST", body: { ...wordpressBody(), site_url } });
+        expect(res.status).toBe(400);
+        expect(res.body.error.message).toMatch(/^site_url: /);
+      }
     });
 
     it("treats another organization's article or integration as not found, and validates the body", async () => {

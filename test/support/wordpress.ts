@@ -37,15 +37,23 @@ export function wordpressAvailable(): boolean {
   return fs.existsSync(path.join(WORDPRESS_FILES, "wp-includes", "version.php")) && MARIADBD !== undefined && fs.existsSync("/usr/bin/php");
 }
 
+/** Ends a child started in its own process group (PHP's server forks workers) and waits until its pipes close. */
 function stopChild(child: ChildProcess | undefined): Promise<void> {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  if (!child || child.pid === undefined || (child.exitCode !== null && child.stdout?.readableEnded)) return Promise.resolve();
+  const signal = (sig: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, sig);
+    } catch {
+      child.kill(sig);
+    }
+  };
   return new Promise((resolve) => {
-    const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
-    child.once("exit", () => {
+    const timer = setTimeout(() => signal("SIGKILL"), 5000);
+    child.once("close", () => {
       clearTimeout(timer);
       resolve();
     });
-    child.kill("SIGTERM");
+    signal("SIGTERM");
   });
 }
 
@@ -115,6 +123,7 @@ export async function startRealWordPress(): Promise<RealWordPress> {
     await run("mariadb-install-db", ["--no-defaults", `--datadir=${dataDir}`, "--auth-root-authentication-method=normal", "--skip-test-db", "--user=root"], { maxBuffer: 16 * 1024 * 1024 });
     mariadb = spawn(MARIADBD!, ["--no-defaults", `--datadir=${dataDir}`, `--socket=${socket}`, "--skip-networking", "--user=root", `--pid-file=${path.join(root, "mysql.pid")}`, "--innodb-buffer-pool-size=32M", "--skip-log-bin"], {
       stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
     });
     mariadb.stdout!.on("data", (c: Buffer) => (log += c.toString()));
     mariadb.stderr!.on("data", (c: Buffer) => (log += c.toString()));
@@ -139,6 +148,7 @@ export async function startRealWordPress(): Promise<RealWordPress> {
       cwd: docroot,
       env: { ...process.env, PHP_CLI_SERVER_WORKERS: "4" },
       stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
     });
     php.stdout!.on("data", (c: Buffer) => (log += c.toString()));
     php.stderr!.on("data", (c: Buffer) => (log = (log + c.toString()).slice(-20000)));

@@ -2,6 +2,7 @@ import type { Db } from "mongodb";
 import type { Clock } from "../../../shared/clock";
 import { ApiError, NotFoundError } from "../../../shared/errors";
 import { newId } from "../../../shared/ids";
+import { assertUrlAllowed } from "../../../shared/net/url-guard";
 import {
   CreateIntegrationBody,
   INTEGRATION_SECRETS,
@@ -54,6 +55,8 @@ function splitSecret(input: IntegrationInput): { settings: Record<string, unknow
 export async function createIntegration(deps: IntegrationDeps, orgId: string, input: IntegrationInput): Promise<IntegrationResource> {
   const keys = requireKeys(deps.keys);
   if (!(await deps.organizationExists(orgId))) throw new NotFoundError("organization");
+  // A user-supplied address is checked up front like a webhook URL; every request is checked again at connect time.
+  if ("site_url" in input) await assertUrlAllowed(input.site_url, deps.publishing.policy, { field: "site_url" });
   const { settings, secret } = splitSecret(input);
   const id = newId();
   const now = deps.clock.now();
