@@ -97,7 +97,8 @@ const envSchema = z.object({
   WEBHOOK_POLL_MS: positiveInt.default(500),
   INTEGRATIONS_ENCRYPTION_KEYS: encryptionKeys.optional(),
   PUBLISH_REQUEST_TIMEOUT_MS: positiveInt.default(10000),
-  PUBLISH_DEADLINE_MS: positiveInt.default(25000),
+  /** Unset: 25 s, or less when REQUEST_TIMEOUT_MS is shorter (see publishDeadlineMs). */
+  PUBLISH_DEADLINE_MS: positiveInt.optional(),
   PUBLISH_MAX_RETRIES: z.string().regex(/^\d+$/, "must be a whole number").transform(Number).pipe(z.number().int().min(0).max(10)).default(3),
   CONTENTFUL_API_BASE_URL: z.string().url("must be a URL").transform((v) => v.replace(/\/+$/, "")).default("https://api.contentful.com"),
   CONTENTFUL_UPLOAD_BASE_URL: z.string().url("must be a URL").transform((v) => v.replace(/\/+$/, "")).default("https://upload.contentful.com"),
@@ -141,7 +142,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (d.EMBEDDINGS_BASE_URL && !d.EMBEDDINGS_MODEL) return fail("EMBEDDINGS_MODEL: is required when EMBEDDINGS_BASE_URL is set");
     if (d.SEARCH_PROVIDER === "searxng" && !d.SEARXNG_URL) return fail("SEARXNG_URL: is required when SEARCH_PROVIDER is searxng");
     if (d.IMAGES_BASE_URL && !d.IMAGES_MODEL) return fail("IMAGES_MODEL: is required when IMAGES_BASE_URL is set");
-    if (d.PUBLISH_DEADLINE_MS >= d.REQUEST_TIMEOUT_MS) return fail("PUBLISH_DEADLINE_MS: must be below REQUEST_TIMEOUT_MS (the gateway waits that long for a publish)");
+    if (d.PUBLISH_DEADLINE_MS !== undefined && d.PUBLISH_DEADLINE_MS >= d.REQUEST_TIMEOUT_MS) return fail("PUBLISH_DEADLINE_MS: must be below REQUEST_TIMEOUT_MS (the gateway waits that long for a publish)");
     if (d.EMBEDDINGS_BASE_URL && !d.EMBEDDINGS_DIMENSIONS) return fail("EMBEDDINGS_DIMENSIONS: is required when EMBEDDINGS_BASE_URL is set");
   }
   if (!parsed.success) {
@@ -153,6 +154,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embeddedMongo: parsed.data.MONGO_URL === undefined,
     dataDir: path.resolve(parsed.data.DATA_DIR),
   });
+}
+
+/** A whole publish's deadline: PUBLISH_DEADLINE_MS, else 25 s kept 5 s below the gateway's REQUEST_TIMEOUT_MS. */
+export function publishDeadlineMs(cfg: Pick<Config, "PUBLISH_DEADLINE_MS" | "REQUEST_TIMEOUT_MS">): number {
+  return cfg.PUBLISH_DEADLINE_MS ?? Math.max(1000, Math.min(25_000, cfg.REQUEST_TIMEOUT_MS - 5000));
 }
 
 let current: Config | undefined;

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import jwt from "jsonwebtoken";
-import { loadConfig } from "../../shared/config";
+import { loadConfig, publishDeadlineMs } from "../../shared/config";
 import { CredentialsKeyError, maskSecret, openSecret, sealSecret, sealedWithOldKey } from "../../services/articles/publishing/credentials";
 import { ghostToken } from "../../services/articles/publishing/ghost";
 
@@ -53,6 +53,9 @@ describe("integration credentials at rest (AES-256-GCM)", () => {
     expect(() => loadConfig({ INTEGRATIONS_ENCRYPTION_KEYS: `k:${randomBytes(16).toString("base64")}` })).toThrow("INTEGRATIONS_ENCRYPTION_KEYS");
     expect(() => loadConfig({ INTEGRATIONS_ENCRYPTION_KEYS: `k:${a.toString("base64")},k:${b.toString("base64")}` })).toThrow("key ids must be distinct");
     expect(() => loadConfig({ PUBLISH_DEADLINE_MS: "30000", REQUEST_TIMEOUT_MS: "30000" })).toThrow("PUBLISH_DEADLINE_MS");
+    expect(publishDeadlineMs(loadConfig({}))).toBe(25_000);
+    expect(publishDeadlineMs(loadConfig({ REQUEST_TIMEOUT_MS: "12000" }))).toBe(7000);
+    expect(publishDeadlineMs(loadConfig({ PUBLISH_DEADLINE_MS: "9000" }))).toBe(9000);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { Config } from "../../../shared/config";
+import { publishDeadlineMs, type Config } from "../../../shared/config";
 import { outboundPolicy } from "../../../shared/net/policy";
 import type { IntegrationInput } from "../../../shared/schemas/publishing";
 import type { CmsClient } from "./content";
@@ -23,7 +23,7 @@ export function publishingConfig(cfg: Config): PublishingConfig {
   return {
     policy: outboundPolicy(cfg),
     requestTimeoutMs: cfg.PUBLISH_REQUEST_TIMEOUT_MS,
-    deadlineMs: cfg.PUBLISH_DEADLINE_MS,
+    deadlineMs: publishDeadlineMs(cfg),
     maxRetries: cfg.PUBLISH_MAX_RETRIES,
     contentful: { api: cfg.CONTENTFUL_API_BASE_URL, upload: cfg.CONTENTFUL_UPLOAD_BASE_URL, app: "https://app.contentful.com" },
     sanityHost: cfg.SANITY_API_BASE_URL,
