@@ -495,6 +495,62 @@ describe("publishing to content systems over HTTP", () => {
     });
   });
 
+  describe("every kind", () => {
+    it("answers 502 with the status and the vendor's reason after 5xx retries, and on a timeout, changing nothing", async () => {
+      const { orgId, api } = await newOrg();
+      const articleId = await approvedArticle(orgId, api);
+      const kinds = [
+        {
+          label: "Ghost",
+          fake: ghost as { fail: FakeWordPress["fail"] },
+          write: /^POST \/ghost\/api\/admin\/posts\/$/,
+          error: { errors: [{ message: "Internal server error, cannot save post.", context: null, type: "InternalServerError" }] },
+          reason: "InternalServerError: Internal server error, cannot save post.",
+          body: { kind: "ghost", name: "Ghost", site_url: ghost.url, admin_api_key: ghost.adminApiKey },
+        },
+        {
+          label: "Strapi",
+          fake: strapi,
+          write: /^POST \/api\/articles$/,
+          error: { data: null, error: { status: 500, name: "InternalServerError", message: "Internal Server Error", details: {} } },
+          reason: "InternalServerError: Internal Server Error",
+          body: { kind: "strapi", name: "Strapi", site_url: strapi.url, api_token: STRAPI_TOKEN, collection: "articles" },
+        },
+        {
+          label: "Contentful",
+          fake: contentful,
+          write: /^POST \/spaces\/space1\/environments\/master\/entries$/,
+          error: { sys: { type: "Error", id: "ServerError" }, message: "Internal server error" },
+          reason: "ServerError: Internal server error",
+          body: { kind: "contentful", name: "Contentful", space_id: "space1", content_type_id: "blogPost", management_token: CONTENTFUL_TOKEN },
+        },
+        {
+          label: "Sanity",
+          fake: sanity,
+          write: /^POST \/proj1\/v2021-06-07\/data\/mutate\/production$/,
+          error: { statusCode: 500, error: "Internal Server Error", message: "An internal server error occurred" },
+          reason: "Internal Server Error: An internal server error occurred",
+          body: { kind: "sanity", name: "Sanity", project_id: "proj1", dataset: "production", api_token: SANITY_TOKEN },
+        },
+      ];
+      for (const kind of kinds) {
+        const integrationId = await integration(orgId, kind.body);
+        kind.fake.fail({ match: kind.write, times: 3, reply: { status: 500, body: kind.error } });
+        const failed = await api(`/v1/articles/${articleId}/publish`, { method: "POST", body: { integration_id: integrationId } });
+        expect(failed.status).toBe(502);
+        expect(failed.body.error).toEqual({ code: "publish_failed", message: `Publishing to ${kind.label} failed: upstream status 500: ${kind.reason}` });
+
+        kind.fake.fail({ match: kind.write, times: 1, hang: true });
+        const slow = await api(`/v1/articles/${articleId}/publish`, { method: "POST", body: { integration_id: integrationId } });
+        expect(slow.status).toBe(502);
+        expect(slow.body.error.message).toMatch(new RegExp(`^Publishing to ${kind.label} failed: no answer: timed out: .*no complete response within 1500 ms$`));
+      }
+      const article = (await api(`/v1/articles/${articleId}`)).body;
+      expect(article.status).toBe("approved");
+      expect(article.publications).toEqual([]);
+    });
+  });
+
   describe("credentials", () => {
   it("never show in the process's output (run last, after every publish above)", async () => {
     const secrets = [WP_PASSWORD, ghost.secret, STRAPI_TOKEN, CONTENTFUL_TOKEN, SANITY_TOKEN, ENCRYPTION_KEY.split(":")[1]];
