@@ -18,6 +18,24 @@ const positiveInt = z
 
 const bool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
 
+/** `id:base64key,…`: 32-byte AES keys, each named so a ciphertext can say which key sealed it. */
+const encryptionKeys = z
+  .string()
+  .transform((v, ctx) => {
+    const keys = v.split(",").map((part) => part.trim()).filter(Boolean).map((part) => {
+      const [id, b64, ...rest] = part.split(":");
+      const key = Buffer.from(b64 ?? "", "base64");
+      if (rest.length || !id || !/^[A-Za-z0-9_-]{1,32}$/.test(id) || key.length !== 32) {
+        ctx.addIssue({ code: "custom", message: "must be a comma list of id:key, each key 32 bytes in base64 (openssl rand -base64 32)" });
+        return z.NEVER;
+      }
+      return { id, key };
+    });
+    if (keys.length === 0) ctx.addIssue({ code: "custom", message: "must name at least one key" });
+    if (new Set(keys.map((k) => k.id)).size !== keys.length) ctx.addIssue({ code: "custom", message: "key ids must be distinct" });
+    return keys as { id: string; key: Buffer }[];
+  });
+
 const serviceList = z
   .string()
   .transform((s) => s.split(",").map((x) => x.trim()).filter(Boolean))
@@ -77,6 +95,17 @@ const envSchema = z.object({
   WEBHOOK_CONCURRENCY: positiveInt.default(16),
   WEBHOOK_PER_ENDPOINT_CONCURRENCY: positiveInt.default(2),
   WEBHOOK_POLL_MS: positiveInt.default(500),
+  INTEGRATIONS_ENCRYPTION_KEYS: encryptionKeys.optional(),
+  PUBLISH_REQUEST_TIMEOUT_MS: positiveInt.default(10000),
+  /** Unset: 25 s, or less when REQUEST_TIMEOUT_MS is shorter (see publishDeadlineMs). */
+  PUBLISH_DEADLINE_MS: positiveInt.optional(),
+  PUBLISH_MAX_RETRIES: z.string().regex(/^\d+$/, "must be a whole number").transform(Number).pipe(z.number().int().min(0).max(10)).default(3),
+  CONTENTFUL_API_BASE_URL: z.string().url("must be a URL").transform((v) => v.replace(/\/+$/, "")).default("https://api.contentful.com"),
+  CONTENTFUL_UPLOAD_BASE_URL: z.string().url("must be a URL").transform((v) => v.replace(/\/+$/, "")).default("https://upload.contentful.com"),
+  SANITY_API_BASE_URL: z
+    .string()
+    .regex(/^https?:\/\/[^\s]+$/, "must be an http(s) URL, {project_id} standing for the project")
+    .default("https://{project_id}.api.sanity.io"),
 });
 
 /** The names of every variable the platform reads. */
@@ -113,6 +142,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (d.EMBEDDINGS_BASE_URL && !d.EMBEDDINGS_MODEL) return fail("EMBEDDINGS_MODEL: is required when EMBEDDINGS_BASE_URL is set");
     if (d.SEARCH_PROVIDER === "searxng" && !d.SEARXNG_URL) return fail("SEARXNG_URL: is required when SEARCH_PROVIDER is searxng");
     if (d.IMAGES_BASE_URL && !d.IMAGES_MODEL) return fail("IMAGES_MODEL: is required when IMAGES_BASE_URL is set");
+    if (d.PUBLISH_DEADLINE_MS !== undefined && d.PUBLISH_DEADLINE_MS >= d.REQUEST_TIMEOUT_MS) return fail("PUBLISH_DEADLINE_MS: must be below REQUEST_TIMEOUT_MS (the gateway waits that long for a publish)");
     if (d.EMBEDDINGS_BASE_URL && !d.EMBEDDINGS_DIMENSIONS) return fail("EMBEDDINGS_DIMENSIONS: is required when EMBEDDINGS_BASE_URL is set");
   }
   if (!parsed.success) {
@@ -124,6 +154,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     embeddedMongo: parsed.data.MONGO_URL === undefined,
     dataDir: path.resolve(parsed.data.DATA_DIR),
   });
+}
+
+/** A whole publish's deadline: PUBLISH_DEADLINE_MS, else 25 s kept 5 s below the gateway's REQUEST_TIMEOUT_MS. */
+export function publishDeadlineMs(cfg: Pick<Config, "PUBLISH_DEADLINE_MS" | "REQUEST_TIMEOUT_MS">): number {
+  return cfg.PUBLISH_DEADLINE_MS ?? Math.max(1000, Math.min(25_000, cfg.REQUEST_TIMEOUT_MS - 5000));
 }
 
 let current: Config | undefined;

@@ -6,10 +6,14 @@ import { dbMixin, type DbService } from "../../shared/db/mixin";
 import { rootLogger } from "../../shared/logger";
 import { publicBaseUrl } from "../../shared/public-url";
 import { CreateArticleParams, GeneratedArticle, GetArticleParams, GetMediaParams, ListArticlesParams, UpdateArticleParams } from "../../shared/schemas/articles";
+import { CreateIntegrationParams, IntegrationPath, ListIntegrationsParams, PublishArticleParams } from "../../shared/schemas/publishing";
 import { createArticleJob, type CreationDeps } from "./create-article";
 import { updateArticle } from "./edit-article";
 import { readMedia } from "./media";
-import { listArticles, requireArticle, toArticleResource } from "./read-articles";
+import { listArticles, readArticleResource, requireArticle } from "./read-articles";
+import { publishingConfig } from "./publishing/clients";
+import { createIntegration, deleteIntegration, listIntegrations, testIntegration, type IntegrationDeps } from "./publishing/integrations";
+import { publishArticle } from "./publishing/publish-article";
 import { recoverStrandedRequests, STRANDED_AFTER_MS } from "./recovery";
 import { saveGeneratedArticle } from "./save-generated";
 import { ARTICLE_COLLECTIONS, articleCollections } from "./store";
@@ -31,6 +35,16 @@ function creationDeps(svc: ArticlesService, caller: Pick<Context | ServiceBroker
 
 const mediaBase = () => publicBaseUrl(config());
 
+function publishingDeps(svc: ArticlesService, caller: Pick<Context, "call">): IntegrationDeps {
+  return {
+    db: svc.db,
+    clock,
+    keys: config().INTEGRATIONS_ENCRYPTION_KEYS,
+    publishing: publishingConfig(config()),
+    organizationExists: (orgId) => caller.call("auth.getOrganization", { org_id: orgId }).then(() => true, (err: { type?: string }) => (err?.type === "not_found" ? false : Promise.reject(err))),
+  };
+}
+
 /** Articles: creation as a paid job, the generated result, reading, editing and the review lifecycle, media. */
 const ArticlesServiceSchema: ServiceSchema<ServiceSettingSchema, ArticlesService> = {
   name: "articles",
@@ -47,12 +61,21 @@ const ArticlesServiceSchema: ServiceSchema<ServiceSettingSchema, ArticlesService
     list: zodAction(ListArticlesParams, ({ org_id, ...page }, _ctx, svc: ArticlesService) => listArticles(svc.db, org_id, page)),
 
     get: zodAction(GetArticleParams, async ({ org_id, id, format }, _ctx, svc: ArticlesService) =>
-      toArticleResource(await requireArticle(svc.db, org_id, id), mediaBase(), format),
+      readArticleResource(svc.db, await requireArticle(svc.db, org_id, id), mediaBase(), format),
     ),
 
     update: zodAction(UpdateArticleParams, async ({ org_id, id, ...update }, _ctx, svc: ArticlesService) =>
-      toArticleResource(await updateArticle(svc.db, org_id, id, update, clock), mediaBase()),
+      readArticleResource(svc.db, await updateArticle(svc.db, org_id, id, update, clock), mediaBase()),
     ),
+
+    /** POST /v1/articles/{id}/publish: pushes the article to one of the organization's integrations. */
+    publish: zodAction(PublishArticleParams, (params, ctx, svc: ArticlesService) => publishArticle(publishingDeps(svc, ctx), params)),
+
+    /** The dashboard's integrations (`/admin`): create, list, delete, test. */
+    createIntegration: zodAction(CreateIntegrationParams, ({ org_id, ...input }, ctx, svc: ArticlesService) => createIntegration(publishingDeps(svc, ctx), org_id, input)),
+    listIntegrations: zodAction(ListIntegrationsParams, ({ org_id }, _ctx, svc: ArticlesService) => listIntegrations(svc.db, org_id)),
+    deleteIntegration: zodAction(IntegrationPath, ({ id }, _ctx, svc: ArticlesService) => deleteIntegration(svc.db, id)),
+    testIntegration: zodAction(IntegrationPath, ({ id }, ctx, svc: ArticlesService) => testIntegration(publishingDeps(svc, ctx), id)),
 
     /** The article pipeline's finished article; returns the job's `result`. Idempotent on `job_id`. */
     saveGenerated: zodAction(GeneratedArticle, (generated, _ctx, svc: ArticlesService) => saveGeneratedArticle(svc.db, generated, clock)),

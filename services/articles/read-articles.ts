@@ -1,6 +1,7 @@
 import type { Db } from "mongodb";
 import { NotFoundError } from "../../shared/errors";
 import type { ArticleFormat } from "../../shared/schemas/articles";
+import type { ArticlePublication } from "../../shared/schemas/publishing";
 import type { ListPage } from "../../shared/schemas/pagination";
 import { pageNewestFirst, type PageRequest } from "../../shared/db/paging";
 import { mediaUrl } from "./media";
@@ -34,8 +35,26 @@ export function toArticleSummary(doc: ArticleDoc) {
   };
 }
 
+/** Where the article was published (completed publishes only), oldest first (docs/publishing.md). */
+export async function articlePublications(db: Db, articleId: string): Promise<ArticlePublication[]> {
+  const docs = await articleCollections(db).publications.find({ article_id: articleId, published_at: { $ne: null } }).sort({ created_at: 1, _id: 1 }).toArray();
+  return docs.map((p) => ({
+    integration_id: p.integration_id,
+    kind: p.kind,
+    external_id: p.external_id ?? "",
+    external_url: p.external_url ?? "",
+    status: p.status ?? "published",
+    published_at: p.published_at!.toISOString(),
+  }));
+}
+
+/** The Article resource with its publications. */
+export async function readArticleResource(db: Db, doc: ArticleDoc, mediaBaseUrl: string, format?: ArticleFormat) {
+  return toArticleResource(doc, mediaBaseUrl, format, await articlePublications(db, doc._id));
+}
+
 /** The Article resource (docs/articles.md#article); `format` leaves out the other rendering. */
-export function toArticleResource(doc: ArticleDoc, mediaBaseUrl: string, format?: ArticleFormat) {
+export function toArticleResource(doc: ArticleDoc, mediaBaseUrl: string, format?: ArticleFormat, publications: ArticlePublication[] = []) {
   return {
     id: doc._id,
     object: "article" as const,
@@ -65,6 +84,7 @@ export function toArticleResource(doc: ArticleDoc, mediaBaseUrl: string, format?
     image: doc.image
       ? { url: mediaUrl(mediaBaseUrl, doc.image.media_id), alt: doc.image.alt, media_type: doc.image.media_type, width: doc.image.width, height: doc.image.height }
       : null,
+    publications,
     created_at: doc.created_at.toISOString(),
     updated_at: doc.updated_at.toISOString(),
   };

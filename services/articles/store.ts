@@ -1,5 +1,7 @@
 import type { Binary, Collection, Db } from "mongodb";
 import type { CollectionSpec } from "../../shared/db/mixin";
+import type { IntegrationKind } from "../../shared/schemas/publishing";
+import type { SealedSecret } from "./publishing/credentials";
 import type { ArticleJobInput, ArticleMode, ArticleStatus, Citation, GeneratedArticle, JobAcknowledgement } from "../../shared/schemas/articles";
 
 /** An article's cover image: the bytes live in `media`, the article keeps what a page needs to show it. */
@@ -79,7 +81,46 @@ export interface ArticleRequestDoc {
   expires_at?: Date;
 }
 
+/** A connected content system of an organization (docs/publishing.md); the secret is sealed. */
+export interface IntegrationDoc {
+  _id: string;
+  org_id: string;
+  kind: IntegrationKind;
+  name: string;
+  /** The kind's settings without its secret. */
+  settings: Record<string, unknown>;
+  credentials: SealedSecret;
+  credentials_hint: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/**
+ * One article in one integration: the entry it made upstream. Claimed (`lease_*`) by the publish in
+ * progress so concurrent publishes make one entry; `published_at` is set once a publish completed,
+ * and only completed ones show on the article.
+ */
+export interface PublicationDoc {
+  _id: string;
+  org_id: string;
+  article_id: string;
+  integration_id: string;
+  kind: IntegrationKind;
+  /** The upstream entry, once one exists (recorded as soon as it is created). */
+  external_id: string | null;
+  external_url: string | null;
+  vendor: Record<string, string | number>;
+  status: "published" | "draft" | null;
+  published_at: Date | null;
+  lease_id: string | null;
+  lease_until: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
 export const ARTICLES = "articles";
+export const INTEGRATIONS = "integrations";
+export const PUBLICATIONS = "publications";
 export const MEDIA = "media";
 export const ARTICLE_REQUESTS = "article_requests";
 
@@ -92,6 +133,14 @@ export const ARTICLE_COLLECTIONS: CollectionSpec[] = [
     ],
   },
   { name: MEDIA, indexes: [{ key: { job_id: 1 }, name: "one_image_per_job", unique: true }] },
+  { name: INTEGRATIONS, indexes: [{ key: { org_id: 1, created_at: -1 }, name: "org_integrations" }] },
+  {
+    name: PUBLICATIONS,
+    indexes: [
+      { key: { article_id: 1, integration_id: 1 }, name: "one_entry_per_article_and_integration", unique: true },
+      { key: { integration_id: 1 }, name: "by_integration" },
+    ],
+  },
   {
     name: ARTICLE_REQUESTS,
     indexes: [
@@ -111,6 +160,8 @@ export interface ArticleCollections {
   articles: Collection<ArticleDoc>;
   media: Collection<MediaDoc>;
   requests: Collection<ArticleRequestDoc>;
+  integrations: Collection<IntegrationDoc>;
+  publications: Collection<PublicationDoc>;
 }
 
 export function articleCollections(db: Db): ArticleCollections {
@@ -118,6 +169,8 @@ export function articleCollections(db: Db): ArticleCollections {
     articles: db.collection<ArticleDoc>(ARTICLES),
     media: db.collection<MediaDoc>(MEDIA),
     requests: db.collection<ArticleRequestDoc>(ARTICLE_REQUESTS),
+    integrations: db.collection<IntegrationDoc>(INTEGRATIONS),
+    publications: db.collection<PublicationDoc>(PUBLICATIONS),
   };
 }
 

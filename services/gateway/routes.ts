@@ -4,6 +4,7 @@ import { CreateArticleBody, GetArticleQuery, IdempotencyKey, ListArticlesQuery, 
 import { UsageQuery } from "../../shared/schemas/billing";
 import { CreateBrandProfileBody, CreateSourceBody, ListBrandProfilesQuery } from "../../shared/schemas/brand";
 import { NoBody } from "../../shared/schemas/jobs";
+import { CreateIntegrationBody, PublishArticleBody } from "../../shared/schemas/publishing";
 import { CreateWebhookBody, DeliveriesQuery, SetEndpointActiveBody } from "../../shared/schemas/webhooks";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
@@ -64,6 +65,7 @@ export const API_ROUTES: RouteContract[] = [
   { method: "GET", path: "/articles", action: "articles.list", status: 200, query: ListArticlesQuery },
   { method: "GET", path: "/articles/:id", action: "articles.get", status: 200, query: GetArticleQuery },
   { method: "PATCH", path: "/articles/:id", action: "articles.update", status: 200, body: UpdateArticleBody },
+  { method: "POST", path: "/articles/:id/publish", action: "articles.publish", status: 200, body: PublishArticleBody },
 ];
 
 /** `/admin`: the dashboard's part, authenticated with ADMIN_TOKEN. */
@@ -77,6 +79,10 @@ export const ADMIN_ROUTES: RouteContract[] = [
   { method: "PATCH", path: "/webhooks/:id", action: "webhooks.setEndpointActive", status: 200, body: SetEndpointActiveBody },
   { method: "GET", path: "/webhooks/:id/deliveries", action: "webhooks.listDeliveries", status: 200, query: DeliveriesQuery },
   { method: "POST", path: "/deliveries/:id/redeliver", action: "webhooks.redeliver", status: 202, body: NoBody },
+  { method: "POST", path: "/orgs/:org_id/integrations", action: "articles.createIntegration", status: 201, body: CreateIntegrationBody, location: "/orgs/:org_id/integrations" },
+  { method: "GET", path: "/orgs/:org_id/integrations", action: "articles.listIntegrations", status: 200, query: NO_QUERY },
+  { method: "DELETE", path: "/integrations/:id", action: "articles.deleteIntegration", status: 200, query: NO_QUERY },
+  { method: "POST", path: "/integrations/:id/test", action: "articles.testIntegration", status: 200, body: NoBody },
 ];
 
 export const API_PREFIX = "/v1";

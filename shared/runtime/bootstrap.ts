@@ -20,6 +20,26 @@ export async function ensureAdminToken(dataDir: string): Promise<{ token: string
   return { token, file, generated: true };
 }
 
+const INTEGRATIONS_KEY_FILE = "integrations-key";
+
+/**
+ * On the embedded default without INTEGRATIONS_ENCRYPTION_KEYS: one generated AES-256 key, kept
+ * (0600) under DATA_DIR as `id:base64`, so integration credentials survive restarts.
+ */
+export async function ensureIntegrationsKey(dataDir: string): Promise<{ id: string; key: Buffer }> {
+  const file = path.join(dataDir, INTEGRATIONS_KEY_FILE);
+  try {
+    const [id, b64] = (await fs.readFile(file, "utf8")).trim().split(":");
+    const key = Buffer.from(b64 ?? "", "base64");
+    if (id && key.length === 32) return { id, key };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+  }
+  const generated = { id: `local${randomBytes(3).toString("hex")}`, key: randomBytes(32) };
+  await fs.writeFile(file, `${generated.id}:${generated.key.toString("base64")}\n`, { mode: 0o600 });
+  return generated;
+}
+
 export interface DemoCredentials {
   org_id: string;
   credit_balance: number;

@@ -8,7 +8,7 @@ import { useConfig, type Config } from "../config";
 import { closeDatabase, configureDatabase } from "../db/client";
 import { startEmbeddedMongo, type EmbeddedMongo } from "../embedded-mongo";
 import { initLogger, rootLogger } from "../logger";
-import { bootstrapDemo, ensureAdminToken, type DemoCredentials } from "./bootstrap";
+import { bootstrapDemo, ensureAdminToken, ensureIntegrationsKey, type DemoCredentials } from "./bootstrap";
 import { startHealthServer } from "./health";
 
 export interface RunningPlatform {
@@ -44,6 +44,7 @@ export async function startPlatform(initial: Config): Promise<RunningPlatform> {
       adminToken = await ensureAdminToken(cfg.dataDir);
       cfg = useConfig({ ...cfg, ADMIN_TOKEN: adminToken.token });
     }
+    if (!cfg.INTEGRATIONS_ENCRYPTION_KEYS) cfg = useConfig({ ...cfg, INTEGRATIONS_ENCRYPTION_KEYS: [await ensureIntegrationsKey(cfg.dataDir)] });
   }
   if (!cfg.ADMIN_TOKEN && cfg.SERVICES.includes("gateway")) log.warn("ADMIN_TOKEN is not set: the /admin API refuses every request");
   configureDatabase({ url: mongoUrl, prefix: cfg.MONGO_DB_PREFIX });

@@ -129,6 +129,7 @@ describe("reading and editing articles over HTTP", () => {
       quality_breakdown: generated.quality_breakdown,
       derivatives: generated.derivatives,
       image: null,
+      publications: [],
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });

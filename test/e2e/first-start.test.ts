@@ -12,6 +12,9 @@ describe("first start on the embedded defaults", () => {
     const first = await spawnPlatform({ env: { DATA_DIR: dataDir } });
     let token: string;
     let key: string;
+    let integrationId: string;
+    const orgId = () => JSON.parse(fs.readFileSync(path.join(dataDir, "demo-bootstrap.json"), "utf8")).org_id as string;
+    const wordpress = { kind: "wordpress", name: "Blog", site_url: "http://127.0.0.1:9", username: "editor", application_password: "abcd efgh ijkl mnop" };
     try {
       // The banner follows readiness by a moment (it is printed once the demo organization exists).
       const out = await waitFor(() => (/svc_test_/.test(first.output()) ? first.output() : undefined), "the welcome banner");
@@ -24,6 +27,13 @@ describe("first start on the embedded defaults", () => {
       expect(usage.status).toBe(200);
       expect(usage.body.credit_balance).toBe(1000);
       expect((await request(first.url, "/admin/orgs", { method: "POST", token, body: { name: "Mine" } })).status).toBe(201);
+
+      // Integration credentials: a key generated once and kept (0600) under DATA_DIR.
+      const created = await request(first.url, `/admin/orgs/${orgId()}/integrations`, { method: "POST", token, body: wordpress });
+      expect(created.status).toBe(201);
+      integrationId = created.body.id;
+      expect(fs.readFileSync(path.join(dataDir, "integrations-key"), "utf8").trim()).toMatch(/^local[0-9a-f]{6}:[A-Za-z0-9+/]{43}=$/);
+      expect((fs.statSync(path.join(dataDir, "integrations-key")).mode & 0o777).toString(8)).toBe("600");
     } finally {
       await first.stop();
     }
@@ -35,6 +45,9 @@ describe("first start on the embedded defaults", () => {
       expect(second.output()).not.toContain(token);
       expect((await request(second.url, "/v1/usage?days=1", { token: key })).status).toBe(200);
       expect((await request(second.url, "/admin/orgs", { method: "POST", token, body: { name: "Again" } })).status).toBe(201);
+      // The kept key still opens the credentials sealed before the restart: the test reaches the (closed) site.
+      const test = await request(second.url, `/admin/integrations/${integrationId}/test`, { method: "POST", token });
+      expect(test.body).toEqual({ object: "integration_test", ok: false, status: null, message: expect.stringContaining("connection refused") });
     } finally {
       await second.stop();
     }
