@@ -92,7 +92,7 @@ export interface SourceContext {
 }
 
 /** Words that make a sentence continue the one before it ("This…", "It…", "Dies…", "Cela…", "Esto…"). */
-const CONTINUES = /^[("“„«¿¡]*(this|that|these|those|it|its|they|their|them|such|both|there|dies|diese[rsnm]?|dabei|damit|dadurch|er|sie|es|ce|cet|cette|ces|cela|ceci|il|elle|ils|elles|esto|esta|este|estos|estas|ello|él|ella|ellos|ellas)\b/i;
+const CONTINUES = /^[("“„«¿¡]*(this|that|these|those|it|its|they|their|them|such|both|there|dies|diese[rsnm]?|dabei|damit|dadurch|er|sie|es|ihr|ihre|sein|seine|ce|cet|cette|ces|cela|ceci|il|elle|ils|elles|son|sa|ses|leur|leurs|esto|esta|este|estos|estas|ello|él|ella|ellos|ellas|su|sus)\b|\b(it|they|them|those|these|such|he|she|him|his|her)\b/i;
 
 /**
  * A body sentence is on topic when (1) its own terms meet the topic's concepts; or (2) its section heading meets
@@ -316,7 +316,7 @@ export function languageByField(fields: Record<string, string[]>, lang: string, 
     if (!items.length) continue;
     const r: FieldLanguage = { items: items.length, inLanguage: 0, undetermined: 0, share: 1, wrong: [] };
     for (const item of items) {
-      const v = identifyLanguage(item, literals);
+      const v = identifyLanguage(item, literals, lang);
       if (v.lang === "und") r.undetermined++;
       else if (v.lang === lang) r.inLanguage++;
       else if (r.wrong.length < 3) r.wrong.push({ lang: v.lang, text: item.slice(0, 200) });
@@ -347,6 +347,15 @@ const CODE_LIKE: [string, RegExp][] = [
 
 const wordCount = (s: string) => s.split(/\s+/).filter(Boolean).length;
 
+/** Function words grammar does double ("für die die andere Seite", "he said that that was enough", "nous nous"). */
+const LEGITIMATELY_DOUBLED = new Set(["that", "had", "die", "der", "das", "den", "dem", "des", "nous", "vous"]);
+
+/** A doubled word, unless it is one grammar doubles. */
+function doubledWord(text: string): boolean {
+  const m = DOUBLED.exec(text);
+  return Boolean(m) && !LEGITIMATELY_DOUBLED.has(m![1].toLowerCase());
+}
+
 export function formProblems(article: ApiArticle, sections: ArticleSection[], sourceHeadings: string[]): FormProblem[] {
   const problems: FormProblem[] = [];
   const lang = article.language;
@@ -354,19 +363,21 @@ export function formProblems(article: ApiArticle, sections: ArticleSection[], so
   const headings = sections.filter((s) => s.kind === "body").flatMap((s) => [s.heading, ...s.subheadings]);
   for (const h of headings) {
     if (NUMBERED.test(h)) problems.push({ kind: "heading numbered", text: h });
-    if (DOUBLED.test(h)) problems.push({ kind: "heading doubled word", text: h });
+    if (doubledWord(h)) problems.push({ kind: "heading doubled word", text: h });
   }
   for (const t of [article.title, ...article.title_variants]) {
-    if (DOUBLED.test(t)) problems.push({ kind: "title doubled word", text: t });
+    if (doubledWord(t)) problems.push({ kind: "title doubled word", text: t });
     if (NUMBERED.test(t)) problems.push({ kind: "title numbered", text: t });
   }
   const bodySentences = body.flatMap((s) => s.sentences.map((x) => x.text));
   for (const s of bodySentences) {
-    if (DOUBLED.test(s)) problems.push({ kind: "sentence doubled word", text: s });
+    if (doubledWord(s)) problems.push({ kind: "sentence doubled word", text: s });
     for (const [kind, re] of CODE_LIKE) if (re.test(s)) problems.push({ kind: `prose: ${kind}`, text: s });
   }
   const bodySet = new Set(bodySentences.map(normalizeText));
-  const headingTexts = [...headings, ...sourceHeadings.map((h) => h.replace(NUMBERED, ""))].filter((h) => wordCount(h) >= 2).map(normalizeText);
+  // The keyword itself may be a source heading: "What is backup and recovery?" asks about the keyword, pastes no heading.
+  const literal = new Set([article.target_keyword, article.topic].map(normalizeText));
+  const headingTexts = [...headings, ...sourceHeadings.map((h) => h.replace(NUMBERED, ""))].filter((h) => wordCount(h) >= 2).map(normalizeText).filter((h) => !literal.has(h));
   for (const { question, answer } of article.faq) {
     const q = question.trim();
     if (!q.endsWith("?") || (lang === "es" && !q.startsWith("¿"))) problems.push({ kind: "faq question form", text: q });

@@ -44,7 +44,13 @@ export function strippedForLanguage(text: string, literals: string[]): string {
  * measurement; its reliability test leaves short or mixed texts undetermined), after stripping what carries no
  * language: "und" when the stripped text is under MIN_CHARS or not reliably one language.
  */
-export function identifyLanguage(text: string, literals: string[]): LanguageVerdict {
+export function identifyLanguage(text: string, literals: string[], requested?: string): LanguageVerdict {
+  // The field as written first; only when it is not judged the requested language, again without the customer's literals.
+  if (requested) {
+    const whole = strippedForLanguage(text, []);
+    const lang = whole.length < MIN_CHARS ? "und" : identify(whole);
+    if (lang === requested) return { lang, judged: whole };
+  }
   const judged = strippedForLanguage(text, literals);
   if (judged.length < MIN_CHARS) return { lang: "und", judged };
   return { lang: identify(judged), judged };

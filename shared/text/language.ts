@@ -53,10 +53,15 @@ export function identifyLanguage(text: string): string {
  * the keyword) that stay as they were typed, whatever their language: they are left out of the judgement.
  */
 export function isInLanguage(text: string, requested: string, ignore: readonly string[] = []): boolean {
+  const want = baseLanguage(requested);
+  const found = identifyLanguage(text);
+  if (found === UNDETERMINED || found === want) return true;
+  // Only when the whole text fails is it judged again without the customer's literals (a keyword typed in English).
   let judged = text;
   for (const literal of ignore) if (literal.trim()) judged = judged.split(literal).join(" ");
-  const found = identifyLanguage(judged);
-  return found === UNDETERMINED || found === baseLanguage(requested);
+  if (judged === text) return false;
+  const without = identifyLanguage(judged);
+  return without === UNDETERMINED || without === want;
 }
 
 /** Whether a text is judged to be in `requested` (not merely undetermined): evidence must pass this to be quoted. */

@@ -104,13 +104,18 @@ describe("article pipeline: offline writer over HTTP", () => {
     expect(job.result).toMatchObject({ title: article.title, word_count: article.word_count, quality_score: article.quality_score });
     expect(article.title.toLowerCase()).toContain("route planning");
 
-    // Every citation's claim is a passage of the source it names (pasted texts are cited as kb-source:<id>).
-    const textOf = new Map(added.map((s) => [`kb-source:${s.id}`, normalise(s.content.replace(/^#+\s*/gm, ""))]));
+    // Every citation's claim and quote are passages of the source it names: pasted texts are cited by the
+    // platform's address of the source, which answers with the source and its text.
+    const textOf = new Map(added.map((s) => [`http://localhost:${new URL(platform.url).port}/v1/brand-profiles/${profile.body.id}/sources/${s.id}`, normalise(s.content.replace(/^#+\s*/gm, ""))]));
     expect(article.citations.length).toBeGreaterThan(10);
     for (const citation of article.citations) {
       expect(textOf.has(citation.url)).toBe(true);
       expect(textOf.get(citation.url)).toContain(normalise(citation.claim));
+      expect(textOf.get(citation.url)).toContain(normalise(citation.quote));
     }
+    const cited = await api(new URL(article.citations[0].url).pathname);
+    expect(cited.status).toBe(200);
+    expect(normalise(cited.body.content.replace(/^#+\s*/gm, ""))).toContain(normalise(article.citations[0].claim));
 
     // JSON-LD: Article and FAQPage, accepted by a JSON-LD processor.
     expect(await expandedTypes(article.json_ld)).toEqual(expect.arrayContaining(["http://schema.org/Article", "http://schema.org/FAQPage"]));
@@ -150,7 +155,7 @@ describe("article pipeline: offline writer over HTTP", () => {
     expect(created.status).toBe(202);
     const job = await waitForJob(platform.url, key, created.body.id);
     expect(job.status).toBe("failed");
-    expect(job.error).toMatch(/^Writing the draft failed: Not enough evidence: 0 usable sentences for a 1600-word outline \(need 40\)/);
+    expect(job.error).toMatch(/^Writing the draft failed: No passages about “The history of lighthouse keeping” in the sources research found; add sources that cover it\./);
     expect(job.stages.find((s: any) => s.key === "draft").status).toBe("error");
     expect(await balance(api)).toBe(before);
   });

@@ -277,3 +277,53 @@ export function articleModelResponder(opts: ArticleResponderOptions = {}): ChatR
     return "OK";
   };
 }
+
+/* ------------------------------------------------------------------------------------------------------------
+ * A model that misbehaves the ways real ones do, on top of the article responder: it invents a claim, cites an
+ * id and an address it was not given, writes a section about something else, answers in another language, and
+ * says "supported" to every citation it is asked to check (its own included).
+ * ---------------------------------------------------------------------------------------------------------- */
+
+export interface MisbehaviourOptions {
+  /** A sentence with a figure no passage states, cited to the first passage of the first body section. */
+  inventedClaim?: string;
+  /** An address the evidence does not have, written into the prose with an unknown id ([e999]). */
+  fabricatedAddress?: string;
+  /** A section (by heading) written about something else, citing a passage it was given. */
+  offTopicSection?: { heading: string; text: string };
+  /** Sections written in German: only the first section's first attempt ("once"), or every attempt ("always"). */
+  wrongLanguage?: "once" | "always";
+  /** Answer "supported" to every citation check. */
+  approveEverything?: boolean;
+}
+
+const GERMAN_SECTION = "Die Routenplanung entscheidet, wie viel Zeit ein Techniker am Tag mit Fahren verbringt [e1]. Teams, die Aufträge nach Gebieten bündeln, sparen jeden Tag viele Minuten [e1].";
+
+export function misbehavingArticleResponder(opts: MisbehaviourOptions): ChatResponder {
+  const base = articleModelResponder();
+  let germanSent = false;
+  return (request, n) => {
+    const system = request.messages.find((m) => m.role === "system")?.content ?? "";
+    const user = request.messages.filter((m) => m.role === "user").map((m) => m.content).join("\n");
+    if (system.startsWith("You check citations") && opts.approveEverything) {
+      const pairs = [...user.matchAll(/^Pair (\d+)\n/gm)];
+      return JSON.stringify({ verdicts: pairs.map((m) => ({ id: Number(m[1]), supported: true })) });
+    }
+    if (system.startsWith("You write one section")) {
+      const heading = field(user, "Section heading");
+      const asksForLanguage = /Write in \w+ only/.test(system);
+      if (opts.wrongLanguage === "always" || (opts.wrongLanguage === "once" && !germanSent && !asksForLanguage)) {
+        germanSent = true;
+        return GERMAN_SECTION;
+      }
+      const ids = [...user.matchAll(/^\[(e\d+)\]/gm)].map((m) => m[1]);
+      if (opts.offTopicSection && heading === opts.offTopicSection.heading && ids[0]) return `${opts.offTopicSection.text} [${ids[0]}]`;
+      let text = String(base(request, n));
+      const firstBody = heading.endsWith(": the essentials");
+      if (opts.inventedClaim && firstBody && ids[0]) text = `${opts.inventedClaim} [${ids[0]}] ${text}`;
+      if (opts.fabricatedAddress && heading === "Clustering jobs by area") text = `${text}\n\nThe full study is at ${opts.fabricatedAddress} [e999].`;
+      return text;
+    }
+    return base(request, n);
+  };
+}

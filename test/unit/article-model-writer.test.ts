@@ -9,12 +9,12 @@ import type { ArticleSection, Evidence } from "../../services/pipeline/article/t
 import { startFakeOpenAI, TINY_PNG, type FakeOpenAI } from "../support/fake-openai";
 
 const EVIDENCE: Evidence[] = [
-  { id: "e1", url: "https://guides.example/a", title: "Route planning basics", quote: "Teams that cluster jobs within a 15-minute drive radius save 40 to 70 minutes of driving per technician per day.", fetched_at: "", origin: "web" },
+  { id: "e1", url: "https://guides.example/a", title: "Route planning basics", quote: "Route planning that clusters jobs within a 15-minute drive radius saves 40 to 70 minutes of driving per technician per day.", fetched_at: "", origin: "web" },
   { id: "e2", url: "https://guides.example/b", title: "Arrival windows", quote: "A two-hour window is a common compromise for field service teams on routine maintenance visits.", fetched_at: "", origin: "web" },
 ];
 
 const brief = {
-  ...decideBriefByRules({ topic: "Route planning for field service teams", target_keyword: "route planning", mode: "standard", language: "fr", target_words: 600, image: false, derivatives: [], audience: "dispatchers" }, null),
+  ...decideBriefByRules({ topic: "Route planning for field service teams", target_keyword: "route planning", mode: "standard", language: "en", target_words: 600, image: false, derivatives: [], audience: "dispatchers" }, null),
   voice: { tone: ["warm"], person: "first_plural", readingEase: 62, sentenceMean: 14, vocabulary: [], preferPhrases: ["on the road"], avoidPhrases: ["seamless"] },
 };
 const outline = planOutlineByRules(brief, 600, []);
@@ -57,7 +57,7 @@ describe("the model writer against an OpenAI-compatible server", () => {
   };
 
   it("sends the brief, budget, voice, evidence and earlier sections, and meters the tokens", async () => {
-    server.setChat(() => ({ content: "Regrouper les interventions fait gagner du temps [e1]. Une fenêtre de deux heures est courante [e2]. Voir https://x.example [e9].", usage: { prompt_tokens: 812, completion_tokens: 41 } }));
+    server.setChat(() => ({ content: "Clustering jobs by area saves driving time for field service teams [e1]. A two-hour window is common for field service teams [e2]. See https://x.example [e9].", usage: { prompt_tokens: 812, completion_tokens: 41 } }));
     const tokens: [number, number][] = [];
     const model = modelFor(0, tokens);
     const section = outline.sections[1];
@@ -66,7 +66,7 @@ describe("the model writer against an OpenAI-compatible server", () => {
     const [request] = server.chatRequests();
     expect(request.body).toMatchObject({ model: "gpt-4o-mini", temperature: 0.4, max_tokens: Math.ceil(section.budget * 2.2) + 200 });
     const [system, user] = request.body.messages;
-    expect(system.content).toContain("in French");
+    expect(system.content).toContain("in English");
     expect(system.content).toContain("Cite only the ids listed in the evidence");
     expect(user.content).toContain(`Section heading: ${section.heading}`);
     expect(user.content).toContain(`Length: about ${section.budget} words.`);
@@ -77,9 +77,9 @@ describe("the model writer against an OpenAI-compatible server", () => {
     expect(user.content).toContain(`Evidence:\n[e2] (Arrival windows) ${EVIDENCE[1].quote}\n[e1] (Route planning basics) (cited earlier) ${EVIDENCE[0].quote}`);
 
     expect(written.section.paragraphs[0].sentences).toEqual([
-      { text: "Regrouper les interventions fait gagner du temps.", cites: ["e1"] },
-      { text: "Une fenêtre de deux heures est courante.", cites: ["e2"] },
-      { text: "Voir.", cites: [] },
+      { text: "Clustering jobs by area saves driving time for field service teams.", cites: ["e1"] },
+      { text: "A two-hour window is common for field service teams.", cites: ["e2"] },
+      { text: "See.", cites: [] },
     ]);
     expect(written.droppedCitations).toBe(1);
     expect(tokens).toEqual([[812, 41]]);

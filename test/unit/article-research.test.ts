@@ -52,7 +52,7 @@ describe("SearxNG", () => {
       expect(e).toMatchObject({ id: `e${i + 1}`, origin: "web", fetched_at: "2025-03-01T10:00:00.000Z" });
       expect(e.quote.length).toBeLessThanOrEqual(MAX_QUOTE_CHARS);
       // The quote is the page's text, verbatim (paragraph breaks aside).
-      expect(pageText(new URL(e.url).pathname)).toContain(e.quote);
+      expect(pageText(new URL(e.url).pathname)).toContain(e.quote.replace(/\n/g, " "));
     });
     expect(progress.length).toBeGreaterThanOrEqual(2);
   });

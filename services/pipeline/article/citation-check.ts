@@ -16,6 +16,11 @@ export const VERBATIM_CONTAINMENT = 0.9;
 /** A cite whose quote holds less than this share of the claim's terms contributes nothing and is dropped. */
 const CONTRIBUTING_CONTAINMENT = 0.3;
 const MIN_CLAIM_TERMS = 2;
+/**
+ * A paraphrase the model calls supported must still share half of its content terms, and every figure, with the
+ * quotes it cites: entailment is the model's judgement, support is checked against the source text.
+ */
+export const MODEL_CORROBORATION = 0.5;
 const ENTAILMENT_BATCH = 8;
 
 export interface OfflineSupport {
@@ -95,7 +100,10 @@ export async function checkCitationSupport(
     batch.forEach(({ c, i }, n) => {
       const cites = c.cites.filter((id) => evidence.has(id));
       const said = byPair.get(n + 1);
-      verdicts[i] = said === undefined ? { supported: offlineSupport(c.claim, quotesOf(cites), lang).supported, cites, by: "offline" } : { supported: said, cites, by: "model" };
+      const offline = offlineSupport(c.claim, quotesOf(cites), lang);
+      // The model's "supported" is never enough on its own: the quotes must hold the claim's figures and most of its terms.
+      const corroborated = offline.missingFigures.length === 0 && offline.containment >= MODEL_CORROBORATION;
+      verdicts[i] = said === undefined ? { supported: offline.supported, cites, by: "offline" } : { supported: said && corroborated, cites, by: "model" };
     });
   }
   return verdicts.map((v) => v!);

@@ -1,5 +1,7 @@
 import { countWords, wordsOf } from "../../../shared/text/segment";
 import { checkCitationSupport } from "./citation-check";
+import { dependsOnPrevious } from "./evidence-sentences";
+import { relevanceModel } from "./relevance";
 import { evidenceById } from "./evidence";
 import type { MeteredModel } from "./metered-model";
 import { sectionWords } from "./section-writer";
@@ -11,7 +13,7 @@ import type { ArticleBody, ArticleBrief, ArticleSection, ArticleSentence, Eviden
 const THIN_SECTION_SHARE = 0.5;
 const MAX_FRAMING_WORDS = 30;
 const REMOVED_SAMPLE = 10;
-const REMOVAL_ORDER: RemovedClaim["reason"][] = ["unsupported", "uncited", "duplicate"];
+const REMOVAL_ORDER: RemovedClaim["reason"][] = ["unsupported", "off_topic", "uncited", "dangling", "duplicate"];
 
 export interface EditDeps {
   model?: MeteredModel;
@@ -25,7 +27,7 @@ export interface EditDeps {
 export interface RemovedClaim {
   section: string;
   claim: string;
-  reason: "unsupported" | "uncited" | "duplicate";
+  reason: "unsupported" | "off_topic" | "uncited" | "dangling" | "duplicate";
 }
 
 export interface EditReport {
@@ -33,7 +35,9 @@ export interface EditReport {
   checked: number;
   supported: number;
   removed_unsupported: number;
+  removed_off_topic: number;
   removed_uncited: number;
+  removed_dangling: number;
   removed_duplicates: number;
   phrases_replaced: number;
   tightened: number;
@@ -92,7 +96,7 @@ async function editPass(
 ): Promise<PassResult> {
   const lang = brief.language;
   const removed: RemovedClaim[] = [];
-  const report = { checked: 0, supported: 0, removed_unsupported: 0, removed_uncited: 0, removed_duplicates: 0, phrases_replaced: 0, tightened: 0 };
+  const report = { checked: 0, supported: 0, removed_unsupported: 0, removed_off_topic: 0, removed_uncited: 0, removed_dangling: 0, removed_duplicates: 0, phrases_replaced: 0, tightened: 0 };
   const drop = new Set<ArticleSentence>();
   const remove = (at: Located, reason: RemovedClaim["reason"]) => {
     drop.add(at.sentence);
@@ -140,6 +144,29 @@ async function editPass(
     }
   });
 
+  // A cited sentence must be about the topic (`relevance.isAboutSentence`): a model's section about something else goes.
+  const relevance = relevanceModel(evidence, brief);
+  for (const at of cited) {
+    if (drop.has(at.sentence)) continue;
+    const heading = sections[at.section].role === "body" ? sections[at.section].heading : "";
+    if (relevance.isAboutSentence(at.sentence.text, at.sentence.cites, heading)) continue;
+    remove(at, "off_topic");
+    report.removed_off_topic++;
+  }
+  // A sentence that leans on the one before ("This command…") goes when that one went, or when it opens its paragraph.
+  for (const s of sections) {
+    for (const p of s.paragraphs) {
+      p.sentences.forEach((sentence, i) => {
+        // The pipeline's own framing ("This article looks at …") leans on nothing.
+        if (drop.has(sentence) || !sentence.cites.length || !dependsOnPrevious(sentence.text, lang)) return;
+        if (i === 0 || drop.has(p.sentences[i - 1])) {
+          remove({ section: sections.indexOf(s), paragraph: s.paragraphs.indexOf(p), sentence }, "dangling");
+          report.removed_dangling++;
+        }
+      });
+    }
+  }
+
   const kept = sections.map((s) => ({
     ...s,
     paragraphs: s.paragraphs.map((p) => {
@@ -152,12 +179,36 @@ async function editPass(
   return { sections: withoutEmpty(kept), report: { ...report, removed } };
 }
 
+/** The cited sentences that are not about the topic against `pool`, removed (with those that leaned on them). */
+function dropOffTopic(sections: ArticleSection[], brief: ArticleBrief, pool: readonly Evidence[]): { sections: ArticleSection[]; removed: RemovedClaim[] } {
+  const relevance = relevanceModel(pool, brief);
+  const removed: RemovedClaim[] = [];
+  const out = sections.map((section) => ({
+    ...section,
+    paragraphs: section.paragraphs.map((p) => {
+      let previousGone = false;
+      const sentences = p.sentences.filter((x) => {
+        const heading = section.role === "body" ? section.heading : "";
+        const gone = x.cites.length > 0 && (!relevance.isAboutSentence(x.text, x.cites, heading) || (previousGone && dependsOnPrevious(x.text, brief.language)));
+        previousGone = gone;
+        if (gone) removed.push({ section: section.key, claim: x.text, reason: "off_topic" });
+        return !gone;
+      });
+      if (sentences[0] !== p.sentences[0] && sentences[0]?.lead) delete sentences[0].lead;
+      return { sentences };
+    }),
+  }));
+  return { sections: withoutEmpty(out), removed };
+}
+
 function merge(a: PassResult["report"], b: PassResult["report"]): PassResult["report"] {
   return {
     checked: a.checked + b.checked,
     supported: a.supported + b.supported,
     removed_unsupported: a.removed_unsupported + b.removed_unsupported,
+    removed_off_topic: a.removed_off_topic + b.removed_off_topic,
     removed_uncited: a.removed_uncited + b.removed_uncited,
+    removed_dangling: a.removed_dangling + b.removed_dangling,
     removed_duplicates: a.removed_duplicates + b.removed_duplicates,
     phrases_replaced: a.phrases_replaced + b.phrases_replaced,
     tightened: a.tightened + b.tightened,
@@ -203,6 +254,14 @@ export async function editArticle(
       const order = outline.sections.map((s) => s.key);
       sections = [...others, rewritten].sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key));
     }
+  }
+
+  // Re-research changed the pool, and with it what counts as distinctive of the topic: what no longer reads as
+  // about the topic against the final pool goes, so the article and its score judge the same evidence.
+  if (pool.length !== evidence.length) {
+    const final = dropOffTopic(sections, brief, pool);
+    sections = final.sections;
+    report = { ...report, removed_off_topic: report.removed_off_topic + final.removed.length, removed: [...report.removed, ...final.removed] };
   }
 
   const kept = new Set(sections.map((s) => s.key));

@@ -29,7 +29,8 @@ const DEPENDENT_OPENERS: Record<string, ReadonlySet<string>> = {
   en: new Set(["it", "its", "this", "that", "these", "those", "they", "their", "them", "he", "she", "his", "her", "such", "both", "there"]),
   de: new Set(["er", "sie", "es", "dies", "diese", "dieser", "dieses", "ihr", "ihre", "sein", "seine", "dabei", "damit", "dadurch"]),
   fr: new Set(["il", "elle", "ils", "elles", "ce", "cela", "ceci", "ces", "cette", "leur", "leurs", "son", "sa", "ses"]),
-  es: new Set(["esto", "esta", "este", "estos", "estas", "ello", "su", "sus", "ellos", "ellas"]),
+  // Spanish drops the subject: an opening object pronoun ("Nos permiten …") points back as well.
+  es: new Set(["esto", "esta", "este", "estos", "estas", "ello", "su", "sus", "ellos", "ellas", "nos", "les"]),
 };
 const TERMINAL = /[.!…]["”’»)]*$/;
 
@@ -62,7 +63,7 @@ export function looksLikeCode(sentence: string): boolean {
 
 /** Words that only make sense next to something the quote does not carry: "as follows", "see below", "Let's have a look". */
 const BOILERPLATE: Record<string, RegExp> = {
-  en: /\b(let's|let us|as follows|the following|see (below|above)|shown (below|above)|below is|here is|here are|click|this (chapter|section|page|document|manual|guide|tutorial)|in this (chapter|section|document|manual)|(see|in) section \d)|^see\b/i,
+  en: /^(list|table|figure) of\b|\bfollowing (entries|lines|commands?|examples?|tables?|lists?|code|steps|settings|files?)\b|\b(let's|let us|as follows|the following|see (below|above)|shown (below|above)|below is|here is|here are|click|this (chapter|section|page|document|manual|guide|tutorial)|in this (chapter|section|document|manual)|(see|in) section \d)|^see\b/i,
   fr: /\b(voici|ci-dessous|ci-dessus|suivant(e|es|s)?|comme suit|cliquez|ce (chapitre|document|manuel)|cette (section|page)|section \d)|^voir\b/i,
   de: /\b(folgende[nrms]?|wie folgt|siehe|hier (ist|sind)|klicken|dieses (kapitel|dokument|handbuch)|dieser abschnitt|in diesem (kapitel|abschnitt)|abschnitt \d)/i,
   es: /\b(a continuación|siguientes?|como sigue|véase|vea|haga clic|este (capítulo|documento|manual)|esta (sección|página)|sección \d)/i,

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { RetrievedChunk } from "../../../shared/schemas/brand";
 import { Bm25Index } from "../../../shared/text/bm25";
 import type { ExtractedDocument } from "../../../shared/text/document";
-import { sentencesOf } from "../../../shared/text/segment";
+import { splitSentences } from "../../../shared/text/segment";
 import type { Evidence } from "./types";
 
 /** Bounds of the evidence pool kept in the job's state: enough for a 3000-word article, small enough for one document. */
@@ -20,14 +20,16 @@ export type EvidenceDraft = Omit<Evidence, "id">;
 export function boundedQuote(text: string, query: string, lang: string, maxChars = MAX_QUOTE_CHARS): string {
   const trimmed = text.trim();
   if (trimmed.length <= maxChars) return trimmed;
-  const sentences = sentencesOf(trimmed, lang).filter((s) => s.length <= maxChars);
+  // Line breaks stay: a heading line must never run into the sentence after it.
+  const sentences = splitSentences(trimmed, lang).filter((s) => s.text.length <= maxChars);
   if (!sentences.length) return "";
+  const join = (from: number, to: number) => sentences.slice(from, to + 1).map((s, i, all) => s.text + (i === all.length - 1 ? "" : s.endsParagraph ? "\n" : " ")).join("");
   const windows: { start: number; end: number; text: string }[] = [];
   for (let start = 0; start < sentences.length; start++) {
     let end = start;
-    let length = sentences[start].length;
-    while (end + 1 < sentences.length && length + 1 + sentences[end + 1].length <= maxChars) length += 1 + sentences[++end].length;
-    windows.push({ start, end, text: sentences.slice(start, end + 1).join(" ") });
+    let length = sentences[start].text.length;
+    while (end + 1 < sentences.length && length + 1 + sentences[end + 1].text.length <= maxChars) length += 1 + sentences[++end].text.length;
+    windows.push({ start, end, text: join(start, end) });
   }
   const index = Bm25Index.fromTexts(windows.map((w, i) => ({ id: String(i), text: w.text })), lang);
   const best = index.search(query, 1, lang)[0];
@@ -51,10 +53,10 @@ export function evidenceFromChunk(chunk: RetrievedChunk, query: string, lang: st
 export function passagesFromDocument(doc: ExtractedDocument, query: string, lang: string, max: number, fetchedAt: string): EvidenceDraft[] {
   const passages: { heading: string; text: string }[] = [];
   for (const section of doc.sections) {
-    const sentences = sentencesOf(section.text, lang);
+    const sentences = splitSentences(section.text, lang);
     const heading = section.headingPath.join(" › ");
     for (let i = 0; i < sentences.length; i += PASSAGE_SENTENCES) {
-      const text = boundedQuote(sentences.slice(i, i + PASSAGE_SENTENCES).join(" "), query, lang);
+      const text = boundedQuote(sentences.slice(i, i + PASSAGE_SENTENCES).map((x) => x.text + (x.endsParagraph ? "\n" : " ")).join("").trim(), query, lang);
       if (text) passages.push({ heading, text });
     }
   }

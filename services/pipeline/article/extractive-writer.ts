@@ -1,5 +1,5 @@
 import { Bm25Index } from "../../../shared/text/bm25";
-import { countWords, wordsOf } from "../../../shared/text/segment";
+import { wordsOf } from "../../../shared/text/segment";
 import { tokenize } from "../../../shared/text/tokenize";
 import { isFunctionWord } from "./language";
 import { nearDuplicate, termSet } from "./similarity";
@@ -182,16 +182,17 @@ function arrangeParagraphs(groups: readonly ChosenGroup[], input: SectionWriteIn
       last.sentences.push(...sentences);
       continue;
     }
+    // Paragraphs break between units, never inside one: a sentence that leans on the one before stays with it.
     let current: ArticleParagraph | null = null;
-    for (const sentence of sentences) {
-      const sentenceWords = countWords(sentence.text, brief.language);
-      if (!current || current.sentences.length >= PARAGRAPH_MAX_SENTENCES || words + sentenceWords > PARAGRAPH_MAX_WORDS) {
+    for (const unit of group.units) {
+      const unitSentences = unit.sentences.map((text): ArticleSentence => ({ text, cites: [group.evidenceId] }));
+      if (!current || (current.sentences.length && (current.sentences.length + unitSentences.length > PARAGRAPH_MAX_SENTENCES || words + unit.words > PARAGRAPH_MAX_WORDS))) {
         current = { sentences: [] };
         paragraphs.push(current);
         words = 0;
       }
-      current.sentences.push(sentence);
-      words += sentenceWords;
+      current.sentences.push(...unitSentences);
+      words += unit.words;
     }
   }
   const pack = languagePack(brief.language);

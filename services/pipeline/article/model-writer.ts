@@ -1,9 +1,14 @@
 import { Bm25Index } from "../../../shared/text/bm25";
+import { splitSentences } from "../../../shared/text/segment";
 import { parseCitedProse } from "./cited-prose";
-import type { MeteredModel } from "./metered-model";
+import { isUsableSentence } from "./evidence-sentences";
 import { languagePack } from "./phrases";
 import { summarizeSection, type SectionWriteInput, type SectionWriter, type WrittenSection } from "./section-writer";
-import type { ArticleBrief, Evidence, VoiceGuide } from "./types";
+import { identifyLanguage, UNDETERMINED } from "../../../shared/text/language";
+import { baseLanguage } from "../../../shared/text/stopwords";
+import { ModelFailure, type MeteredModel } from "./metered-model";
+import { relevanceModel } from "./relevance";
+import type { ArticleBrief, ArticleParagraph, Evidence, VoiceGuide } from "./types";
 
 const MAX_PASSAGES = 12;
 /** The pool's passage index, built once per pool (a draft writes every section from the same pool). */
@@ -23,6 +28,38 @@ export function passagesForSection(evidence: readonly Evidence[], query: string,
   if (ids.length < MIN_PASSAGES) for (const hit of index.search(topic, max, lang)) if (!ids.includes(hit.id) && ids.length < MIN_PASSAGES) ids.push(hit.id);
   const byId = new Map(evidence.map((e) => [e.id, e]));
   return ids.map((id) => byId.get(id)!);
+}
+
+/**
+ * A passage as the model reads it: one line of its prose sentences. Heading lines, code and table rows are left
+ * out (the heading is given beside the title), so nothing fuses a heading into a sentence or cuts a passage at
+ * its first line break.
+ */
+/** The passages with something about the topic in the article's language (`coverage.ts`): all a model is shown. */
+const aboutCache = new WeakMap<readonly Evidence[], readonly Evidence[]>();
+function aboutTopic(evidence: readonly Evidence[], brief: ArticleBrief): readonly Evidence[] {
+  let about = aboutCache.get(evidence);
+  if (!about) {
+    const ids = new Set(relevanceModel(evidence, brief).aboutUnits.map((u) => u.evidenceId));
+    about = evidence.filter((e) => ids.has(e.id));
+    aboutCache.set(evidence, about);
+  }
+  return about;
+}
+
+/** The language a written section is mostly in, when that is not the requested one (more than a fifth of its sentences). */
+function offLanguage(paragraphs: ArticleParagraph[], brief: ArticleBrief): string | null {
+  const judged = paragraphs.flatMap((p) => p.sentences.map((s) => identifyLanguage(s.text))).filter((l) => l !== UNDETERMINED);
+  const other = judged.filter((l) => l !== baseLanguage(brief.language));
+  if (!other.length || other.length <= judged.length / 5) return null;
+  const counts = new Map<string, number>();
+  for (const l of other) counts.set(l, (counts.get(l) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1])[0][0];
+}
+
+export function passageProse(e: Evidence, lang: string): string {
+  const prose = splitSentences(e.quote, lang).map((s) => s.text).filter((s) => isUsableSentence(s, lang) || /[.!?]$/.test(s));
+  return (prose.length ? prose.join(" ") : e.quote).replace(/\s+/g, " ").trim();
 }
 
 function voiceLines(voice: VoiceGuide | null, brief: ArticleBrief): string[] {
@@ -52,7 +89,7 @@ export class ModelSectionWriter implements SectionWriter {
     const { brief, section } = input;
     const pack = languagePack(brief.language);
     const cited = new Set(input.earlier.flatMap((s) => s.paragraphs.flatMap((p) => p.sentences.flatMap((x) => x.cites))));
-    const passages = passagesForSection(input.evidence, section.query, brief.topic, brief.language, cited);
+    const passages = passagesForSection(aboutTopic(input.evidence, brief), section.query, brief.topic, brief.language, cited);
     const system = [
       `You write one section of a long-form article in ${pack.name}. Use only facts stated in the evidence passages.`,
       "After every sentence that states a fact, put the id of the passage that supports it in square brackets, e.g. [e3] or [e3][e7].",
@@ -75,18 +112,27 @@ export class ModelSectionWriter implements SectionWriter {
       "",
       "Evidence:",
       // Passages earlier sections cited are marked, so the model uses them for something new or not at all.
-      ...passages.map((e) => `[${e.id}] (${e.title})${cited.has(e.id) ? " (cited earlier)" : ""} ${e.quote}`),
+      ...passages.map((e) => `[${e.id}] (${[e.title, e.heading].filter(Boolean).join(" › ")})${cited.has(e.id) ? " (cited earlier)" : ""} ${passageProse(e, brief.language)}`),
     ]
       .filter((line, i, all) => line !== "" || all[i - 1] !== "")
       .join("\n");
-    const text = await this.model.text(
-      [
-        { role: "system", content: system },
-        { role: "user", content: user },
-      ],
-      { maxTokens: Math.ceil(section.budget * 2.2) + 200, temperature: 0.4 },
-    );
-    const { paragraphs, droppedCitations } = parseCitedProse(text, new Set(passages.map((p) => p.id)), brief.language);
-    return { section: { key: section.key, role: section.role, heading: section.heading, paragraphs }, droppedCitations };
+    const ask = (extra = "") =>
+      this.model.text(
+        [
+          { role: "system", content: system + extra },
+          { role: "user", content: user },
+        ],
+        { maxTokens: Math.ceil(section.budget * 2.2) + 200, temperature: 0.4 },
+      );
+    const allowed = new Set(passages.map((p) => p.id));
+    let parsed = parseCitedProse(await ask(), allowed, brief.language);
+    let found = offLanguage(parsed.paragraphs, brief);
+    // A section in another language is asked for once more, in so many words; twice is a failure (the job is refunded).
+    if (found) {
+      parsed = parseCitedProse(await ask(` Write in ${pack.name} only, whatever the language of the passages.`), allowed, brief.language);
+      found = offLanguage(parsed.paragraphs, brief);
+      if (found) throw new ModelFailure(`The model wrote the section “${section.heading || "introduction"}” in ${found} twice, not in ${pack.name} (${brief.language}).`);
+    }
+    return { section: { key: section.key, role: section.role, heading: section.heading, paragraphs: parsed.paragraphs }, droppedCitations: parsed.droppedCitations };
   }
 }

@@ -6,6 +6,8 @@ import type { MeteredModel } from "./metered-model";
 import { cleanHeading } from "../../../shared/text/extract";
 import { capitalizeFirst, fill, keywordFitsTemplates, languagePack, tidyHeading } from "./phrases";
 import { containment, termSet } from "./similarity";
+import { isInLanguage } from "../../../shared/text/language";
+import { looksLikeCode } from "./evidence-sentences";
 import { relevanceModel } from "./relevance";
 import type { ArticleBrief, Evidence, KeyFact, Outline, PlannedSection } from "./types";
 
@@ -68,6 +70,8 @@ export function knowledgeThemes(chunks: readonly RetrievedChunk[], brief: Pick<A
     const heading = (chunk.heading_path[chunk.heading_path.length - 1] ?? "").replace(/\s+/g, " ").trim();
     const words = countWords(heading, lang);
     if (!heading || words > MAX_THEME_WORDS || heading.endsWith("?")) return;
+    // A heading that is a command line, or reads as another language than the article's, is no heading for it.
+    if (looksLikeCode(heading) || !isInLanguage(heading, lang, [brief.topic, brief.keyword])) return;
     if (brief.brand && heading.toLowerCase() === brief.brand.name.toLowerCase()) return;
     if ([...termSet(heading, lang)].every((t) => topicTerms.has(t))) return;
     const key = heading.toLowerCase();

@@ -134,7 +134,7 @@ const FR: LanguagePack = {
     navigational: ["Où le trouver", "Ce qu'il propose", "Comment obtenir de l'aide", "Prochaines étapes"],
   },
   titles: {
-    informational: ["{K} : ce qu'il faut savoir", "{K} : un guide pratique", "{K} expliqué simplement", "{K} : l'essentiel", "{K} : faits et conseils pratiques"],
+    informational: ["{K} : ce qu'il faut savoir", "{K} : un guide pratique", "{K} : les explications", "{K} : l'essentiel", "{K} : faits et conseils pratiques"],
     commercial: ["{K} : comment choisir", "{K} : options, coûts et compromis", "{K} : le guide d'achat", "{K} : le comparatif", "{K} : les critères qui comptent"],
     transactional: ["{K} : formules, coûts et démarrage", "Bien démarrer avec {K}", "{K} : ce que vous obtenez", "{K} : guide de démarrage rapide"],
     navigational: ["{K} : par où commencer", "{K} : vue d'ensemble", "{K} : l'essentiel", "{K} : s'y retrouver"],
@@ -173,8 +173,8 @@ const ES: LanguagePack = {
     navigational: ["Dónde encontrarlo", "Qué ofrece", "Cómo obtener ayuda", "Próximos pasos"],
   },
   titles: {
-    informational: ["{K}: lo que necesitas saber", "{K}: una guía práctica", "{K} explicado", "{K}: lo esencial", "{K}: datos clave y consejos prácticos"],
-    commercial: ["{K}: cómo elegir", "{K}: opciones, costes y ventajas", "{K}: guía de compra", "{K} comparado", "{K}: qué tener en cuenta"],
+    informational: ["{K}: lo que necesitas saber", "{K}: una guía práctica", "{K} en detalle", "{K}: lo esencial", "{K}: datos clave y consejos prácticos"],
+    commercial: ["{K}: cómo elegir", "{K}: opciones, costes y ventajas", "{K}: guía de compra", "{K}: comparativa", "{K}: qué tener en cuenta"],
     transactional: ["{K}: planes, costes y cómo empezar", "Cómo empezar con {K}", "{K}: qué obtienes", "{K}: guía de inicio rápido"],
     navigational: ["{K}: por dónde empezar", "{K}: una visión general", "{K}: lo esencial", "{K}: cómo orientarse"],
   },
