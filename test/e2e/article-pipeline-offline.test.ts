@@ -119,7 +119,12 @@ describe("article pipeline: offline writer over HTTP", () => {
 
     // JSON-LD: Article and FAQPage, accepted by a JSON-LD processor.
     expect(await expandedTypes(article.json_ld)).toEqual(expect.arrayContaining(["http://schema.org/Article", "http://schema.org/FAQPage"]));
-    expect(article.faq.length).toBeGreaterThanOrEqual(3);
+    // Questions a reader would ask, each answered by a passage the body does not already quote.
+    expect(article.faq.length).toBeGreaterThanOrEqual(2);
+    for (const { question, answer } of article.faq) {
+      expect(question).toMatch(/^[A-Z][^:]*\?$/);
+      expect(normalise(article.content_markdown.split(/\n## /).slice(0, -2).join(" "))).not.toContain(normalise(answer));
+    }
     expect(article.title_variants.length).toBeGreaterThanOrEqual(3);
     expect(article.meta_title.length).toBeLessThanOrEqual(60);
     expect(article.meta_description.length).toBeLessThanOrEqual(160);
@@ -127,12 +132,12 @@ describe("article pipeline: offline writer over HTTP", () => {
     // The breakdown agrees with the content.
     const breakdown = article.quality_breakdown;
     expect(Object.keys(breakdown).sort()).toEqual(
-      ["citation_coverage", "citation_precision", "duplication", "keyword_coverage", "language_consistency", "length_vs_target", "readability", "structure", "voice_match"].sort(),
+      ["topical_relevance", "claim_support", "language_consistency", "form", "citation_coverage", "duplication", "keyword_coverage", "length_vs_target", "readability", "structure", "voice_match"].sort(),
     );
     const sentences = bodySentences(article.content_markdown);
     const coverage = (100 * sentences.filter((s) => s.cited).length) / sentences.length;
     expect(Math.abs(breakdown.citation_coverage - coverage)).toBeLessThan(1);
-    expect(breakdown.citation_precision).toBe(100);
+    expect(breakdown).toMatchObject({ topical_relevance: 100, claim_support: 100, language_consistency: 100, form: 100 });
     const bodyWords = countWords(sentences.map((s) => s.text).join(" "));
     const expectedLength = Math.max(0, 100 - Math.max(0, Math.abs(bodyWords / 1000 - 1) - 0.1) * 200);
     expect(Math.abs(breakdown.length_vs_target - expectedLength)).toBeLessThan(2);

@@ -54,7 +54,8 @@ describe("brand profiles and sources over HTTP", () => {
       [{ type: "url", content: "x" }, "url: is required for url sources"],
       [{ type: "text" }, "content: is required for text sources"],
       [{ type: "writing_sample", content: "   " }, "content: is required for writing_sample sources"],
-      [{ type: "text", content: "x", url: "https://example.com" }, "url: is not accepted for text sources"],
+      // A text source may say where its text came from (cited as its address); a writing sample is never cited.
+      [{ type: "writing_sample", content: "x", url: "https://example.com" }, "url: is not accepted for writing_sample sources"],
       [{ type: "pdf", url: "https://example.com" }, "type: must be one of website, url, text, writing_sample"],
       [{ type: "text", content: "x".repeat(200_001) }, "content: must be at most 200000 characters"],
     ];
