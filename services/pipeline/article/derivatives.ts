@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { DerivativeKind, Derivatives as DerivativesSchema } from "../../../shared/schemas/articles";
+import { isInLanguage } from "../../../shared/text/language";
 import { dependsOnPrevious } from "./evidence-sentences";
 import type { MeteredModel } from "./metered-model";
 import { languagePack, fill } from "./phrases";
@@ -130,7 +131,8 @@ export async function buildDerivatives(input: DerivativesInput, model?: MeteredM
   if (!answer) return { derivatives: offline, by };
   const articleText = [seo.title, ...body.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.sentences.map((x) => x.text)))].join(" ");
   const urls = new Set(claims.flatMap((c) => (c.url ? [c.url] : [])));
-  const faithful = (text: string) => isFaithful(text, articleText, urls);
+  // Faithful to the article, and in its language: otherwise that kind keeps the offline version.
+  const faithful = (text: string) => isFaithful(text, articleText, urls) && isInLanguage(text.replace(/https?:\/\/\S+/g, " "), lang, [seo.title]);
   const result: ArticleDerivatives = { ...offline };
   if (kinds.includes("x_thread") && answer.x_thread?.length && answer.x_thread.every((p) => p.length <= X_POST_MAX && faithful(p))) {
     result.x_thread = answer.x_thread;

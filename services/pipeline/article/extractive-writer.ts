@@ -1,7 +1,7 @@
 import { Bm25Index } from "../../../shared/text/bm25";
 import { wordsOf } from "../../../shared/text/segment";
 import { tokenize } from "../../../shared/text/tokenize";
-import { isFunctionWord } from "./language";
+import { isStopword } from "../../../shared/text/stopwords";
 import { nearDuplicate, termSet } from "./similarity";
 import { unitsOfEvidence, type EvidenceUnit } from "./evidence-sentences";
 import { languagePack } from "./phrases";
@@ -230,5 +230,5 @@ function startsWithCommonWord(text: string, lang: string, index: PoolIndex): boo
   const first = wordsOf(text, lang)[0];
   if (!first || (first.length > 1 && first === first.toUpperCase()) || first === "I" || !text.startsWith(first)) return false;
   const lower = first.toLowerCase();
-  return isFunctionWord(lower, lang) || index.lowercaseWords.has(lower);
+  return isStopword(lower, lang) || index.lowercaseWords.has(lower);
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { dependsOnPrevious } from "./evidence-sentences";
+import { isInLanguage } from "../../../shared/text/language";
 import { groundFaq } from "./faq";
 import type { MeteredModel } from "./metered-model";
 import { capitalizeFirst, fill, keywordFitsTemplates, languagePack, tidyHeading } from "./phrases";
@@ -233,11 +234,13 @@ export async function optimizeForSearch(body: ArticleBody, brief: ArticleBrief, 
     );
     if (answer) {
       by = "model";
-      if (containsKeyword(answer.title, brief.keyword)) title = answer.title;
-      const modelVariants = answer.title_variants.filter((v) => containsKeyword(v, brief.keyword) && v !== title);
+      // A field the model wrote in another language, or with an address in it, keeps the rules' version.
+      const usable = (text: string) => isInLanguage(text, brief.language, [brief.topic, brief.keyword]) && !/https?:\/\/|www\./i.test(text);
+      if (containsKeyword(answer.title, brief.keyword) && usable(answer.title)) title = tidyHeading(answer.title);
+      const modelVariants = answer.title_variants.filter((v) => containsKeyword(v, brief.keyword) && v !== title && usable(v)).map(tidyHeading);
       variants = [...new Set([...modelVariants, ...rulesTitles])].filter((v) => v !== title);
       const modelDescription = cutAtClause(answer.meta_description.trim(), META_DESCRIPTION_MAX);
-      if (modelDescription && containsKeyword(modelDescription, brief.keyword) && /[.!?]$/.test(modelDescription)) description = modelDescription;
+      if (modelDescription && containsKeyword(modelDescription, brief.keyword) && /[.!?]$/.test(modelDescription) && usable(modelDescription)) description = modelDescription;
       questions = [...answer.faq_questions];
     }
   }
