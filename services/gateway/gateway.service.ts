@@ -6,6 +6,7 @@ import { config } from "../../shared/config";
 import { ApiError, envelope, rateLimitHeaders, toHttpError, type RateLimitState } from "../../shared/errors";
 import { rootLogger } from "../../shared/logger";
 import { checkReadiness, writeHealth } from "../../shared/runtime/health";
+import { createEdgeServer } from "./http-edge";
 import { buildParams, readJsonBody } from "./http-input";
 import { ADMIN_PREFIX, ADMIN_ROUTES, API_PREFIX, API_ROUTES, locationOf, methodsAt, requiredServices, type RouteContract } from "./routes";
 import { accessLog, requestIdFrom } from "./request-log";
@@ -19,7 +20,12 @@ type GatewayRequest = IncomingMessage & {
   $contract?: RouteContract;
 };
 type Alias = { method: string; fullPath: string };
-type GatewayService = Service & { sendErrorEnvelope(req: GatewayRequest, res: ServerResponse, err: unknown): void };
+type GatewayService = Service & {
+  server?: unknown;
+  isHTTPS?: boolean;
+  httpHandler(req: IncomingMessage, res: ServerResponse): void;
+  sendErrorEnvelope(req: GatewayRequest, res: ServerResponse, err: unknown): void;
+};
 
 const contracts = new Map<string, RouteContract>();
 function aliasesFor(prefix: string, routes: RouteContract[]): Record<string, string> {
@@ -111,6 +117,22 @@ const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> 
   },
 
   methods: {
+    /** Replaces moleculer-web's server: slow-client limits and request-target checks before routing (http-edge.ts). */
+    createServer(this: GatewayService) {
+      if (this.server) return;
+      const cfg = config();
+      this.server = createEdgeServer(
+        {
+          headersTimeoutMs: cfg.HTTP_HEADERS_TIMEOUT_MS,
+          requestTimeoutMs: cfg.HTTP_REQUEST_TIMEOUT_MS,
+          keepAliveTimeoutMs: cfg.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+          maxConnectionsPerClient: cfg.HTTP_MAX_CONNECTIONS_PER_CLIENT,
+        },
+        (req, res) => this.httpHandler(req, res),
+      );
+      this.isHTTPS = false;
+    },
+
     /** `/v1`: the API key is verified and the request counted against its rate window in auth. */
     async authenticateApiKey(ctx: Context<unknown, Record<string, unknown>>, _route: unknown, req: GatewayRequest, res: ServerResponse) {
       const who = await ctx.call<{ org_id: string; key_id: string; rateLimit: RateLimitState }, object>("auth.authenticate", {
@@ -148,6 +170,9 @@ const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> 
       let mapped = toHttpError(err);
       if (e?.name === "NotFoundError" && e.code === 404 && e.type === "NOT_FOUND") {
         mapped = routeMiss(req, res);
+      } else if (e?.name === "BadRequestError" && e.code === 400) {
+        // moleculer-web's own refusals (e.g. a path parameter it cannot decode): the client's request, not our fault.
+        mapped = { status: 400, body: envelope("invalid_request", "Malformed request: the request path or query could not be decoded.") };
       }
       if (mapped.unexpected) {
         rootLogger().error({ req_id: req.$ctx?.requestID, err: mapped.unexpected, method: req.method, path: pathOf(req) }, "request failed");
