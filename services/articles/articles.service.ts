@@ -13,11 +13,14 @@ import { recoverStrandedRequests, STRANDED_AFTER_MS } from "./recovery";
 import { saveGeneratedArticle } from "./save-generated";
 import { ARTICLE_COLLECTIONS, articleCollections } from "./store";
 
-type ArticlesService = Service & DbService & { recoveryTimer?: NodeJS.Timeout };
+type ArticlesService = Service & DbService & { recoveryTimer?: NodeJS.Timeout; sweep(): void };
 
 const clock = systemClock;
-/** How often requests stranded between debit and job creation (by any replica) are looked for, besides at start. */
-const RECOVERY_INTERVAL_MS = 30_000;
+/**
+ * How often accepted requests whose job is not created yet, and requests stranded by a crash (by any
+ * replica), are looked for; also at start and whenever a billing or pipeline node appears.
+ */
+const RECOVERY_INTERVAL_MS = 5_000;
 
 function creationDeps(svc: ArticlesService, caller: Pick<Context | ServiceBroker, "call">): CreationDeps {
   return {
@@ -60,15 +63,26 @@ const ArticlesServiceSchema: ServiceSchema<ServiceSettingSchema, ArticlesService
     getMedia: zodAction(GetMediaParams, ({ id }, _ctx, svc: ArticlesService) => readMedia(articleCollections(svc.db), id)),
   },
 
-  started(this: ArticlesService) {
-    const sweep = () =>
+  events: {
+    /** A billing or pipeline node (re)appeared: roll accepted requests forward now, not at the next tick. */
+    "$services.changed"(this: ArticlesService) {
+      this.sweep();
+    },
+  },
+
+  methods: {
+    sweep(this: ArticlesService) {
       recoverStrandedRequests(creationDeps(this, this.broker), new Date(clock.now().getTime() - STRANDED_AFTER_MS))
         .then((report) => {
-          if (report.queued || report.dropped) rootLogger().warn({ ...report }, "finished article requests left between debit and job creation");
+          if (report.queued || report.dropped) rootLogger().warn({ ...report }, "finished accepted or stranded article requests");
         })
         .catch((err) => rootLogger().warn({ err }, "article request recovery failed"));
-    void sweep();
-    this.recoveryTimer = setInterval(() => void sweep(), RECOVERY_INTERVAL_MS);
+    },
+  },
+
+  started(this: ArticlesService) {
+    this.sweep();
+    this.recoveryTimer = setInterval(() => this.sweep(), RECOVERY_INTERVAL_MS);
     this.recoveryTimer.unref();
   },
 
