@@ -37,9 +37,24 @@ function aliasesFor(prefix: string, routes: RouteContract[]): Record<string, str
   return aliases;
 }
 
-/** Route options every API route shares: only declared aliases, our own body reading, our own errors. */
-function apiRoute(prefix: string, routes: RouteContract[], authentication: string) {
+/** Attempts after the first for an idempotent read whose node was lost or missing (moleculer.config.ts `lostNodeError`). */
+const READ_RETRIES = 2;
+
+/**
+ * Route options every API route shares: only declared aliases, our own body reading, our own errors.
+ * Reads (GET) and writes are separate routes so that only reads are retried on another node.
+ */
+function apiRoutes(prefix: string, routes: RouteContract[], authentication: string) {
+  return [
+    apiRoute(prefix, routes.filter((r) => r.method === "GET"), authentication, READ_RETRIES),
+    apiRoute(prefix, routes.filter((r) => r.method !== "GET"), authentication, 0),
+  ];
+}
+
+function apiRoute(prefix: string, routes: RouteContract[], authentication: string, retries: number) {
   return {
+    // Named: moleculer-web would otherwise take the second route on the same path for the first.
+    name: `${prefix}:${retries ? "reads" : "writes"}`,
     path: prefix,
     mappingPolicy: "restrict",
     autoAliases: false,
@@ -57,7 +72,7 @@ function apiRoute(prefix: string, routes: RouteContract[], authentication: strin
       }
       return data;
     },
-    callOptions: { timeout: config().REQUEST_TIMEOUT_MS },
+    callOptions: { timeout: config().REQUEST_TIMEOUT_MS, retries },
     onError(this: GatewayService, req: GatewayRequest, res: ServerResponse, err: unknown) {
       this.sendErrorEnvelope(req, res, err);
     },
@@ -80,8 +95,8 @@ const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> 
       options.requestID = requestIdFrom(req);
     },
     routes: [
-      apiRoute(API_PREFIX, API_ROUTES, "authenticateApiKey"),
-      apiRoute(ADMIN_PREFIX, ADMIN_ROUTES, "authenticateAdmin"),
+      ...apiRoutes(API_PREFIX, API_ROUTES, "authenticateApiKey"),
+      ...apiRoutes(ADMIN_PREFIX, ADMIN_ROUTES, "authenticateAdmin"),
       {
         path: "/",
         mappingPolicy: "restrict",
@@ -94,7 +109,7 @@ const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> 
           },
           "GET /readyz"(this: GatewayService, _req: IncomingMessage, res: ServerResponse) {
             void checkReadiness(this.broker, requiredServices()).then((r) =>
-              writeHealth(res, r.ready ? 200 : 503, { status: r.ready ? "ready" : "not_ready", checks: r.checks }),
+              writeHealth(res, r.ready ? 200 : 503, { status: r.ready ? "ready" : "not_ready", checks: r.checks, missing: r.missing }),
             );
           },
           /** Public media (article images): no key, the id is an unguessable UUID; articles decides the headers. */
@@ -183,12 +198,17 @@ const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> 
         res.setHeader("retry-after", String(e.data.rateLimit.retryAfter));
       }
       if (mapped.status === 401) res.setHeader("www-authenticate", 'Bearer realm="api"');
+      // Nothing changed (docs/failure-semantics.md): say when to come back.
+      if (mapped.status === 503) res.setHeader("retry-after", String(RETRY_AFTER_S));
       const payload = JSON.stringify(mapped.body);
       res.writeHead(mapped.status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(payload) });
       res.end(payload);
     },
   },
 };
+
+/** Seconds a client is told to wait after a 503: about the time a lost node takes to be noticed and replaced. */
+const RETRY_AFTER_S = 2;
 
 function pathOf(req: GatewayRequest): string {
   return (req.originalUrl ?? req.url ?? "/").split("?")[0];
