@@ -22,6 +22,8 @@ export const HEARTBEAT_TIMEOUT_S = 3;
  */
 export const PROBE_AFTER_MS = 1000;
 export const PROBE_PING_TIMEOUT_MS = 1500;
+/** After NATS is back, calls it swallowed are rejected this long after the reconnection (answers still on their way arrive first). */
+export const RECONNECT_GRACE_MS = 1000;
 
 /** Errors that say the call did not reach a live node, or the node was lost: safe to retry elsewhere for idempotent reads. */
 export function lostNodeError(err: unknown): boolean {
@@ -56,7 +58,7 @@ export function brokerOptions(cfg: Config): BrokerOptions {
       halfOpenTime: 5_000,
       check: (err: unknown) => lostNodeError(err) || (err as { name?: unknown })?.name === "RequestTimeoutError",
     },
-    middlewares: [nodeProbeMiddleware({ probeAfterMs: PROBE_AFTER_MS, pingTimeoutMs: PROBE_PING_TIMEOUT_MS })],
+    middlewares: [nodeProbeMiddleware({ probeAfterMs: PROBE_AFTER_MS, pingTimeoutMs: PROBE_PING_TIMEOUT_MS, reconnectGraceMs: RECONNECT_GRACE_MS })],
     heartbeatInterval: HEARTBEAT_INTERVAL_S,
     heartbeatTimeout: HEARTBEAT_TIMEOUT_S,
   };

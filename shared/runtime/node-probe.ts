@@ -1,7 +1,9 @@
-import type { Context, Middleware, ServiceBroker } from "moleculer";
+import { Errors, type Context, type Middleware, type ServiceBroker } from "moleculer";
 import { rootLogger } from "../logger";
 
 export interface NodeProbeOptions {
+  /** After NATS comes back, calls sent before it went away and still unanswered this long after are rejected. */
+  reconnectGraceMs: number;
   /** A call to another node still unanswered after this long gets that node pinged. */
   probeAfterMs: number;
   /** A node that does not answer the ping within this is dropped from the registry. */
@@ -15,10 +17,52 @@ export interface NodeProbeOptions {
  * `pingTimeoutMs` the node is marked disconnected, which rejects every call pending on it
  * (RequestRejectedError: 503, or a retry on a live replica for reads) and routes new calls
  * elsewhere. A node wrongly dropped (a long stall) rejoins at its next heartbeat.
+ *
+ * NATS outages: a call whose request or answer was inside nats-server when it went away is never
+ * answered (the clients keep what they had not sent yet). When the connection comes back, the calls
+ * sent before it was lost and still unanswered `reconnectGraceMs` later are rejected
+ * (RequestRejectedError), instead of waiting for the 30 s call timeout.
  */
 export function nodeProbeMiddleware(opts: NodeProbeOptions): Middleware {
   let broker: ServiceBroker;
   const probing = new Set<string>();
+  /** When each pending remote call was sent, by its context id (the transit's pending-request key). */
+  const sentAt = new Map<string, number>();
+
+  type PendingRequest = { action: { name: string }; nodeID: string; reject(err: Error): void };
+  const transitOf = () => (broker as unknown as { transit?: { connected: boolean; pendingRequests: Map<string, PendingRequest>; tx?: { client?: unknown } } }).transit;
+
+  function rejectCallsSentBefore(instant: number): void {
+    const transit = transitOf();
+    if (!transit) return;
+    let rejected = 0;
+    for (const [id, req] of transit.pendingRequests) {
+      const sent = sentAt.get(id);
+      if (sent === undefined || sent > instant) continue;
+      transit.pendingRequests.delete(id);
+      sentAt.delete(id);
+      req.reject(new Errors.RequestRejectedError({ action: req.action.name, nodeID: req.nodeID }));
+      rejected++;
+    }
+    if (rejected) rootLogger().warn({ rejected }, "calls lost in a NATS outage were rejected after the reconnection");
+  }
+
+  /** Follows the NATS client's status (nats.js v2): a disconnection, then the reconnection. */
+  function watchTransport(): void {
+    const client = transitOf()?.tx?.client as { status?: () => AsyncIterable<{ type: string }> } | undefined;
+    if (!client?.status) return;
+    let lostAt: number | undefined;
+    void (async () => {
+      for await (const s of client.status!()) {
+        if (s.type === "disconnect") lostAt ??= Date.now();
+        if (s.type === "reconnect" && lostAt !== undefined) {
+          const instant = lostAt;
+          lostAt = undefined;
+          setTimeout(() => rejectCallsSentBefore(instant), opts.reconnectGraceMs).unref();
+        }
+      }
+    })().catch((err) => rootLogger().warn({ err }, "watching the NATS connection failed"));
+  }
 
   async function probe(nodeID: string): Promise<void> {
     if (probing.has(nodeID)) return;
@@ -44,14 +88,24 @@ export function nodeProbeMiddleware(opts: NodeProbeOptions): Middleware {
     created(b: ServiceBroker) {
       broker = b;
     },
+    started() {
+      watchTransport();
+    },
     remoteAction(next: (ctx: Context) => Promise<unknown>) {
       return (ctx: Context) => {
         const nodeID = ctx.nodeID;
+        sentAt.set(ctx.id, Date.now());
         const pending = next(ctx);
-        if (!nodeID) return pending;
+        if (!nodeID) {
+          sentAt.delete(ctx.id);
+          return pending;
+        }
         const timer = setTimeout(() => void probe(nodeID), opts.probeAfterMs);
         timer.unref();
-        const clear = () => clearTimeout(timer);
+        const clear = () => {
+          clearTimeout(timer);
+          sentAt.delete(ctx.id);
+        };
         pending.then(clear, clear);
         return pending;
       };
