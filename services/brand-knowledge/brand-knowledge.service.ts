@@ -18,7 +18,7 @@ import { RetrievalCache } from "./retrieval";
 import { addSource, listSources, recordIngestEnd, requeueStrandedSources, type StartIngest } from "./sources";
 import { BRAND_KNOWLEDGE_COLLECTIONS } from "./store";
 
-type BrandKnowledgeService = Service & DbService & { retrieval: RetrievalCache; sweeper?: NodeJS.Timeout; sweepSources(): void };
+type BrandKnowledgeService = Service & DbService & { retrieval: RetrievalCache; sweeper?: NodeJS.Timeout; lastFullSweep?: number; sweepSources(): void };
 
 const clock = systemClock;
 const STRANDED_AFTER_MS = 30_000;
@@ -105,8 +105,12 @@ const BrandKnowledgeServiceSchema: ServiceSchema<ServiceSettingSchema, BrandKnow
   },
 
   methods: {
+    /** Sources whose queueing failed, at every call; sources a crash may have stranded, at most every STRANDED_AFTER_MS. */
     sweepSources(this: BrandKnowledgeService) {
-      requeueStrandedSources(this.db, new Date(clock.now().getTime() - STRANDED_AFTER_MS), startIngestVia(this.broker)).catch((err) =>
+      const now = clock.now().getTime();
+      const full = now - (this.lastFullSweep ?? 0) >= STRANDED_AFTER_MS;
+      if (full) this.lastFullSweep = now;
+      requeueStrandedSources(this.db, new Date(full ? now - STRANDED_AFTER_MS : 0), startIngestVia(this.broker)).catch((err) =>
         rootLogger().warn({ err }, "requeueing stranded sources failed"),
       );
     },
