@@ -16,9 +16,9 @@ import { nodeProbeMiddleware } from "./shared/runtime/node-probe";
 export const HEARTBEAT_INTERVAL_S = 1;
 export const HEARTBEAT_TIMEOUT_S = 3;
 /**
- * Faster for the calls that wait on a dead node: after 1 s without an answer, its node is pinged, and
- * dropped after 1.5 s without a pong, so a call stuck on a SIGKILLed node is answered about 2.5 s after
- * it was sent (shared/runtime/node-probe.ts).
+ * Faster for the gateway's calls that wait on a dead node: after 1 s without an answer, its node is
+ * pinged, and dropped from the gateway's registry after 1.5 s without a pong, so a call stuck on a
+ * SIGKILLed node is answered about 2.5 s after it was sent (shared/runtime/node-probe.ts).
  */
 export const PROBE_AFTER_MS = 1000;
 export const PROBE_PING_TIMEOUT_MS = 1500;
@@ -58,7 +58,11 @@ export function brokerOptions(cfg: Config): BrokerOptions {
       halfOpenTime: 5_000,
       check: (err: unknown) => lostNodeError(err) || (err as { name?: unknown })?.name === "RequestTimeoutError",
     },
-    middlewares: [nodeProbeMiddleware({ probeAfterMs: PROBE_AFTER_MS, pingTimeoutMs: PROBE_PING_TIMEOUT_MS, reconnectGraceMs: RECONNECT_GRACE_MS })],
+    middlewares: [nodeProbeMiddleware({
+        reconnectGraceMs: RECONNECT_GRACE_MS,
+        // Only where HTTP clients wait: a worker's long stage call on a node busy for a moment must not be cut.
+        probe: cfg.SERVICES.includes("gateway") ? { afterMs: PROBE_AFTER_MS, pingTimeoutMs: PROBE_PING_TIMEOUT_MS } : undefined,
+      }),],
     heartbeatInterval: HEARTBEAT_INTERVAL_S,
     heartbeatTimeout: HEARTBEAT_TIMEOUT_S,
   };

@@ -4,17 +4,20 @@ import { rootLogger } from "../logger";
 export interface NodeProbeOptions {
   /** After NATS comes back, calls sent before it went away and still unanswered this long after are rejected. */
   reconnectGraceMs: number;
-  /** A call to another node still unanswered after this long gets that node pinged. */
-  probeAfterMs: number;
-  /** A node that does not answer the ping within this is dropped from the registry. */
-  pingTimeoutMs: number;
+  /** Ping the node of a slow call (the gateway's processes; omitted elsewhere, where heartbeats decide). */
+  probe?: {
+    /** A call to another node still unanswered after this long gets that node pinged. */
+    afterMs: number;
+    /** A node that does not answer the ping within this is dropped from this process's registry. */
+    pingTimeoutMs: number;
+  };
 }
 
 /**
  * Notices a dead node from the calls waiting on it, faster than heartbeats alone
- * (docs/failure-semantics.md#detection). When a remote call is still pending after
- * `probeAfterMs`, its node is pinged once (one ping per node at a time); without a pong within
- * `pingTimeoutMs` the node is marked disconnected, which rejects every call pending on it
+ * (docs/failure-semantics.md#detection). With `probe` (the gateway's processes, whose callers
+ * are HTTP clients), when a remote call is still pending after `probe.afterMs`, its node is pinged once (one ping per node at a time); without a pong within
+ * `probe.pingTimeoutMs` the node is marked disconnected (in this process's registry only), which rejects every call pending on it
  * (RequestRejectedError: 503, or a retry on a live replica for reads) and routes new calls
  * elsewhere. A node wrongly dropped (a long stall) rejoins at its next heartbeat.
  *
@@ -70,11 +73,11 @@ export function nodeProbeMiddleware(opts: NodeProbeOptions): Middleware {
     try {
       const transit = (broker as unknown as { transit?: { connected: boolean } }).transit;
       if (!transit?.connected) return; // the transport is down: heartbeats decide once it is back
-      const pong = await broker.ping(nodeID, opts.pingTimeoutMs);
+      const pong = await broker.ping(nodeID, opts.probe!.pingTimeoutMs);
       if (pong) return;
       const node = broker.registry.nodes.get(nodeID);
       if (!node?.available) return;
-      rootLogger().warn({ node_id: nodeID, ping_timeout_ms: opts.pingTimeoutMs }, "a node did not answer a ping while calls waited on it: dropped from the registry");
+      rootLogger().warn({ node_id: nodeID, ping_timeout_ms: opts.probe!.pingTimeoutMs }, "a node did not answer a ping while calls waited on it: dropped from the registry");
       broker.registry.nodes.disconnected(nodeID, true);
     } catch (err) {
       rootLogger().warn({ err, node_id: nodeID }, "probing a node failed");
@@ -96,12 +99,8 @@ export function nodeProbeMiddleware(opts: NodeProbeOptions): Middleware {
         const nodeID = ctx.nodeID;
         sentAt.set(ctx.id, Date.now());
         const pending = next(ctx);
-        if (!nodeID) {
-          sentAt.delete(ctx.id);
-          return pending;
-        }
-        const timer = setTimeout(() => void probe(nodeID), opts.probeAfterMs);
-        timer.unref();
+        const timer = nodeID && opts.probe ? setTimeout(() => void probe(nodeID), opts.probe.afterMs) : undefined;
+        timer?.unref();
         const clear = () => {
           clearTimeout(timer);
           sentAt.delete(ctx.id);
