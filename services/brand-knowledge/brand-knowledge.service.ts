@@ -12,7 +12,7 @@ import { StageCall } from "../../shared/schemas/jobs";
 import { orgId } from "../../shared/validation";
 import { ingestDepsFrom } from "./ingest/deps";
 import { runIngestStage } from "./ingest/stages";
-import { createProfile, listProfiles, profileDetail } from "./profiles";
+import { createProfile, listProfiles, profileDetail, profiles } from "./profiles";
 import { embedderFrom } from "./providers";
 import { RetrievalCache } from "./retrieval";
 import { addSource, listSources, recordIngestEnd, requeueStrandedSources, type StartIngest } from "./sources";
@@ -51,7 +51,14 @@ const BrandKnowledgeServiceSchema: ServiceSchema<ServiceSettingSchema, BrandKnow
       let ingestJobId: string | undefined;
       if (body.website_url && body.ingest_website) {
         const website = { type: "website" as const, url: body.website_url, title: `${body.name} website` };
-        const source = await addSource(svc.db, org_id, profile._id, website, startIngestVia(ctx.broker), clock, deferredIngest);
+        let source;
+        try {
+          source = await addSource(svc.db, org_id, profile._id, website, startIngestVia(ctx.broker), clock, deferredIngest);
+        } catch (err) {
+          // The website source could not be stored: undo the profile, so the error changed nothing (docs/failure-semantics.md).
+          await profiles(svc.db).deleteOne({ _id: profile._id }).catch((undo) => rootLogger().error({ err: undo, profile_id: profile._id }, "undoing a profile failed"));
+          throw err;
+        }
         ingestJobId = source.ingest_job_id;
       }
       return {
