@@ -3,7 +3,9 @@ import { MongoClient } from "mongodb";
 import { createOrgWithKey } from "../support/admin";
 import { restartableMongo, restartableNats, type Restartable } from "../support/chaos";
 import { ADMIN_TOKEN } from "../support/cluster";
+import { pageAsMarkdown, ROUTE_PLANNING_PAGES } from "../support/fake-searxng";
 import { request, type HttpResult } from "../support/http";
+import { waitForJob } from "../support/jobs";
 import { spawnPlatform, tempDir, type PlatformProcess } from "../support/platform";
 import { waitFor } from "../support/wait";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver";
@@ -72,6 +74,14 @@ describe("chaos: kill -9 every kind of process during traffic", () => {
     const profile = await request(gateways[0].url, "/v1/brand-profiles", { method: "POST", headers: auth, body: { name: "Chaos compost" } });
     expect(profile.status).toBe(201);
     const profileId = profile.body.id as string;
+    // A profile with enough brand evidence for the offline writer: articles on it succeed.
+    const grounded = await request(gateways[0].url, "/v1/brand-profiles", { method: "POST", headers: auth, body: { name: "Field Ops Guides", ingest_website: false } });
+    const groundedId = grounded.body.id as string;
+    for (const pages of [ROUTE_PLANNING_PAGES.slice(0, 3), ROUTE_PLANNING_PAGES.slice(3)]) {
+      const added = await request(gateways[0].url, `/v1/brand-profiles/${groundedId}/sources`, { method: "POST", headers: auth, body: { type: "text", title: "Guide", content: pages.map(pageAsMarkdown).join("\n\n") } });
+      expect(added.status).toBe(202);
+      expect((await waitForJob(gateways[0].url, key, added.body.ingest_job_id, { timeoutMs: 60000 })).status).toBe("succeeded");
+    }
 
     // --- traffic ---------------------------------------------------------------------------
     const acknowledgedJobs = new Set<string>();
@@ -104,7 +114,10 @@ describe("chaos: kill -9 every kind of process during traffic", () => {
     /** An article with an Idempotency-Key, retried until a definitive answer: the client pattern the docs ask for. */
     async function article(n: number): Promise<void> {
       const idempotencyKey = `chaos-${n}-${randomUUID()}`;
-      const body = { topic: `Composting at home, part ${n}`, ...(n % 3 === 0 ? { brand_profile_id: profileId } : {}) };
+      const body =
+        n % 20 === 0
+          ? { topic: "Route planning for field service teams", target_keyword: "route planning", brand_profile_id: groundedId, target_words: 600 }
+          : { topic: `Composting at home, part ${n}`, ...(n % 3 === 0 ? { brand_profile_id: profileId } : {}) };
       const giveUp = Date.now() + 45000;
       while (Date.now() < giveUp) {
         const r = await send("/v1/articles", { method: "POST", body, headers: { "idempotency-key": idempotencyKey } });
@@ -198,6 +211,11 @@ describe("chaos: kill -9 every kind of process during traffic", () => {
       250,
     );
     const articleJobs = jobs.filter((j) => j.type === "article");
+    // A succeeded job's article is saved (the pipeline's last write), once.
+    const succeeded = articleJobs.filter((j) => j.status === "succeeded");
+    expect(succeeded.length).toBeGreaterThan(0);
+    const articles = await db("articles").collection("articles").find({ org_id: orgId }).toArray();
+    for (const j of succeeded) expect(articles.filter((a) => a.job_id === String(j._id))).toHaveLength(1);
 
     // No acknowledged source is lost; any other source belongs to a request that got no answer or a 5xx.
     const sources = await db("brand-knowledge").collection("sources").find({ org_id: orgId }).toArray();
