@@ -89,6 +89,8 @@ describe("chaos: kill -9 every kind of process during traffic", () => {
     let sourceAttemptsWithoutAnswer = 0;
     const statuses = new Map<number, number>();
     const serverErrors: string[] = [];
+    /** 4xx answers: only a job read in the moment between an article's acceptance and its job's creation may be one (a 404). */
+    const clientErrors: string[] = [];
     let gatewayTurn = 0;
     let running = true;
     /** The slowest answer seen while each disruption was under way (measured, reported, not asserted). */
@@ -105,6 +107,7 @@ describe("chaos: kill -9 every kind of process during traffic", () => {
         slowest.set(sentIn, Math.max(slowest.get(sentIn) ?? 0, Date.now() - started));
         statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
         if (r.status >= 500 && r.status !== 503) serverErrors.push(`${opts.method ?? "GET"} ${path} → ${r.status} ${r.text.slice(0, 200)}`);
+        if (r.status >= 400 && r.status < 500) clientErrors.push(`${opts.method ?? "GET"} ${path.split("/").slice(0, 3).join("/")} → ${r.status} ${r.body?.error?.code}`);
         return r;
       } catch {
         return null; // the connection died with its gateway: no answer
@@ -191,11 +194,12 @@ describe("chaos: kill -9 every kind of process during traffic", () => {
     }
     running = false;
     await Promise.all(clients);
-    process.stdout.write(`[chaos] ${events.join("; ")}\n[chaos] answers by status: ${JSON.stringify(Object.fromEntries(statuses))}; articles acknowledged: ${acknowledgedJobs.size}; sources acknowledged: ${acknowledgedSources.size}\n[chaos] slowest answer (ms) to a request sent while each disruption was under way: ${JSON.stringify(Object.fromEntries(slowest))}\n`);
+    process.stdout.write(`[chaos] ${events.join("; ")}\n[chaos] answers by status: ${JSON.stringify(Object.fromEntries(statuses))} (4xx: ${JSON.stringify(clientErrors)}); articles acknowledged: ${acknowledgedJobs.size}; sources acknowledged: ${acknowledgedSources.size}\n[chaos] slowest answer (ms) to a request sent while each disruption was under way: ${JSON.stringify(Object.fromEntries(slowest))}\n`);
 
     // --- checks ----------------------------------------------------------------------------
     const db = (svc: string) => mongo.db(`${prefix}${svc}`);
     expect(serverErrors).toEqual([]);
+    for (const e of clientErrors) expect(e).toBe("GET /v1/jobs → 404 not_found");
     expect(acknowledgedJobs.size).toBeGreaterThan(5);
 
     // Every job ends; every acknowledged article is a job (roll-forward included).
@@ -218,7 +222,7 @@ describe("chaos: kill -9 every kind of process during traffic", () => {
     for (const j of succeeded) expect(articles.filter((a) => a.job_id === String(j._id))).toHaveLength(1);
 
     // No acknowledged source is lost; any other source belongs to a request that got no answer or a 5xx.
-    const sources = await db("brand-knowledge").collection("sources").find({ org_id: orgId }).toArray();
+    const sources = await db("brand-knowledge").collection("sources").find({ org_id: orgId, profile_id: profileId }).toArray();
     const sourceIds = new Set(sources.map((s) => String(s._id)));
     for (const id of acknowledgedSources) expect(sourceIds.has(id)).toBe(true);
     expect(sources.length - acknowledgedSources.size).toBeLessThanOrEqual(sourceAttemptsWithoutAnswer);
