@@ -4,12 +4,14 @@ import { systemClock } from "../../shared/clock";
 import { config } from "../../shared/config";
 import { dbMixin, type DbService } from "../../shared/db/mixin";
 import { rootLogger } from "../../shared/logger";
+import { JobPath } from "../../shared/schemas/jobs";
+import { orgId } from "../../shared/validation";
 import { CreateArticleParams, GeneratedArticle, GetArticleParams, GetMediaParams, ListArticlesParams, UpdateArticleParams } from "../../shared/schemas/articles";
 import { createArticleJob, type CreationDeps } from "./create-article";
 import { updateArticle } from "./edit-article";
 import { mediaBaseUrl, readMedia } from "./media";
 import { listArticles, requireArticle, toArticleResource } from "./read-articles";
-import { recoverStrandedRequests, STRANDED_AFTER_MS } from "./recovery";
+import { finishAcceptedRequest, recoverStrandedRequests, STRANDED_AFTER_MS } from "./recovery";
 import { saveGeneratedArticle } from "./save-generated";
 import { ARTICLE_COLLECTIONS, articleCollections } from "./store";
 
@@ -55,6 +57,11 @@ const ArticlesServiceSchema: ServiceSchema<ServiceSettingSchema, ArticlesService
     update: zodAction(UpdateArticleParams, async ({ org_id, id, ...update }, _ctx, svc: ArticlesService) =>
       toArticleResource(await updateArticle(svc.db, org_id, id, update, clock), mediaBase()),
     ),
+
+    /** The pipeline found no job with this id: finish the article request accepted under it, if any. */
+    finishAccepted: zodAction(JobPath.extend({ org_id: orgId }), async ({ org_id, id }, ctx, svc: ArticlesService) => ({
+      finished: await finishAcceptedRequest(creationDeps(svc, ctx), org_id, id),
+    })),
 
     /** The article pipeline's finished article; returns the job's `result`. Idempotent on `job_id`. */
     saveGenerated: zodAction(GeneratedArticle, (generated, _ctx, svc: ArticlesService) => saveGeneratedArticle(svc.db, generated, clock)),

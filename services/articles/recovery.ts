@@ -48,8 +48,20 @@ export async function recoverStrandedRequests(deps: CreationDeps, strandedBefore
   return report;
 }
 
-async function rollForward(deps: CreationDeps, request: ArticleRequestDoc): Promise<void> {
+/** Finishes one accepted or stranded request: the debit unless known applied, then the job (both idempotent). */
+export async function rollForward(deps: CreationDeps, request: ArticleRequestDoc): Promise<void> {
   const c = articleCollections(deps.db);
   if (!(request.state === "accepted" && request.charged !== false)) await debitRequest(deps, c, request);
   await queueRequestedJob(deps, c, request);
+}
+
+/**
+ * A job read that found no job: if it is an article request accepted with that job id, it is finished
+ * now, so the acknowledged id never reads as missing (docs/failure-semantics.md). True when it was.
+ */
+export async function finishAcceptedRequest(deps: CreationDeps, orgId: string, jobId: string): Promise<boolean> {
+  const request = await articleCollections(deps.db).requests.findOne({ _id: jobId, org_id: orgId, state: "accepted" });
+  if (!request) return false;
+  await rollForward(deps, request);
+  return true;
 }

@@ -98,4 +98,35 @@ describe("failure semantics with the pipeline process killed", () => {
     expect((await api(`/v1/jobs/${plain.body.id}`)).status).toBe(200);
     expect((await request(core.url, "/readyz")).status).toBe(200);
   });
+
+  it("reads an acknowledged article job as queued even before the sweeper created it", async () => {
+    const { orgId, key } = await createOrgWithKey(core.url, ADMIN_TOKEN, { credits: 100 });
+    const api = client(core.url, key);
+    // What an acceptance while the pipeline was unreachable leaves: the request accepted and paid, no job yet.
+    const jobId = "5f2b6a4e-2222-4222-8222-222222222222";
+    const input = { topic: "Seed saving", target_keyword: "Seed saving", mode: "standard", language: "en", target_words: 1600, image: false, derivatives: [] };
+    const now = new Date();
+    await db("articles").collection("article_requests").insertOne({
+      _id: jobId as never,
+      org_id: orgId,
+      idempotency_key: null,
+      body_hash: "h",
+      input,
+      stages: ["recon", "plan", "research", "draft", "edit", "seo", "score"],
+      credits: 10,
+      state: "accepted",
+      charged: false,
+      ack: { id: jobId, object: "job", type: "article", status: "queued", credits_charged: 10, replayed: false, links: { self: `/v1/jobs/${jobId}` } },
+      created_at: now,
+      updated_at: now,
+      expires_at: new Date(now.getTime() + 3600_000),
+    });
+    const job = await api(`/v1/jobs/${jobId}`);
+    expect(job.status).toBe(200);
+    expect(job.body).toMatchObject({ id: jobId, type: "article", status: "queued", credits_charged: 10 });
+    expect(await db("articles").collection("article_requests").findOne({ _id: jobId as never })).toMatchObject({ state: "queued" });
+    const debits = await db("billing").collection("ledger").find({ org_id: orgId, kind: "debit", state: "applied" }).toArray();
+    expect(debits.map((d) => [d.reference, d.amount])).toEqual([[jobId, 10]]);
+    expect((await api("/v1/jobs/5f2b6a4e-3333-4333-8333-333333333333")).status).toBe(404);
+  });
 });
