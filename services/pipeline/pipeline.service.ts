@@ -6,6 +6,7 @@ import { config } from "../../shared/config";
 import { dbMixin, type DbService } from "../../shared/db/mixin";
 import { rootLogger } from "../../shared/logger";
 import { CreateJob, JobPath, StageProgress, type StageOutcome } from "../../shared/schemas/jobs";
+import { ApiError } from "../../shared/errors";
 import { orgId } from "../../shared/validation";
 import { completeFinalization, unfinishedFinalizations } from "./finalize";
 import { createJob, getJob, requestCancel, toJobResource } from "./jobs";
@@ -47,9 +48,12 @@ const PipelineServiceSchema: ServiceSchema<ServiceSettingSchema, PipelineService
       } catch (err) {
         if ((err as { type?: unknown }).type !== "not_found") throw err;
         // An article acknowledged (202) before its job could be created: articles creates it now (docs/failure-semantics.md).
+        // If articles cannot say (unreachable, or billing down for a debit to settle), the answer is 503, not a 404 it may contradict.
         const accepted = await ctx
           .call<{ finished: boolean }, object>("articles.finishAccepted", { org_id, id }, { timeout: FINISH_ACCEPTED_TIMEOUT_MS })
-          .catch(() => ({ finished: false }));
+          .catch((cause: unknown) => {
+            throw new ApiError("service_unavailable", "The job cannot be read right now. Retry with backoff.", { cause: String(cause) });
+          });
         if (!accepted.finished) throw err;
         return toJobResource(await getJob(svc.db, org_id, id));
       }
