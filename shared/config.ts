@@ -59,6 +59,10 @@ const envSchema = z.object({
   ADMIN_TOKEN: z.string().min(24, "must be at least 24 characters").optional(),
   MAX_BODY_BYTES: positiveInt.default(2 * 1024 * 1024),
   REQUEST_TIMEOUT_MS: positiveInt.default(30000),
+  HTTP_HEADERS_TIMEOUT_MS: positiveInt.default(5000),
+  HTTP_REQUEST_TIMEOUT_MS: positiveInt.default(20000),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: positiveInt.default(5000),
+  HTTP_MAX_CONNECTIONS_PER_CLIENT: positiveInt.default(256),
   USAGE_FLUSH_MS: positiveInt.default(1000),
   PIPELINE_CONCURRENCY: z.string().regex(/^\d+$/, "must be a whole number").transform(Number).pipe(z.number().int().min(0).max(64)).default(2),
   JOB_LEASE_MS: positiveInt.default(30000),
@@ -143,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (d.SEARCH_PROVIDER === "searxng" && !d.SEARXNG_URL) return fail("SEARXNG_URL: is required when SEARCH_PROVIDER is searxng");
     if (d.IMAGES_BASE_URL && !d.IMAGES_MODEL) return fail("IMAGES_MODEL: is required when IMAGES_BASE_URL is set");
     if (d.PUBLISH_DEADLINE_MS !== undefined && d.PUBLISH_DEADLINE_MS >= d.REQUEST_TIMEOUT_MS) return fail("PUBLISH_DEADLINE_MS: must be below REQUEST_TIMEOUT_MS (the gateway waits that long for a publish)");
+    if (d.HTTP_HEADERS_TIMEOUT_MS > d.HTTP_REQUEST_TIMEOUT_MS) return fail("HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS");
     if (d.EMBEDDINGS_BASE_URL && !d.EMBEDDINGS_DIMENSIONS) return fail("EMBEDDINGS_DIMENSIONS: is required when EMBEDDINGS_BASE_URL is set");
   }
   if (!parsed.success) {

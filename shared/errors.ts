@@ -112,11 +112,24 @@ export function toHttpError(err: unknown): HttpError {
     const message = status >= 500 && e.type === "internal_error" ? INTERNAL_MESSAGE : String(e.message);
     return { status, body: envelope(e.type, message) };
   }
+  if (e && typeof e.name === "string" && DATABASE_UNAVAILABLE.has(e.name)) {
+    return { status: 503, body: envelope("service_unavailable", "A database is temporarily unavailable. Retry with backoff."), unexpected: err };
+  }
   if (e && (e.name === "ServiceNotFoundError" || e.name === "ServiceNotAvailableError" || e.name === "RequestTimeoutError" || e.name === "ServiceUnavailableError" || e.name === "RequestRejectedError")) {
     return { status: 503, body: envelope("service_unavailable", "The service is temporarily unavailable. Retry with backoff."), unexpected: err };
   }
   return { status: 500, body: envelope("internal_error", INTERNAL_MESSAGE), unexpected: err };
 }
+
+/** The MongoDB driver's errors for a server it cannot reach or lost: 503, retryable (a write cut off mid-way is as uncertain as any lost call). */
+const DATABASE_UNAVAILABLE = new Set([
+  "MongoServerSelectionError",
+  "MongoNetworkError",
+  "MongoNetworkTimeoutError",
+  "MongoNotConnectedError",
+  "MongoTopologyClosedError",
+  "MongoPoolClearedError",
+]);
 
 const INTERNAL_MESSAGE = "An internal error occurred. It is safe to retry with backoff.";
 

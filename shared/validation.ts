@@ -47,7 +47,10 @@ export function queryInt(opts: { min: number; max?: number; default: number; cla
     .transform((n) => n ?? opts.default);
 }
 
-/** An absolute http(s) URL of at most 2048 characters (what outbound requests may target, before the URL guard). */
+/**
+ * An absolute http(s) URL of at most 2048 characters (what outbound requests may target, before the URL guard),
+ * normalized once, here at the boundary, to its WHATWG serialization: the form stored and fetched.
+ */
 export const httpUrl = z
   .string()
   .trim()
@@ -58,7 +61,8 @@ export const httpUrl = z
     } catch {
       return false;
     }
-  }, "must be an http(s) URL");
+  }, "must be an http(s) URL")
+  .transform((v) => new URL(v).href);
 
 export const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "must be a UUID");
 export const orgId = uuid;

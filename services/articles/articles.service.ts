@@ -5,6 +5,8 @@ import { config } from "../../shared/config";
 import { dbMixin, type DbService } from "../../shared/db/mixin";
 import { rootLogger } from "../../shared/logger";
 import { publicBaseUrl } from "../../shared/public-url";
+import { JobPath } from "../../shared/schemas/jobs";
+import { orgId } from "../../shared/validation";
 import { CreateArticleParams, GeneratedArticle, GetArticleParams, GetMediaParams, ListArticlesParams, UpdateArticleParams } from "../../shared/schemas/articles";
 import { CreateIntegrationParams, IntegrationPath, ListIntegrationsParams, PublishArticleParams } from "../../shared/schemas/publishing";
 import { createArticleJob, type CreationDeps } from "./create-article";
@@ -14,15 +16,18 @@ import { listArticles, readArticleResource, requireArticle } from "./read-articl
 import { publishingConfig } from "./publishing/clients";
 import { createIntegration, deleteIntegration, listIntegrations, testIntegration, type IntegrationDeps } from "./publishing/integrations";
 import { publishArticle } from "./publishing/publish-article";
-import { recoverStrandedRequests, STRANDED_AFTER_MS } from "./recovery";
+import { finishAcceptedRequest, recoverStrandedRequests, STRANDED_AFTER_MS } from "./recovery";
 import { saveGeneratedArticle } from "./save-generated";
 import { ARTICLE_COLLECTIONS, articleCollections } from "./store";
 
-type ArticlesService = Service & DbService & { recoveryTimer?: NodeJS.Timeout };
+type ArticlesService = Service & DbService & { recoveryTimer?: NodeJS.Timeout; sweep(): void };
 
 const clock = systemClock;
-/** How often requests stranded between debit and job creation (by any replica) are looked for, besides at start. */
-const RECOVERY_INTERVAL_MS = 30_000;
+/**
+ * How often accepted requests whose job is not created yet, and requests stranded by a crash (by any
+ * replica), are looked for; also at start and whenever a billing or pipeline node appears.
+ */
+const RECOVERY_INTERVAL_MS = 5_000;
 
 function creationDeps(svc: ArticlesService, caller: Pick<Context | ServiceBroker, "call">): CreationDeps {
   return {
@@ -77,6 +82,11 @@ const ArticlesServiceSchema: ServiceSchema<ServiceSettingSchema, ArticlesService
     deleteIntegration: zodAction(IntegrationPath, ({ id }, _ctx, svc: ArticlesService) => deleteIntegration(svc.db, id)),
     testIntegration: zodAction(IntegrationPath, ({ id }, ctx, svc: ArticlesService) => testIntegration(publishingDeps(svc, ctx), id)),
 
+    /** The pipeline found no job with this id: finish the article request accepted under it, if any. */
+    finishAccepted: zodAction(JobPath.extend({ org_id: orgId }), async ({ org_id, id }, ctx, svc: ArticlesService) => ({
+      finished: await finishAcceptedRequest(creationDeps(svc, ctx), org_id, id),
+    })),
+
     /** The article pipeline's finished article; returns the job's `result`. Idempotent on `job_id`. */
     saveGenerated: zodAction(GeneratedArticle, (generated, _ctx, svc: ArticlesService) => saveGeneratedArticle(svc.db, generated, clock)),
 
@@ -84,15 +94,26 @@ const ArticlesServiceSchema: ServiceSchema<ServiceSettingSchema, ArticlesService
     getMedia: zodAction(GetMediaParams, ({ id }, _ctx, svc: ArticlesService) => readMedia(articleCollections(svc.db), id)),
   },
 
-  started(this: ArticlesService) {
-    const sweep = () =>
+  events: {
+    /** A billing or pipeline node (re)appeared: roll accepted requests forward now, not at the next tick. */
+    "$services.changed"(this: ArticlesService) {
+      this.sweep();
+    },
+  },
+
+  methods: {
+    sweep(this: ArticlesService) {
       recoverStrandedRequests(creationDeps(this, this.broker), new Date(clock.now().getTime() - STRANDED_AFTER_MS))
         .then((report) => {
-          if (report.queued || report.dropped) rootLogger().warn({ ...report }, "finished article requests left between debit and job creation");
+          if (report.queued || report.dropped) rootLogger().warn({ ...report }, "finished accepted or stranded article requests");
         })
         .catch((err) => rootLogger().warn({ err }, "article request recovery failed"));
-    void sweep();
-    this.recoveryTimer = setInterval(() => void sweep(), RECOVERY_INTERVAL_MS);
+    },
+  },
+
+  started(this: ArticlesService) {
+    this.sweep();
+    this.recoveryTimer = setInterval(() => this.sweep(), RECOVERY_INTERVAL_MS);
     this.recoveryTimer.unref();
   },
 

@@ -6,7 +6,8 @@ import { newId } from "../../shared/ids";
 import type { ArticleJobInput, CreateArticleParams, JobAcknowledgement } from "../../shared/schemas/articles";
 import type { Quote } from "../../shared/schemas/billing";
 import type { JobResource } from "../../shared/schemas/jobs";
-import { findKeyedRequest, hashArticleRequest, replayEarlierRequest } from "./idempotency";
+import { rootLogger } from "../../shared/logger";
+import { assertSameBody, findKeyedRequest, hashArticleRequest, replayOf } from "./idempotency";
 import { articleCollections, isDuplicateKeyError, type ArticleCollections, type ArticleRequestDoc } from "./store";
 
 /** Calls another service's action (the broker in the service, a fake in tests). */
@@ -36,14 +37,18 @@ export function acknowledgement(jobId: string, status: string, credits: number):
   return { id: jobId, object: "job", type: "article", status, credits_charged: credits, replayed: false, links: { self: `/v1/jobs/${jobId}` } };
 }
 
-/** A competing request under the same key may vanish (it was refused) while we wait on it; then ours goes ahead, a few times at most. */
+/** A competing request under the same key may vanish (it was refused) while we look at it; then ours goes ahead, a few times at most. */
 const MAX_KEY_ROUNDS = 5;
 
 /**
- * POST /v1/articles after validation (docs/articles.md#creation):
- * replay an earlier request with the same key → check the brand profile → price → record the
- * request (`charging`) → debit under the job id → create the job → mark the request `queued`.
- * A refusal before the debit, or the 402 of the debit itself, leaves nothing behind.
+ * POST /v1/articles after validation (docs/articles.md#creation, docs/failure-semantics.md):
+ * an earlier request with the same key is replayed, or settled now when it is still `charging` →
+ * check the brand profile → price → record the request (`charging`, its acknowledgement known up
+ * front) → settle it: debit under the job id, mark it `accepted`, create the job, mark it `queued`.
+ *
+ * A 4xx or 5xx answer means nothing changed: a refusal before the debit, the 402 of the debit, or a
+ * billing that could not be reached leave nothing behind. Once the debit is applied (or its outcome
+ * is unknown), the request is accepted for good: the answer is the 202 and recovery finishes it.
  */
 export async function createArticleJob(deps: CreationDeps, params: z.output<typeof CreateArticleParams>): Promise<JobAcknowledgement> {
   const { org_id, idempotency_key, ...body } = params;
@@ -54,8 +59,11 @@ export async function createArticleJob(deps: CreationDeps, params: z.output<type
 
   if (key) {
     const earlier = await findKeyedRequest(c, org_id, key);
-    const replay = earlier && (await replayEarlierRequest(c, earlier, bodyHash));
-    if (replay) return replay;
+    if (earlier) {
+      assertSameBody(earlier, bodyHash);
+      const answer = replayOf(earlier) ?? (await settleRequest(deps, c, earlier));
+      if (answer) return answer;
+    }
   }
 
   if (input.brand_profile_id) await deps.call("brand-knowledge.getProfile", { org_id, id: input.brand_profile_id });
@@ -63,8 +71,9 @@ export async function createArticleJob(deps: CreationDeps, params: z.output<type
 
   for (let round = 0; round < MAX_KEY_ROUNDS; round++) {
     const now = deps.clock.now();
+    const id = newId();
     const request: ArticleRequestDoc = {
-      _id: newId(),
+      _id: id,
       org_id,
       idempotency_key: key,
       body_hash: bodyHash,
@@ -72,7 +81,7 @@ export async function createArticleJob(deps: CreationDeps, params: z.output<type
       stages: articleStages(input),
       credits: quote.credits,
       state: "charging",
-      ack: null,
+      ack: acknowledgement(id, "queued", quote.credits),
       created_at: now,
       updated_at: now,
     };
@@ -81,30 +90,112 @@ export async function createArticleJob(deps: CreationDeps, params: z.output<type
     } catch (err) {
       if (!key || !isDuplicateKeyError(err)) throw err;
       const earlier = await findKeyedRequest(c, org_id, key);
-      const replay = earlier && (await replayEarlierRequest(c, earlier, bodyHash));
-      if (replay) return replay;
+      if (!earlier) continue;
+      assertSameBody(earlier, bodyHash);
+      const answer = replayOf(earlier) ?? (await settleRequest(deps, c, earlier));
+      if (answer) return answer;
       continue;
     }
-    await debitRequest(deps, c, request);
-    return queueRequestedJob(deps, c, request);
+    const answer = await settleRequest(deps, c, request);
+    if (answer) return answer;
   }
   throw new ApiError("service_unavailable", "Requests with this Idempotency-Key keep failing concurrently. Retry shortly.");
 }
 
+/** Errors that prove the call never reached a billing node: nothing can have been charged. */
+export function neverDelivered(err: unknown): boolean {
+  const name = (err as { name?: unknown })?.name;
+  return name === "ServiceNotFoundError" || name === "ServiceNotAvailableError";
+}
+
 /**
- * Debits the request's price under its job id. A 402 removes the request (nothing was charged,
- * its key is free again); any other failure leaves it `charging` for recovery to decide.
+ * Settles a `charging` request now, whoever started it (its own request, or a retry with the same
+ * key: every step is idempotent on the job id, so they may run at once).
+ * Returns the acknowledgement (`replayed` unless this call accepted it), or null when the request
+ * vanished meanwhile (the caller may record its own). Throws the 402, or a 503 that changed nothing.
+ */
+export async function settleRequest(deps: CreationDeps, c: ArticleCollections, request: ArticleRequestDoc): Promise<JobAcknowledgement | null> {
+  let charged = true;
+  try {
+    await debitRequest(deps, c, request);
+  } catch (err) {
+    const refused = (err as { type?: unknown }).type === "insufficient_credits";
+    if (!refused && !neverDelivered(err)) {
+      // Billing may have applied it (a timeout, a node lost mid-call): accepted, recovery re-issues the debit.
+      charged = false;
+      rootLogger().warn({ err, job_id: request._id, org_id: request.org_id }, "debit outcome unknown: request accepted, recovery settles the debit");
+    } else {
+      if (!refused) await c.requests.deleteOne({ _id: request._id, state: "charging" });
+      // A concurrent attempt may have accepted it meanwhile: its answer stands.
+      const current = await c.requests.findOne({ _id: request._id });
+      const replay = current && replayOf(current);
+      if (replay) return replay;
+      if (refused) throw err;
+      throw new ApiError("service_unavailable", "Billing is unreachable; nothing was charged and no job was created. Retry with backoff.");
+    }
+  }
+  const first = await markAccepted(deps, c, request, charged);
+  const ack = { ...(request.ack ?? acknowledgement(request._id, "queued", request.credits)), replayed: !first };
+  if (charged) {
+    try {
+      await queueRequestedJob(deps, c, request);
+    } catch (err) {
+      rootLogger().warn({ err, job_id: request._id, org_id: request.org_id }, "job not created yet (pipeline unreachable): request accepted, recovery creates it");
+    }
+  }
+  return ack;
+}
+
+/**
+ * Debits the request's price under its job id (billing replays a repeat). A 402 removes the request
+ * while nobody has acknowledged it (nothing was charged, its key is free again).
  */
 export async function debitRequest(deps: CreationDeps, c: ArticleCollections, request: ArticleRequestDoc): Promise<void> {
   try {
     await deps.call("billing.debit", { org_id: request.org_id, amount: request.credits, reference: request._id, reason: `article job ${request._id}` });
   } catch (err) {
-    if ((err as { type?: unknown }).type === "insufficient_credits") await c.requests.deleteOne({ _id: request._id, state: "charging" });
+    if ((err as { type?: unknown }).type === "insufficient_credits") await c.requests.deleteOne({ _id: request._id, state: { $in: ["charging", "accepted"] } });
     throw err;
   }
 }
 
-/** Creates the job the request paid for (idempotent on the job id) and remembers its acknowledgement. */
+/**
+ * `charging` → `accepted`: from here the job will exist. True when this call made the change.
+ * A request deleted meanwhile by an attempt that found billing unreachable is recorded again,
+ * since this attempt's debit went through. A database failure here is left to recovery (the
+ * record is still `charging`), and the request is acknowledged all the same.
+ */
+async function markAccepted(deps: CreationDeps, c: ArticleCollections, request: ArticleRequestDoc, charged: boolean): Promise<boolean> {
+  const now = deps.clock.now();
+  const accepted = { state: "accepted" as const, charged, updated_at: now, expires_at: new Date(now.getTime() + deps.idempotencyTtlMs) };
+  try {
+    const r = await c.requests.updateOne({ _id: request._id, state: "charging" }, { $set: accepted });
+    if (r.matchedCount) return true;
+    const current = await c.requests.findOne({ _id: request._id });
+    if (current) {
+      if (charged && current.state === "accepted" && current.charged === false) await c.requests.updateOne({ _id: request._id, state: "accepted" }, { $set: { charged: true } });
+      return false;
+    }
+    if (charged) await recordAgain(c, { ...request, ...accepted });
+    return true;
+  } catch (err) {
+    rootLogger().warn({ err, job_id: request._id, org_id: request.org_id }, "recording an accepted request failed; recovery finishes it");
+    return true;
+  }
+}
+
+async function recordAgain(c: ArticleCollections, doc: ArticleRequestDoc): Promise<void> {
+  try {
+    await c.requests.insertOne(doc);
+  } catch (err) {
+    if (!isDuplicateKeyError(err)) throw err;
+    if (await c.requests.findOne({ _id: doc._id }, { projection: { _id: 1 } })) return;
+    // Its key was taken by a newer request: this one is paid, so it is kept without the key.
+    await c.requests.insertOne({ ...doc, idempotency_key: null });
+  }
+}
+
+/** Creates the job the request paid for (idempotent on the job id) and marks the request `queued`. */
 export async function queueRequestedJob(deps: CreationDeps, c: ArticleCollections, request: ArticleRequestDoc): Promise<JobAcknowledgement> {
   const job = await deps.call<JobResource>("pipeline.createJob", {
     job_id: request._id,
@@ -114,11 +205,11 @@ export async function queueRequestedJob(deps: CreationDeps, c: ArticleCollection
     credits_charged: request.credits,
     stages: request.stages,
   });
-  const ack = acknowledgement(job.id, job.status, request.credits);
+  const ack = request.ack ?? acknowledgement(job.id, job.status, request.credits);
   const now = deps.clock.now();
   await c.requests.updateOne(
-    { _id: request._id, state: "charging" },
-    { $set: { state: "queued", ack, updated_at: now, expires_at: new Date(now.getTime() + deps.idempotencyTtlMs) } },
+    { _id: request._id, state: { $in: ["charging", "accepted"] } },
+    { $set: { state: "queued", ack, updated_at: now, expires_at: new Date(now.getTime() + deps.idempotencyTtlMs) }, $unset: { charged: "" } },
   );
   return ack;
 }

@@ -1,12 +1,7 @@
 import { createHash } from "node:crypto";
-import { setTimeout as sleep } from "node:timers/promises";
-import { ApiError, ValidationError } from "../../shared/errors";
+import { ValidationError } from "../../shared/errors";
 import type { ArticleJobInput, JobAcknowledgement } from "../../shared/schemas/articles";
 import type { ArticleCollections, ArticleRequestDoc } from "./store";
-
-/** How long a duplicate waits for the first request with its key to finish before answering 503 (below the gateway's timeout). */
-export const DUPLICATE_WAIT_MS = 20_000;
-const DUPLICATE_POLL_MS = 25;
 
 /** JSON with object keys sorted at every depth: equal values give equal text whatever the key order. */
 export function canonicalJson(value: unknown): string {
@@ -32,29 +27,14 @@ export function hashArticleRequest(input: ArticleJobInput): string {
 
 export const findKeyedRequest = (c: ArticleCollections, orgId: string, key: string) => c.requests.findOne({ org_id: orgId, idempotency_key: key });
 
-/**
- * What an earlier request with the same key means for this one: its acknowledgement replayed once
- * it is queued, `null` when it has gone (it failed and stored nothing, so this request proceeds),
- * a 400 when it was for another body, a 503 when it is still in progress after DUPLICATE_WAIT_MS.
- */
-export async function replayEarlierRequest(
-  c: ArticleCollections,
-  earlier: ArticleRequestDoc,
-  bodyHash: string,
-  waitMs = DUPLICATE_WAIT_MS,
-): Promise<JobAcknowledgement | null> {
-  const giveUpAt = Date.now() + waitMs;
-  let current: ArticleRequestDoc | null = earlier;
-  while (current) {
-    if (current.body_hash !== bodyHash) {
-      throw new ValidationError("Idempotency-Key: was already used with a different request body (use a new key for a different request)");
-    }
-    if (current.state === "queued" && current.ack) return { ...current.ack, replayed: true };
-    if (Date.now() > giveUpAt) {
-      throw new ApiError("service_unavailable", "A request with this Idempotency-Key is still being processed. Retry shortly with the same key.");
-    }
-    await sleep(DUPLICATE_POLL_MS);
-    current = await c.requests.findOne({ _id: current._id });
+/** A request under the same key must be for the same body: anything else is a 400, never a silent replay. */
+export function assertSameBody(earlier: ArticleRequestDoc, bodyHash: string): void {
+  if (earlier.body_hash !== bodyHash) {
+    throw new ValidationError("Idempotency-Key: was already used with a different request body (use a new key for a different request)");
   }
-  return null;
+}
+
+/** The acknowledgement of an accepted (or queued) request, replayed; null while it is still `charging`. */
+export function replayOf(request: ArticleRequestDoc): JobAcknowledgement | null {
+  return request.state !== "charging" && request.ack ? { ...request.ack, replayed: true } : null;
 }

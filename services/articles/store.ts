@@ -55,8 +55,12 @@ export interface MediaDoc {
   created_at: Date;
 }
 
-/** `charging`: recorded, debit not known to be done. `queued`: charged and the job exists. */
-export type ArticleRequestState = "charging" | "queued";
+/**
+ * `charging`: recorded, its request still deciding (or its process died): nothing acknowledged yet.
+ * `accepted`: acknowledged with 202; the job must exist, and recovery rolls it forward (debit if
+ * `charged` is false, then the job). `queued`: charged and the job exists. (docs/failure-semantics.md)
+ */
+export type ArticleRequestState = "charging" | "accepted" | "queued";
 
 /**
  * One accepted POST /v1/articles, keyed by the job id it will create (also the debit reference).
@@ -73,11 +77,13 @@ export interface ArticleRequestDoc {
   stages: string[];
   credits: number;
   state: ArticleRequestState;
-  /** The acknowledgement given when the job was queued; a replay returns it. */
+  /** The acknowledgement given when the request was accepted; a replay returns it. */
   ack: JobAcknowledgement | null;
+  /** For `accepted`: whether the debit is known to be applied (false: its outcome was unknown, recovery re-issues it). */
+  charged?: boolean;
   created_at: Date;
   updated_at: Date;
-  /** Set once queued: the TTL index removes the record (and frees its key) at this instant. */
+  /** Set once accepted: the TTL index removes the record (and frees its key) at this instant. */
   expires_at?: Date;
 }
 

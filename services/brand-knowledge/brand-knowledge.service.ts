@@ -5,23 +5,29 @@ import { config } from "../../shared/config";
 import { dbMixin, type DbService } from "../../shared/db/mixin";
 import { rootLogger } from "../../shared/logger";
 import { outboundPolicy } from "../../shared/net/policy";
-import { checkUrlSyntax } from "../../shared/net/url-guard";
+import { registerOutboundUrl } from "../../shared/net/url-guard";
 import { AddSourceParams, CreateBrandProfileBody, IngestFinished, ProfilePath, RetrieveParams, SourcePath } from "../../shared/schemas/brand";
 import { PageParams } from "../../shared/schemas/pagination";
 import { StageCall } from "../../shared/schemas/jobs";
 import { orgId } from "../../shared/validation";
 import { ingestDepsFrom } from "./ingest/deps";
 import { runIngestStage } from "./ingest/stages";
-import { createProfile, listProfiles, profileDetail } from "./profiles";
+import { createProfile, listProfiles, profileDetail, profiles } from "./profiles";
 import { embedderFrom } from "./providers";
 import { RetrievalCache } from "./retrieval";
 import { addSource, listSources, recordIngestEnd, requeueStrandedSources, sourceDetail, type StartIngest } from "./sources";
 import { BRAND_KNOWLEDGE_COLLECTIONS } from "./store";
 
-type BrandKnowledgeService = Service & DbService & { retrieval: RetrievalCache; sweeper?: NodeJS.Timeout };
+type BrandKnowledgeService = Service & DbService & { retrieval: RetrievalCache; sweeper?: NodeJS.Timeout; lastFullSweep?: number; sweepSources(): void };
 
 const clock = systemClock;
 const STRANDED_AFTER_MS = 30_000;
+/** How often sources whose job could not be queued are looked at (and at once when a pipeline node appears). */
+const SWEEP_INTERVAL_MS = 5_000;
+
+/** Logs a source accepted while the pipeline was unreachable; the sweeper queues its job. */
+const deferredIngest = (err: unknown, source: { _id: string; ingest_job_id: string }) =>
+  rootLogger().warn({ err, source_id: source._id, job_id: source.ingest_job_id }, "ingest job not queued yet (pipeline unreachable); the sweeper will queue it");
 
 /** Queues a source's ingest job under the id the source already carries (idempotent). */
 const startIngestVia = (broker: ServiceBroker): StartIngest => (source) =>
@@ -40,11 +46,19 @@ const BrandKnowledgeServiceSchema: ServiceSchema<ServiceSettingSchema, BrandKnow
 
   actions: {
     createProfile: zodAction(CreateBrandProfileBody.extend({ org_id: orgId }), async ({ org_id, ...body }, ctx, svc: BrandKnowledgeService) => {
-      if (body.website_url) checkUrlSyntax(body.website_url, outboundPolicy(config()), "website_url");
+      if (body.website_url) body.website_url = await registerOutboundUrl(body.website_url, outboundPolicy(config()), { field: "website_url" });
       const profile = await createProfile(svc.db, org_id, body, clock);
       let ingestJobId: string | undefined;
       if (body.website_url && body.ingest_website) {
-        const source = await addSource(svc.db, org_id, profile._id, { type: "website", url: body.website_url, title: `${body.name} website` }, startIngestVia(ctx.broker), clock);
+        const website = { type: "website" as const, url: body.website_url, title: `${body.name} website` };
+        let source;
+        try {
+          source = await addSource(svc.db, org_id, profile._id, website, startIngestVia(ctx.broker), clock, deferredIngest);
+        } catch (err) {
+          // The website source could not be stored: undo the profile, so the error changed nothing (docs/failure-semantics.md).
+          await profiles(svc.db).deleteOne({ _id: profile._id }).catch((undo) => rootLogger().error({ err: undo, profile_id: profile._id }, "undoing a profile failed"));
+          throw err;
+        }
         ingestJobId = source.ingest_job_id;
       }
       return {
@@ -64,8 +78,8 @@ const BrandKnowledgeServiceSchema: ServiceSchema<ServiceSettingSchema, BrandKnow
     getProfile: zodAction(ProfilePath.extend({ org_id: orgId }), ({ org_id, id }, _ctx, svc: BrandKnowledgeService) => profileDetail(svc.db, org_id, id)),
 
     addSource: zodAction(AddSourceParams, async ({ org_id, id, ...body }, ctx, svc: BrandKnowledgeService) => {
-      if (body.url) checkUrlSyntax(body.url, outboundPolicy(config()));
-      const source = await addSource(svc.db, org_id, id, body, startIngestVia(ctx.broker), clock);
+      if (body.url) body.url = await registerOutboundUrl(body.url, outboundPolicy(config()));
+      const source = await addSource(svc.db, org_id, id, body, startIngestVia(ctx.broker), clock, deferredIngest);
       return { id: source._id, object: "kb_source", status: "pending", ingest_job_id: source.ingest_job_id };
     }),
 
@@ -93,12 +107,28 @@ const BrandKnowledgeServiceSchema: ServiceSchema<ServiceSettingSchema, BrandKnow
     this.retrieval = new RetrievalCache(embedderFrom(config()));
   },
 
-  started(this: BrandKnowledgeService) {
-    this.sweeper = setInterval(() => {
-      requeueStrandedSources(this.db, new Date(clock.now().getTime() - STRANDED_AFTER_MS), startIngestVia(this.broker)).catch((err) =>
+  events: {
+    /** A pipeline node (re)appeared: queue what waited for it now, not at the next tick. */
+    "$services.changed"(this: BrandKnowledgeService) {
+      const services = this.broker.registry.getServiceList({ onlyAvailable: true, skipInternal: true }) as { name: string }[];
+      if (services.some((s) => s.name === "pipeline")) this.sweepSources();
+    },
+  },
+
+  methods: {
+    /** Sources whose queueing failed, at every call; sources a crash may have stranded, at most every STRANDED_AFTER_MS. */
+    sweepSources(this: BrandKnowledgeService) {
+      const now = clock.now().getTime();
+      const full = now - (this.lastFullSweep ?? 0) >= STRANDED_AFTER_MS;
+      if (full) this.lastFullSweep = now;
+      requeueStrandedSources(this.db, new Date(full ? now - STRANDED_AFTER_MS : 0), startIngestVia(this.broker)).catch((err) =>
         rootLogger().warn({ err }, "requeueing stranded sources failed"),
       );
-    }, STRANDED_AFTER_MS);
+    },
+  },
+
+  started(this: BrandKnowledgeService) {
+    this.sweeper = setInterval(() => this.sweepSources(), SWEEP_INTERVAL_MS);
     this.sweeper.unref();
   },
 

@@ -22,6 +22,10 @@ function defaultTitle(body: z.output<typeof CreateSourceBody>): string {
  * Registers a source and starts its ingest job. The source is stored first with the id of
  * its job-to-be, so a crash before the job exists is repaired by `requeueStrandedSources`.
  * A `website` or `url` source already registered on the profile is re-ingested in place.
+ *
+ * Once the source is stored the request is accepted for good (docs/failure-semantics.md): when the
+ * pipeline cannot take the job now, the source is marked `ingest_queued: false` and the answer is
+ * still the acknowledgement; the sweeper queues the job (same id) as soon as the pipeline answers.
  */
 export async function addSource(
   db: Db,
@@ -30,6 +34,7 @@ export async function addSource(
   body: z.output<typeof CreateSourceBody>,
   startIngest: StartIngest,
   clock: Clock,
+  onDeferred?: (err: unknown, source: SourceDoc) => void,
 ): Promise<SourceDoc> {
   await requireProfile(db, orgId, profileId);
   const now = clock.now();
@@ -65,7 +70,12 @@ export async function addSource(
     };
     await sources(db).insertOne(doc);
   }
-  await startIngest(doc);
+  try {
+    await startIngest(doc);
+  } catch (err) {
+    await sources(db).updateOne({ _id: doc._id, ingest_job_id: doc.ingest_job_id }, { $set: { ingest_queued: false } });
+    onDeferred?.(err, doc);
+  }
   return doc;
 }
 
@@ -116,9 +126,18 @@ export async function recordIngestEnd(
   await sources(db).updateOne({ ingest_job_id: end.job_id, status: { $ne: "ready" } }, { $set: { status: "failed", error, updated_at: now } });
 }
 
-/** Pending sources whose job may never have been queued (a crash between the two writes). */
+/**
+ * Pending sources whose job may not be queued: those whose queueing failed (at once) and those
+ * a crash may have left between the two writes (after `olderThan`). Queueing is idempotent on the job id.
+ */
 export async function requeueStrandedSources(db: Db, olderThan: Date, startIngest: StartIngest): Promise<number> {
-  const stranded = await sources(db).find({ status: "pending", updated_at: { $lte: olderThan } }).limit(100).toArray();
-  for (const s of stranded) await startIngest(s);
+  const stranded = await sources(db)
+    .find({ status: "pending", $or: [{ ingest_queued: false }, { updated_at: { $lte: olderThan } }] })
+    .limit(100)
+    .toArray();
+  for (const s of stranded) {
+    await startIngest(s);
+    if (s.ingest_queued === false) await sources(db).updateOne({ _id: s._id, ingest_job_id: s.ingest_job_id }, { $unset: { ingest_queued: "" } });
+  }
   return stranded.length;
 }

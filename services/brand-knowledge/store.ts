@@ -39,6 +39,8 @@ export interface SourceDoc {
   pages: number;
   chunks: number;
   ingest_job_id: string;
+  /** `false` while the ingest job could not be queued yet (the pipeline was unreachable): the sweeper queues it. */
+  ingest_queued?: boolean;
   /** The chunk generation retrieval reads (`<job id>:<fence>`), and which fence of which job set it. */
   active_generation: string | null;
   active_job: string | null;

@@ -6,6 +6,7 @@ import { config } from "../../shared/config";
 import { ApiError, envelope, rateLimitHeaders, toHttpError, type RateLimitState } from "../../shared/errors";
 import { rootLogger } from "../../shared/logger";
 import { checkReadiness, writeHealth } from "../../shared/runtime/health";
+import { createEdgeServer } from "./http-edge";
 import { buildParams, readJsonBody } from "./http-input";
 import { ADMIN_PREFIX, ADMIN_ROUTES, API_PREFIX, API_ROUTES, locationOf, methodsAt, requiredServices, type RouteContract } from "./routes";
 import { accessLog, requestIdFrom } from "./request-log";
@@ -19,7 +20,12 @@ type GatewayRequest = IncomingMessage & {
   $contract?: RouteContract;
 };
 type Alias = { method: string; fullPath: string };
-type GatewayService = Service & { sendErrorEnvelope(req: GatewayRequest, res: ServerResponse, err: unknown): void };
+type GatewayService = Service & {
+  server?: unknown;
+  isHTTPS?: boolean;
+  httpHandler(req: IncomingMessage, res: ServerResponse): void;
+  sendErrorEnvelope(req: GatewayRequest, res: ServerResponse, err: unknown): void;
+};
 
 const contracts = new Map<string, RouteContract>();
 function aliasesFor(prefix: string, routes: RouteContract[]): Record<string, string> {
@@ -31,9 +37,24 @@ function aliasesFor(prefix: string, routes: RouteContract[]): Record<string, str
   return aliases;
 }
 
-/** Route options every API route shares: only declared aliases, our own body reading, our own errors. */
-function apiRoute(prefix: string, routes: RouteContract[], authentication: string) {
+/** Attempts after the first for an idempotent read whose node was lost or missing (moleculer.config.ts `lostNodeError`). */
+const READ_RETRIES = 2;
+
+/**
+ * Route options every API route shares: only declared aliases, our own body reading, our own errors.
+ * Reads (GET) and writes are separate routes so that only reads are retried on another node.
+ */
+function apiRoutes(prefix: string, routes: RouteContract[], authentication: string) {
+  return [
+    apiRoute(prefix, routes.filter((r) => r.method === "GET"), authentication, READ_RETRIES),
+    apiRoute(prefix, routes.filter((r) => r.method !== "GET"), authentication, 0),
+  ];
+}
+
+function apiRoute(prefix: string, routes: RouteContract[], authentication: string, retries: number) {
   return {
+    // Named: moleculer-web would otherwise take the second route on the same path for the first.
+    name: `${prefix}:${retries ? "reads" : "writes"}`,
     path: prefix,
     mappingPolicy: "restrict",
     autoAliases: false,
@@ -51,7 +72,7 @@ function apiRoute(prefix: string, routes: RouteContract[], authentication: strin
       }
       return data;
     },
-    callOptions: { timeout: config().REQUEST_TIMEOUT_MS },
+    callOptions: { timeout: config().REQUEST_TIMEOUT_MS, retries },
     onError(this: GatewayService, req: GatewayRequest, res: ServerResponse, err: unknown) {
       this.sendErrorEnvelope(req, res, err);
     },
@@ -74,8 +95,8 @@ const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> 
       options.requestID = requestIdFrom(req);
     },
     routes: [
-      apiRoute(API_PREFIX, API_ROUTES, "authenticateApiKey"),
-      apiRoute(ADMIN_PREFIX, ADMIN_ROUTES, "authenticateAdmin"),
+      ...apiRoutes(API_PREFIX, API_ROUTES, "authenticateApiKey"),
+      ...apiRoutes(ADMIN_PREFIX, ADMIN_ROUTES, "authenticateAdmin"),
       {
         path: "/",
         mappingPolicy: "restrict",
@@ -88,7 +109,7 @@ const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> 
           },
           "GET /readyz"(this: GatewayService, _req: IncomingMessage, res: ServerResponse) {
             void checkReadiness(this.broker, requiredServices()).then((r) =>
-              writeHealth(res, r.ready ? 200 : 503, { status: r.ready ? "ready" : "not_ready", checks: r.checks }),
+              writeHealth(res, r.ready ? 200 : 503, { status: r.ready ? "ready" : "not_ready", checks: r.checks, missing: r.missing }),
             );
           },
           /** Public media (article images): no key, the id is an unguessable UUID; articles decides the headers. */
@@ -111,6 +132,22 @@ const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> 
   },
 
   methods: {
+    /** Replaces moleculer-web's server: slow-client limits and request-target checks before routing (http-edge.ts). */
+    createServer(this: GatewayService) {
+      if (this.server) return;
+      const cfg = config();
+      this.server = createEdgeServer(
+        {
+          headersTimeoutMs: cfg.HTTP_HEADERS_TIMEOUT_MS,
+          requestTimeoutMs: cfg.HTTP_REQUEST_TIMEOUT_MS,
+          keepAliveTimeoutMs: cfg.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+          maxConnectionsPerClient: cfg.HTTP_MAX_CONNECTIONS_PER_CLIENT,
+        },
+        (req, res) => this.httpHandler(req, res),
+      );
+      this.isHTTPS = false;
+    },
+
     /** `/v1`: the API key is verified and the request counted against its rate window in auth. */
     async authenticateApiKey(ctx: Context<unknown, Record<string, unknown>>, _route: unknown, req: GatewayRequest, res: ServerResponse) {
       const who = await ctx.call<{ org_id: string; key_id: string; rateLimit: RateLimitState }, object>("auth.authenticate", {
@@ -148,6 +185,9 @@ const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> 
       let mapped = toHttpError(err);
       if (e?.name === "NotFoundError" && e.code === 404 && e.type === "NOT_FOUND") {
         mapped = routeMiss(req, res);
+      } else if (e?.name === "BadRequestError" && e.code === 400) {
+        // moleculer-web's own refusals (e.g. a path parameter it cannot decode): the client's request, not our fault.
+        mapped = { status: 400, body: envelope("invalid_request", "Malformed request: the request path or query could not be decoded.") };
       }
       if (mapped.unexpected) {
         rootLogger().error({ req_id: req.$ctx?.requestID, err: mapped.unexpected, method: req.method, path: pathOf(req) }, "request failed");
@@ -158,12 +198,17 @@ const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> 
         res.setHeader("retry-after", String(e.data.rateLimit.retryAfter));
       }
       if (mapped.status === 401) res.setHeader("www-authenticate", 'Bearer realm="api"');
+      // Nothing changed (docs/failure-semantics.md): say when to come back.
+      if (mapped.status === 503) res.setHeader("retry-after", String(RETRY_AFTER_S));
       const payload = JSON.stringify(mapped.body);
       res.writeHead(mapped.status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(payload) });
       res.end(payload);
     },
   },
 };
+
+/** Seconds a client is told to wait after a 503: about the time a lost node takes to be noticed and replaced. */
+const RETRY_AFTER_S = 2;
 
 function pathOf(req: GatewayRequest): string {
   return (req.originalUrl ?? req.url ?? "/").split("?")[0];

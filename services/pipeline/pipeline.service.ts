@@ -6,6 +6,7 @@ import { config } from "../../shared/config";
 import { dbMixin, type DbService } from "../../shared/db/mixin";
 import { rootLogger } from "../../shared/logger";
 import { CreateJob, JobPath, StageProgress, type StageOutcome } from "../../shared/schemas/jobs";
+import { ApiError } from "../../shared/errors";
 import { orgId } from "../../shared/validation";
 import { completeFinalization, unfinishedFinalizations } from "./finalize";
 import { createJob, getJob, requestCancel, toJobResource } from "./jobs";
@@ -18,6 +19,8 @@ import { ArticleStageActions } from "./article/stage-actions";
 type PipelineService = Service & DbService & { runner?: JobRunner; sweeper?: NodeJS.Timeout; drainer?: NodeJS.Timeout; draining?: boolean };
 
 const clock = systemClock;
+/** A job read that found nothing waits at most this for articles to finish an accepted request (else: 404 as before). */
+const FINISH_ACCEPTED_TIMEOUT_MS = 3000;
 const SWEEP_MS = 5000;
 const DRAIN_MS = 250;
 /** How a finished job settles with other services: billing for the refund, the job type's onFinish. */
@@ -39,9 +42,22 @@ const PipelineServiceSchema: ServiceSchema<ServiceSettingSchema, PipelineService
       return toJobResource(job);
     }),
 
-    get: zodAction(JobPath.extend({ org_id: orgId }), async ({ org_id, id }, _ctx, svc: PipelineService) =>
-      toJobResource(await getJob(svc.db, org_id, id)),
-    ),
+    get: zodAction(JobPath.extend({ org_id: orgId }), async ({ org_id, id }, ctx, svc: PipelineService) => {
+      try {
+        return toJobResource(await getJob(svc.db, org_id, id));
+      } catch (err) {
+        if ((err as { type?: unknown }).type !== "not_found") throw err;
+        // An article acknowledged (202) before its job could be created: articles creates it now (docs/failure-semantics.md).
+        // If articles cannot say (unreachable, or billing down for a debit to settle), the answer is 503, not a 404 it may contradict.
+        const accepted = await ctx
+          .call<{ finished: boolean }, object>("articles.finishAccepted", { org_id, id }, { timeout: FINISH_ACCEPTED_TIMEOUT_MS })
+          .catch((cause: unknown) => {
+            throw new ApiError("service_unavailable", "The job cannot be read right now. Retry with backoff.", { cause: String(cause) });
+          });
+        if (!accepted.finished) throw err;
+        return toJobResource(await getJob(svc.db, org_id, id));
+      }
+    }),
 
     cancel: zodAction(JobPath.extend({ org_id: orgId }), async ({ org_id, id }, _ctx, svc: PipelineService) => {
       const { job, canceledNow } = await requestCancel(svc.db, org_id, id, clock);

@@ -6,7 +6,7 @@ import { eventKinds, type EventSurface } from "../../shared/events/catalog";
 import { generateWebhookSecret } from "../../shared/events/signer";
 import { newId } from "../../shared/ids";
 import { outboundPolicy } from "../../shared/net/policy";
-import { assertUrlAllowed, type HostResolver, type UrlPolicy } from "../../shared/net/url-guard";
+import { registerOutboundUrl, type HostResolver, type UrlPolicy } from "../../shared/net/url-guard";
 import type { CreateEndpointInput } from "../../shared/schemas/webhooks";
 import { endpoints, type EndpointDoc } from "./store";
 
@@ -27,7 +27,7 @@ export function registrationRules(cfg: Pick<Config, "NODE_ENV" | "OUTBOUND_ALLOW
 /** Registers an endpoint after the URL guard (syntax and DNS) accepts its URL, with a new signing secret. */
 export async function createEndpoint(db: Db, input: CreateEndpointInput, rules: RegistrationRules, clock: Clock): Promise<EndpointDoc> {
   if (rules.requireHttps && new URL(input.url).protocol !== "https:") throw new ValidationError("url: must be an https URL");
-  await assertUrlAllowed(input.url, rules.policy, { resolver: rules.resolver });
+  const url = await registerOutboundUrl(input.url, rules.policy, { resolver: rules.resolver });
   if ((await endpoints(db).countDocuments({ org_id: input.org_id })) >= MAX_ENDPOINTS_PER_ORG) {
     throw new ValidationError(`url: an organization can register at most ${MAX_ENDPOINTS_PER_ORG} webhook endpoints`);
   }
@@ -36,7 +36,7 @@ export async function createEndpoint(db: Db, input: CreateEndpointInput, rules: 
     _id: newId(),
     org_id: input.org_id,
     surface: input.surface,
-    url: input.url,
+    url,
     events: [...new Set(input.events ?? eventKinds(input.surface))],
     secret: generateWebhookSecret(),
     active: true,

@@ -35,12 +35,17 @@ export function dbMixin(serviceName: string, collections: CollectionSpec[]): Par
 }
 
 /** Whether the service's database answers a ping: part of readiness. */
-export async function pingDatabase(db: Db | undefined): Promise<boolean> {
+export async function pingDatabase(db: Db | undefined, timeoutMs = 1000): Promise<boolean> {
   if (!db) return false;
+  let timer: NodeJS.Timeout | undefined;
   try {
-    await db.command({ ping: 1 });
+    // A readiness probe answers within its bound: a database that does not answer in time is down for it.
+    const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("ping timed out")), timeoutMs)));
+    await Promise.race([db.command({ ping: 1 }), late]);
     return true;
   } catch {
     return false;
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -131,6 +131,20 @@ export async function assertUrlAllowed(
 }
 
 /**
+ * The one registration check of every user-supplied outbound URL (brand websites, sources, webhook
+ * endpoints, publishing targets): syntax, then DNS through the system resolver (hosts file included,
+ * as the fetch will resolve), then the WHATWG serialization, which is what callers store and later fetch,
+ * so every parser that reads it sees the same host (`http://a:1\\@b/` is stored as `http://a:1/@b/`).
+ */
+export async function registerOutboundUrl(
+  raw: string,
+  policy: UrlPolicy,
+  opts: { field?: string; resolver?: HostResolver } = {},
+): Promise<string> {
+  return (await assertUrlAllowed(raw, policy, opts)).href;
+}
+
+/**
  * A `dns.lookup`-compatible function for sockets (`net.connect({ lookup })`, undici's `connect.lookup`):
  * it resolves, then fails with a ForbiddenUrlError (code EFORBIDDENADDRESS) when ANY answer is forbidden,
  * so a name that turns private after registration (DNS rebinding) is caught when the connection is made.

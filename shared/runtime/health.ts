@@ -6,6 +6,8 @@ import { pingDatabase } from "../db/mixin";
 export interface Readiness {
   ready: boolean;
   checks: Record<string, boolean>;
+  /** The failed checks, in words: what an operator must bring back. */
+  missing: string[];
 }
 
 /**
@@ -25,7 +27,16 @@ export async function checkReadiness(broker: ServiceBroker, requiredServices: st
     (broker.registry.getServiceList({ onlyAvailable: true, skipInternal: true }) as { name: string }[]).map((s) => s.name),
   );
   for (const name of requiredServices) checks[`service:${name}`] = available.has(name);
-  return { ready: Object.values(checks).every(Boolean), checks };
+  const missing = Object.entries(checks)
+    .filter(([, ok]) => !ok)
+    .map(([check]) =>
+      check === "transport"
+        ? "transport: not connected to NATS"
+        : check.startsWith("db:")
+          ? `${check}: the ${check.slice(3)} database does not answer`
+          : `${check}: no live instance of the ${check.slice(8)} service`,
+    );
+  return { ready: missing.length === 0, checks, missing };
 }
 
 export function writeHealth(res: http.ServerResponse, status: number, body: unknown): void {
@@ -41,7 +52,7 @@ export function startHealthServer(broker: ServiceBroker, port: number, requiredS
     if (req.method !== "GET") return writeHealth(res, 405, { error: { code: "method_not_allowed", message: "Use GET." } });
     if (path === "/healthz") return writeHealth(res, 200, { status: "ok" });
     if (path === "/readyz") {
-      void checkReadiness(broker, requiredServices).then((r) => writeHealth(res, r.ready ? 200 : 503, { status: r.ready ? "ready" : "not_ready", checks: r.checks }));
+      void checkReadiness(broker, requiredServices).then((r) => writeHealth(res, r.ready ? 200 : 503, { status: r.ready ? "ready" : "not_ready", checks: r.checks, missing: r.missing }));
       return;
     }
     writeHealth(res, 404, { error: { code: "not_found", message: "Unknown path." } });

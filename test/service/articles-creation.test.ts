@@ -14,6 +14,7 @@ import { newId } from "../../shared/ids";
 import { ARTICLE_MODES, type ArticleJobInput, type JobAcknowledgement } from "../../shared/schemas/articles";
 import type { Quote } from "../../shared/schemas/billing";
 import { startNats, type NatsServer } from "../support/nats";
+import { waitFor } from "../support/wait";
 
 interface RecordedJob {
   job_id: string;
@@ -235,21 +236,58 @@ describe("articles service: creation, pricing and crash recovery", () => {
     await requests().deleteOne({ _id: inProgress._id });
   });
 
-  it("keeps a paid request whose job could not be created, and recovery queues it once the pipeline is back", async () => {
+  it("acknowledges a paid request whose job could not be created (202, roll-forward), replays it at once, and recovery creates the job", async () => {
     const org = await fundedOrg(50);
     pipelineDown = true;
-    const refused = await failure(call("articles.create", { org_id: org, topic: "Rainwater harvesting", idempotency_key: "pipeline-down" }));
-    expect(refused.status).toBe(503);
+    const accepted = await call<JobAcknowledgement>("articles.create", { org_id: org, topic: "Rainwater harvesting", idempotency_key: "pipeline-down" });
+    expect(accepted).toMatchObject({ object: "job", status: "queued", credits_charged: 10, replayed: false });
     expect(await balance(org)).toBe(40);
-    const paid = await requests().findOne({ org_id: org, idempotency_key: "pipeline-down" });
-    expect(paid).toMatchObject({ state: "charging", credits: 10 });
+    expect(await requests().findOne({ _id: accepted.id })).toMatchObject({ state: "accepted", charged: true, credits: 10 });
+    expect(jobs.has(accepted.id)).toBe(false);
+
+    // The retry gets the final answer at once (no waiting on the request), and charges nothing more.
+    const started = Date.now();
+    const retry = await call<JobAcknowledgement>("articles.create", { org_id: org, idempotency_key: "pipeline-down", topic: "Rainwater harvesting" });
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(retry).toEqual({ ...accepted, replayed: true });
+    expect(await balance(org)).toBe(40);
 
     pipelineDown = false;
-    await requests().updateOne({ _id: paid!._id }, { $set: { updated_at: new Date(Date.now() - 2 * STRANDED_AFTER_MS) } });
     expect(await recoverStrandedRequests(deps(), new Date(Date.now() - STRANDED_AFTER_MS))).toEqual({ queued: 1, dropped: 0, failed: 0 });
-    expect(jobs.get(paid!._id)).toMatchObject({ org_id: org, credits_charged: 10 });
+    expect(jobs.get(accepted.id)).toMatchObject({ org_id: org, credits_charged: 10 });
+    expect(await requests().findOne({ _id: accepted.id })).toMatchObject({ state: "queued" });
     expect(await balance(org)).toBe(40);
-    const retry = await call<JobAcknowledgement>("articles.create", { org_id: org, idempotency_key: "pipeline-down", topic: "Rainwater harvesting" });
-    expect(retry).toMatchObject({ id: paid!._id, replayed: true });
+  });
+
+  it("answers 503 with nothing changed when billing has no live instance, and the same key then succeeds", async () => {
+    const org = await fundedOrg(50);
+    const billing = articlesNode.getLocalService("billing")!;
+    await articlesNode.destroyService(billing);
+    try {
+      const refused = await failure(call("articles.create", { org_id: org, topic: "Rainwater harvesting", idempotency_key: "billing-down" }));
+      expect(refused.status).toBe(503);
+      expect(await requests().countDocuments({ org_id: org })).toBe(0);
+    } finally {
+      articlesNode.createService(BillingServiceSchema as ServiceSchema);
+      await waitFor(() => balance(org).then(() => true), "billing back");
+    }
+    expect(await balance(org)).toBe(50);
+    const ack = await call<JobAcknowledgement>("articles.create", { org_id: org, topic: "Rainwater harvesting", idempotency_key: "billing-down" });
+    expect(ack).toMatchObject({ replayed: false, credits_charged: 10 });
+    expect(await balance(org)).toBe(40);
+    expect(jobs.has(ack.id)).toBe(true);
+  });
+
+  it("settles a request a crash left charging as soon as its key is retried, without waiting for recovery", async () => {
+    const org = await fundedOrg(50);
+    const stranded = await strandedRequest(org, { key: "crashed-mid-request" });
+    await requests().updateOne({ _id: stranded._id }, { $set: { updated_at: new Date() } });
+    const retry = await call<JobAcknowledgement>("articles.create", { org_id: org, idempotency_key: "crashed-mid-request", ...stranded.input });
+    expect(retry).toMatchObject({ id: stranded._id, credits_charged: 13, replayed: false });
+    expect(jobs.has(stranded._id)).toBe(true);
+    expect(await balance(org)).toBe(37);
+    const again = await call<JobAcknowledgement>("articles.create", { org_id: org, idempotency_key: "crashed-mid-request", ...stranded.input });
+    expect(again).toEqual({ ...retry, replayed: true });
+    expect(await balance(org)).toBe(37);
   });
 });

@@ -5,7 +5,8 @@ import type { LookupAddress } from "node:dns";
 import { ValidationError } from "../../shared/errors";
 import { ForbiddenUrlError } from "../../shared/net/errors";
 import { safeFetch } from "../../shared/net/safe-fetch";
-import { assertUrlAllowed, checkUrlSyntax, guardedLookup, isForbiddenAddress, type HostResolver } from "../../shared/net/url-guard";
+import { assertUrlAllowed, checkUrlSyntax, guardedLookup, isForbiddenAddress, registerOutboundUrl, type HostResolver } from "../../shared/net/url-guard";
+import { httpUrl } from "../../shared/validation";
 
 const strict = { allowLoopback: false };
 const dev = { allowLoopback: true };
@@ -263,5 +264,31 @@ describe("guard at connection and redirect time", () => {
     const dns = fakeDns({ "looks-public.test": ["127.0.0.1"] });
     await expect(safeFetch(`http://looks-public.test:${port}/`, { policy: strict, resolver: dns })).rejects.toMatchObject({ code: "EFORBIDDENADDRESS" });
     expect(received).toEqual([]);
+  });
+});
+
+describe("registerOutboundUrl: one normalization and one resolution for every outbound URL", () => {
+  it("returns the WHATWG serialization, so every parser after it sees the host the guard judged", async () => {
+    const dns = fakeDns({ "brand.test": ["93.184.216.34"] });
+    await expect(registerOutboundUrl("HTTP://Brand.TEST:80/a/./b/../c?q=1", strict, { resolver: dns })).resolves.toBe("http://brand.test/a/c?q=1");
+    await expect(registerOutboundUrl("http://127.0.0.1:4900\\@10.0.0.1/", dev)).resolves.toBe("http://127.0.0.1:4900/@10.0.0.1/");
+    await expect(registerOutboundUrl("http://127.0.0.1:4900\\@10.0.0.1/", strict)).rejects.toThrow("url: resolves to a forbidden address");
+    await expect(registerOutboundUrl("http://0x7f.1/", strict)).rejects.toThrow("url: resolves to a forbidden address");
+  });
+
+  it("resolves names the way the fetch will (a hosts-file name mapped to loopback is refused in production)", async () => {
+    const hostsFile = fakeDns({ "intranet-alias": ["127.0.0.1"] });
+    await expect(registerOutboundUrl("http://intranet-alias/", strict, { resolver: hostsFile, field: "website_url" })).rejects.toThrow(
+      "website_url: resolves to a forbidden address",
+    );
+    await expect(registerOutboundUrl("http://intranet-alias/", dev, { resolver: hostsFile })).resolves.toBe("http://intranet-alias/");
+  });
+
+  it("the body schema normalizes at the boundary, idempotently", () => {
+    for (const raw of ["http://127.0.0.1:4900\\@10.0.0.1/", "HTTPS://EXAMPLE.com:443/%7efoo/../bar", "http://a.test/ü?é#x", "http://[::FFFF:7F00:1]/"]) {
+      const once = httpUrl.parse(raw);
+      expect(once).toBe(new URL(raw).href);
+      expect(httpUrl.parse(once)).toBe(once);
+    }
   });
 });
