@@ -92,7 +92,7 @@ export interface SourceContext {
 }
 
 /** Words that make a sentence continue the one before it ("This…", "It…", "Dies…", "Cela…", "Esto…"). */
-const CONTINUES = /^[("“„«¿¡]*(this|that|these|those|it|its|they|their|them|such|both|there|dies|diese[rsnm]?|dabei|damit|dadurch|er|sie|es|ihr|ihre|sein|seine|ce|cet|cette|ces|cela|ceci|il|elle|ils|elles|son|sa|ses|leur|leurs|esto|esta|este|estos|estas|ello|él|ella|ellos|ellas|su|sus)\b|\b(it|they|them|those|these|such|he|she|him|his|her)\b/i;
+const CONTINUES = /\b(celle|celui|ceux|celles)\b|^[("“„«¿¡]*(this|that|these|those|it|its|they|their|them|such|both|there|dies|diese[rsnm]?|dabei|damit|dadurch|er|sie|es|ihr|ihre|sein|seine|ce|cet|cette|ces|cela|ceci|il|elle|ils|elles|son|sa|ses|leur|leurs|esto|esta|este|estos|estas|ello|él|ella|ellos|ellas|su|sus)\b|\b(it|they|them|those|these|such|he|she|him|his|her)\b/i;
 
 /**
  * A body sentence is on topic when (1) its own terms meet the topic's concepts; or (2) its section heading meets
@@ -106,7 +106,8 @@ export function onTopicShare(
   concepts: string[],
   lang: string,
 ): OnTopic {
-  const off: { heading: string; text: string; withHeading: boolean }[] = [];
+  const verdicts: boolean[] = [];
+  const sharesHeadings: boolean[] = [];
   let previousOnTopic = false;
   for (const s of body) {
     const terms = contentTerms(s.text, lang);
@@ -120,8 +121,15 @@ export function onTopicShare(
       (s.first === false && previousOnTopic && CONTINUES.test(s.text)) ||
       (source !== undefined && meets(contentTerms(`${source.title} ${source.headingPath.join(" ")}`, lang), concepts, lang) && meets(terms, nearest, lang));
     previousOnTopic = onTopic;
-    if (!onTopic) off.push({ heading: s.heading, text: s.text, withHeading: sharesHeading });
+    verdicts.push(onTopic);
+    sharesHeadings.push(sharesHeading);
   }
+  // (3b) The sentence a continuation leans on is part of the same statement: on topic when the statement is.
+  for (let i = body.length - 2; i >= 0; i--) {
+    const next = body[i + 1];
+    if (!verdicts[i] && verdicts[i + 1] && next.first === false && CONTINUES.test(next.text)) verdicts[i] = true;
+  }
+  const off = body.flatMap((s, i) => (verdicts[i] ? [] : [{ heading: s.heading, text: s.text, withHeading: sharesHeadings[i] }]));
   off.sort((a, b) => Number(a.withHeading) - Number(b.withHeading) || b.text.length - a.text.length);
   return {
     concepts,
