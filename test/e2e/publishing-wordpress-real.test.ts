@@ -1,6 +1,7 @@
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type { ServiceBroker } from "moleculer";
 import type { GeneratedArticle, GeneratedArticleResult } from "../../shared/schemas/articles";
+import { generatedArticle } from "../support/generated-article";
 import { createOrgWithKey } from "../support/admin";
 import { startBrokerClient } from "../support/broker-client";
 import { ADMIN_TOKEN, startCluster, type Cluster } from "../support/cluster";
@@ -45,47 +46,11 @@ describe("publishing to a real WordPress", () => {
   it("publishes with the cover as featured media, re-publishes to the same post, and WordPress serves both", async () => {
     const org = await createOrgWithKey(platform.url, ADMIN_TOKEN, { credits: 0 });
     const api = client(platform.url, org.key);
-    const generated: GeneratedArticle = {
-      job_id: randomUUID(),
-      org_id: org.orgId,
-      brand_profile_id: null,
-      mode: "standard",
-      language: "en",
-      topic: "Composting at home",
-      target_keyword: "home composting",
-      title: "Home Composting: A Practical Guide",
+    const generated = generatedArticle(org.orgId, {
       content_markdown: "# Home Composting\n\nComposting turns **kitchen scraps** into soil.\n\n## Getting started\n\nPick a shady spot.",
-      meta_title: "Home Composting Guide",
-      meta_description: "How to compost at home, step by step.",
-      slug: "home-composting-guide",
-      title_variants: ["a", "b", "c"],
-      faq: [
-        { question: "How long does compost take?", answer: "Two to six months." },
-        { question: "Does it smell?", answer: "Not when balanced." },
-        { question: "What can go in?", answer: "Greens and browns." },
-      ],
-      json_ld: {},
-      citations: [],
-      word_count: 14,
-      read_minutes: 1,
-      flesch_score: 60,
-      quality_score: 80,
-      quality_breakdown: {
-        readability: 80,
-        structure: 80,
-        keyword_coverage: 80,
-        citation_coverage: 80,
-        topical_relevance: 80,
-        claim_support: 80,
-        form: 80,
-        duplication: 80,
-        length_vs_target: 80,
-        voice_match: 80,
-        language_consistency: 80,
-      },
       image: { alt: "A compost bin", media_type: "image/png", data_base64: PNG_8X8.toString("base64"), width: 8, height: 8 },
       derivatives: {},
-    };
+    });
     const { article_id } = await broker.call<GeneratedArticleResult, GeneratedArticle>("articles.saveGenerated", generated);
     for (const status of ["in_review", "approved"]) expect((await api(`/v1/articles/${article_id}`, { method: "PATCH", body: { status } })).status).toBe(200);
 

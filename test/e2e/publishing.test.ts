@@ -10,6 +10,7 @@ import { startFakeGhost, type FakeGhost } from "../support/fake-cms/ghost";
 import { startFakeSanity, type FakeSanity } from "../support/fake-cms/sanity";
 import { startFakeStrapi, type FakeStrapi } from "../support/fake-cms/strapi";
 import { startFakeWordPress, type FakeWordPress } from "../support/fake-cms/wordpress";
+import { generatedArticle as storedArticle } from "../support/generated-article";
 import { client, request } from "../support/http";
 import type { PlatformProcess } from "../support/platform";
 
@@ -24,49 +25,15 @@ const CONTENTFUL_TOKEN = `CFPAT-${randomBytes(16).toString("hex")}`;
 const SANITY_TOKEN = `sk${randomBytes(20).toString("hex")}`;
 const ENCRYPTION_KEY = `k1:${randomBytes(32).toString("base64")}`;
 
+/** The shared stored-article fixture, with what publishing needs: markdown with emphasis and a list, a PNG cover, no derivatives. */
 function generatedArticle(orgId: string, overrides: Partial<GeneratedArticle> = {}): GeneratedArticle {
-  return {
-    job_id: randomUUID(),
-    org_id: orgId,
-    brand_profile_id: null,
-    mode: "standard",
-    language: "en",
-    topic: "Composting at home",
-    target_keyword: "home composting",
-    title: "Home Composting: A Practical Guide",
+  return storedArticle(orgId, {
     content_markdown: "# Home Composting\n\nComposting turns **kitchen scraps** into soil [1](https://example.org/compost).\n\n## Getting started\n\n- Pick a shady spot.\n- Mix greens and browns.",
-    meta_title: "Home Composting Guide",
-    meta_description: "How to compost at home, step by step.",
-    slug: "home-composting-guide",
-    title_variants: ["Compost at Home", "Home Composting 101", "Start Composting Today"],
-    faq: [
-      { question: "How long does compost take?", answer: "Two to six months." },
-      { question: "Does it smell?", answer: "Not when balanced." },
-      { question: "What can go in?", answer: "Greens and browns." },
-    ],
     json_ld: { "@context": "https://schema.org", "@type": "Article" },
-    citations: [{ claim: "Composting turns kitchen scraps into soil.", url: "https://example.org/compost", title: "Compost basics", quote: "Composting turns kitchen scraps into soil." }],
-    word_count: 17,
-    read_minutes: 1,
-    flesch_score: 61.2,
-    quality_score: 82,
-    quality_breakdown: {
-      readability: 80,
-      structure: 90,
-      keyword_coverage: 70,
-      citation_coverage: 85,
-      topical_relevance: 90,
-      claim_support: 90,
-      form: 90,
-      duplication: 95,
-      length_vs_target: 60,
-      voice_match: 75,
-      language_consistency: 100,
-    },
     image: { alt: "A compost bin", media_type: "image/png", data_base64: TINY_PNG.toString("base64"), width: 1, height: 1 },
     derivatives: {},
     ...overrides,
-  };
+  });
 }
 
 describe("publishing to content systems over HTTP", () => {
