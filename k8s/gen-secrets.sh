@@ -37,6 +37,7 @@ EOT
 cat > "$dir/secrets.env" <<EOT
 ADMIN_TOKEN=$(rand 32)
 MONGO_URL=mongodb://$user:$password@mongodb:27017/?authSource=admin
+INTEGRATIONS_ENCRYPTION_KEYS=k1:$(head -c 32 /dev/urandom | base64 | tr -d '\n')
 # LLM_API_KEY=
 # EMBEDDINGS_API_KEY=
 EOT

@@ -25,10 +25,10 @@ const KNOWN_ENV = new Set([
   "NODE_ENV", "PORT", "HEALTH_PORT", "SERVICES", "NODE_ID", "NATS_URL", "MONGO_URL", "MONGO_DB_PREFIX",
   "DATA_DIR", "LOG_LEVEL", "LOG_PRETTY", "ADMIN_TOKEN", "MAX_BODY_BYTES", "REQUEST_TIMEOUT_MS", "USAGE_FLUSH_MS",
   "LLM_BASE_URL", "LLM_API_KEY", "LLM_MODEL", "EMBEDDINGS_BASE_URL", "EMBEDDINGS_API_KEY", "EMBEDDINGS_MODEL",
-  "SEARCH_PROVIDER", "SEARXNG_URL", "PIPELINE_CONCURRENCY",
+  "SEARCH_PROVIDER", "SEARXNG_URL", "PIPELINE_CONCURRENCY", "INTEGRATIONS_ENCRYPTION_KEYS",
 ]);
 /** Never in a ConfigMap. */
-const SECRET_ENV = new Set(["ADMIN_TOKEN", "LLM_API_KEY", "EMBEDDINGS_API_KEY"]);
+const SECRET_ENV = new Set(["ADMIN_TOKEN", "LLM_API_KEY", "EMBEDDINGS_API_KEY", "INTEGRATIONS_ENCRYPTION_KEYS"]);
 /** Set per pod on the Deployment, never shared through the ConfigMap. */
 const PER_POD_ENV = new Set(["SERVICES", "NODE_ID"]);
 /** What the mongo image reads from the mongodb-credentials Secret. */
@@ -40,6 +40,8 @@ const COMPONENT = "app.kubernetes.io/component";
 
 /** A valid admin token for checks that need one (never a real secret). */
 const TEST_TOKEN = "t".repeat(32);
+/** A well-formed integrations key (the committed Secret holds a placeholder the app refuses, like ADMIN_TOKEN's). */
+const TEST_KEYS = `k1:${Buffer.alloc(32, 7).toString("base64")}`;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Obj = any;
@@ -258,6 +260,7 @@ describe("k8s manifests: one Deployment per service", () => {
         ...secretOrConfigData(named("ConfigMap", cmName)),
         ...secretOrConfigData(named("Secret", secretName)),
         ADMIN_TOKEN: TEST_TOKEN, // the base holds a placeholder on purpose (see below)
+        INTEGRATIONS_ENCRYPTION_KEYS: TEST_KEYS,
         SERVICES: envValue(c, "SERVICES")!,
         NODE_ID: `${service}-7c9d8f6b5-x2x4z`,
       };
@@ -554,13 +557,14 @@ describe("docker-compose.yml", () => {
 
     it("has an environment the app accepts once interpolated", () => {
       const s = svc(service);
-      const env = Object.fromEntries(Object.entries(s.environment).map(([k, v]) => [k, interpolate(String(v), { ADMIN_TOKEN: TEST_TOKEN })]));
+      const env = Object.fromEntries(Object.entries(s.environment).map(([k, v]) => [k, interpolate(String(v), { ADMIN_TOKEN: TEST_TOKEN, INTEGRATIONS_ENCRYPTION_KEYS: TEST_KEYS })]));
       const cfg = loadConfig(env);
       expect(cfg.SERVICES).toEqual([service]);
       expect(cfg.NODE_ENV).toBe("production");
       expect(new URL(cfg.NATS_URL!).hostname).toBe("nats");
       expect(new URL(cfg.MONGO_URL!).hostname).toBe("mongo");
       expect(() => interpolate(String(s.environment.ADMIN_TOKEN), {})).toThrow("ADMIN_TOKEN");
+      expect(() => interpolate(String(s.environment.INTEGRATIONS_ENCRYPTION_KEYS), {})).toThrow("INTEGRATIONS_ENCRYPTION_KEYS");
     });
   });
 });
