@@ -28,7 +28,7 @@ const MAX_WORDS = 60;
 const DEPENDENT_OPENERS: Record<string, ReadonlySet<string>> = {
   en: new Set(["it", "its", "this", "that", "these", "those", "they", "their", "them", "he", "she", "his", "her", "such", "both", "there"]),
   de: new Set(["er", "sie", "es", "dies", "diese", "dieser", "dieses", "ihr", "ihre", "sein", "seine", "dabei", "damit", "dadurch"]),
-  fr: new Set(["il", "elle", "ils", "elles", "ce", "cela", "ceci", "ces", "cette", "leur", "leurs", "son", "sa", "ses"]),
+  fr: new Set(["il", "elle", "ils", "elles", "ce", "cela", "ceci", "ça", "ces", "cette", "leur", "leurs", "son", "sa", "ses", "c'est", "c’est", "c'était", "c’était"]),
   // Spanish drops the subject: an opening object pronoun ("Nos permiten …") points back as well.
   es: new Set(["esto", "esta", "este", "estos", "estas", "ello", "su", "sus", "ellos", "ellas", "nos", "les"]),
 };
@@ -41,8 +41,18 @@ export function isUsableSentence(sentence: string, lang: string): boolean {
   if (!TERMINAL.test(sentence)) return false;
   // Table rows flattened by extraction ("Starter | $29 | 5") are data, not prose.
   if (sentence.includes(" | ")) return false;
-  if (looksLikeCode(sentence) || isBoilerplate(sentence, lang)) return false;
+  if (looksLikeCode(sentence) || isBoilerplate(sentence, lang) || isFragment(sentence)) return false;
   return /^[\p{Lu}\p{N}"“„«¿¡(]/u.test(sentence);
+}
+
+/**
+ * Not a statement: an exclamation (a call to action, "Merci de nous aider … !"), or a quoted title or path
+ * with little around it ("« FAQ de Debian GNU/Linux, chapitre 6 ». ", "« /usr/share/doc/… » du paquet …").
+ */
+function isFragment(sentence: string): boolean {
+  if (/!["”’»)\s]*$/.test(sentence)) return true;
+  const quoted = [...sentence.matchAll(/[«“"„]([^»”"]*)[»”"]/g)].reduce((n, m) => n + m[0].length, 0);
+  return /^[«“"„]/.test(sentence) && quoted > sentence.length / 2;
 }
 
 /**
