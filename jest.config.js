@@ -1,7 +1,7 @@
 /** Tests run from TypeScript sources through swc; spawned platform processes run the tsc build in dist/. */
 const swc = ["@swc/jest", { jsc: { target: "es2022" } }];
 // ES-module-only dependencies (Node loads them with require(); jest's own module system needs them compiled).
-const ESM_DEPENDENCIES = ["eld"];
+const ESM_DEPENDENCIES = ["eld", "@apidevtools/json-schema-ref-parser"];
 const transform = { "^.+\\.ts$": swc, [`/node_modules/(${ESM_DEPENDENCIES.join("|")})/.+\\.js$`]: swc };
 const common = {
   testEnvironment: "node",

@@ -3,11 +3,13 @@ import type { Context, Service, ServiceSchema, ServiceSettingSchema } from "mole
 import ApiGateway from "moleculer-web";
 import { bearerToken, secretsEqual } from "../../shared/bearer";
 import { config } from "../../shared/config";
-import { ApiError, envelope, rateLimitHeaders, toHttpError, type RateLimitState } from "../../shared/errors";
+import { ApiError, NotFoundError, envelope, rateLimitHeaders, toHttpError, type RateLimitState } from "../../shared/errors";
 import { rootLogger } from "../../shared/logger";
 import { checkReadiness, writeHealth } from "../../shared/runtime/health";
+import { DOCS_PATH, writeDocsAsset, writeDocsPage, writeOpenApi } from "./docs-page";
 import { createEdgeServer } from "./http-edge";
 import { buildParams, readJsonBody } from "./http-input";
+import { OPENAPI_PATH, openApiJson } from "./openapi";
 import { ADMIN_PREFIX, ADMIN_ROUTES, API_PREFIX, API_ROUTES, locationOf, methodsAt, requiredServices, type RouteContract } from "./routes";
 import { accessLog, requestIdFrom } from "./request-log";
 
@@ -111,6 +113,16 @@ const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> 
             void checkReadiness(this.broker, requiredServices()).then((r) =>
               writeHealth(res, r.ready ? 200 : 503, { status: r.ready ? "ready" : "not_ready", checks: r.checks, missing: r.missing }),
             );
+          },
+          /** The API's OpenAPI document and its docs page: public, like the API's documentation (docs/openapi.md). */
+          [`GET ${OPENAPI_PATH}`](_req: IncomingMessage, res: ServerResponse) {
+            writeOpenApi(res, openApiJson());
+          },
+          [`GET ${DOCS_PATH}`](_req: IncomingMessage, res: ServerResponse) {
+            writeDocsPage(res);
+          },
+          [`GET ${DOCS_PATH}/assets/:name`](this: GatewayService, req: GatewayRequest, res: ServerResponse) {
+            if (!writeDocsAsset(res, String(req.$params.name))) this.sendErrorEnvelope(req, res, new NotFoundError("asset"));
           },
           /** Public media (article images): no key, the id is an unguessable UUID; articles decides the headers. */
           "GET /media/:id"(this: GatewayService, req: GatewayRequest, res: ServerResponse) {

@@ -1,0 +1,212 @@
+import { z } from "zod";
+import { ERROR_CATALOG } from "../../shared/errors";
+import { ADMIN_PREFIX, ADMIN_ROUTES, API_PREFIX, API_ROUTES, type RouteContract } from "./routes";
+
+/**
+ * The OpenAPI 3.1 document of the HTTP API, generated from the route table and the very zod contracts
+ * the gateway validates with (zod 4's `z.toJSONSchema`, JSON Schema 2020-12 = OpenAPI 3.1's dialect).
+ * Nothing here restates a request schema; response bodies without a zod contract are described as objects.
+ */
+
+type Json = Record<string, unknown>;
+
+export const OPENAPI_PATH = "/v1/openapi.json";
+
+/** The envelope every error answers with (shared/errors.ts `envelope`), its codes from the one catalog. */
+const ErrorEnvelope = z.strictObject({
+  error: z.strictObject({
+    code: z.enum(Object.keys(ERROR_CATALOG) as [keyof typeof ERROR_CATALOG, ...(keyof typeof ERROR_CATALOG)[]]),
+    message: z.string(),
+  }),
+});
+
+/**
+ * Error statuses particular to a route, beyond those every route of its group can answer
+ * (400, 401, 404 for a path parameter, 413/415 for a body, 429 on /v1, 500, 503). Keyed "METHOD /prefix/path".
+ */
+export const ROUTE_ERRORS: Record<string, number[]> = {
+  // Spec §4: credits are checked before the job exists; an unknown brand_profile_id is a 404.
+  "POST /v1/articles": [402, 404],
+  // services/articles/publishing: the CMS refused or failed.
+  "POST /v1/articles/{id}/publish": [502],
+};
+
+const STATUS_TEXT: Record<number, string> = {
+  200: "OK",
+  201: "Created",
+  202: "Accepted",
+  400: "Invalid request (the message names each offending field).",
+  401: "Missing or invalid bearer token.",
+  402: "Insufficient credits: nothing was charged and no job exists.",
+  404: "No such resource (or not one of the caller's organization).",
+  413: "Request body too large.",
+  415: "Request body is not JSON.",
+  429: "Rate limit exceeded: retry after `retry-after` seconds.",
+  500: "Internal error: safe to retry with backoff.",
+  502: "The upstream CMS failed or refused the publish.",
+  503: "A service or database is temporarily unavailable: nothing changed, retry after `retry-after` seconds.",
+};
+
+/** A zod contract as a JSON Schema for the request side (before transforms), embeddable in the document. */
+export function jsonSchemaOf(schema: z.ZodType): Json {
+  const out = z.toJSONSchema(schema, { io: "input", target: "draft-2020-12", unrepresentable: "any" }) as Json;
+  delete out.$schema;
+  return out;
+}
+
+const RATE_LIMIT_HEADERS = {
+  "x-ratelimit-limit": { $ref: "#/components/headers/RateLimitLimit" },
+  "x-ratelimit-remaining": { $ref: "#/components/headers/RateLimitRemaining" },
+  "x-ratelimit-reset": { $ref: "#/components/headers/RateLimitReset" },
+};
+
+function openApiPath(prefix: string, path: string): string {
+  return prefix + path.replace(/:([a-z_]+)/g, "{$1}");
+}
+
+function pathParameters(path: string): Json[] {
+  return [...path.matchAll(/:([a-z_]+)/g)].map((m) => ({
+    name: m[1],
+    in: "path",
+    required: true,
+    description: "A UUID; anything else names no resource (404).",
+    schema: { type: "string", format: "uuid" },
+  }));
+}
+
+function queryParameters(contract: RouteContract): Json[] {
+  if (!contract.query) return [];
+  const schema = jsonSchemaOf(contract.query);
+  const properties = (schema.properties ?? {}) as Record<string, Json>;
+  const required = new Set((schema.required ?? []) as string[]);
+  return Object.entries(properties).map(([name, s]) => ({ name, in: "query", required: required.has(name), schema: s }));
+}
+
+function headerParameters(contract: RouteContract): Json[] {
+  return Object.values(contract.headers ?? {}).map((h) => ({
+    name: h.name,
+    in: "header",
+    // An absent header is no param (http-input.ts `headerParams`): declared headers are optional.
+    required: false,
+    schema: jsonSchemaOf(h.schema),
+  }));
+}
+
+function requestBody(contract: RouteContract): Json | undefined {
+  if (!contract.body) return undefined;
+  return {
+    // No body at all reads as `{}` (http-input.ts): the body is required only when `{}` is not valid.
+    required: !contract.body.safeParse({}).success,
+    content: { "application/json": { schema: jsonSchemaOf(contract.body) } },
+  };
+}
+
+function errorResponse(status: number, rateLimited: boolean): Json {
+  const headers: Json = {};
+  if (rateLimited && status !== 401) Object.assign(headers, RATE_LIMIT_HEADERS);
+  if (status === 429 || status === 503) headers["retry-after"] = { $ref: "#/components/headers/RetryAfter" };
+  if (status === 401) headers["www-authenticate"] = { description: "`Bearer realm=\"api\"`", schema: { type: "string" } };
+  return {
+    description: STATUS_TEXT[status],
+    ...(Object.keys(headers).length ? { headers } : {}),
+    content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorEnvelope" } } },
+  };
+}
+
+function successResponse(contract: RouteContract, status: number, rateLimited: boolean, description: string): Json {
+  const headers: Json = rateLimited ? { ...RATE_LIMIT_HEADERS } : {};
+  if (status === 201 && contract.location) {
+    headers.location = { description: "Where the created resource is read.", schema: { type: "string" } };
+  }
+  return {
+    description,
+    ...(Object.keys(headers).length ? { headers } : {}),
+    content: { "application/json": { schema: { type: "object" } } },
+  };
+}
+
+function operation(prefix: string, contract: RouteContract): Json {
+  const key = `${contract.method} ${openApiPath(prefix, contract.path)}`;
+  const rateLimited = prefix === API_PREFIX;
+  const responses: Record<string, Json> = {
+    [contract.status]: successResponse(contract, contract.status, rateLimited, STATUS_TEXT[contract.status] ?? "Success"),
+  };
+  // The action may answer 200 instead (ctx.meta.$statusCode): a replayed Idempotency-Key.
+  if (contract.headers && Object.values(contract.headers).some((h) => h.name === "Idempotency-Key") && contract.status !== 200) {
+    responses["200"] = successResponse(contract, 200, rateLimited, "Replay: the same Idempotency-Key and body were seen before; the original acknowledgement.");
+  }
+  const errors = new Set<number>([400, 401, 500, 503, ...(ROUTE_ERRORS[key] ?? [])]);
+  if (contract.path.includes(":")) errors.add(404);
+  if (contract.body) (errors.add(413), errors.add(415));
+  if (rateLimited) errors.add(429);
+  for (const status of [...errors].sort((a, b) => a - b)) responses[status] = errorResponse(status, rateLimited);
+
+  const parameters = [...pathParameters(contract.path), ...queryParameters(contract), ...headerParameters(contract)];
+  const body = requestBody(contract);
+  return {
+    operationId: contract.action,
+    tags: [prefix === API_PREFIX ? "api" : "admin", contract.action.split(".")[0]],
+    security: [{ [rateLimited ? "apiKey" : "adminToken"]: [] }],
+    ...(parameters.length ? { parameters } : {}),
+    ...(body ? { requestBody: body } : {}),
+    responses,
+  };
+}
+
+function buildDocument(): Json {
+  const paths: Record<string, Record<string, Json>> = {};
+  for (const [prefix, routes] of [
+    [API_PREFIX, API_ROUTES],
+    [ADMIN_PREFIX, ADMIN_ROUTES],
+  ] as const) {
+    for (const contract of routes) {
+      const path = openApiPath(prefix, contract.path);
+      (paths[path] ??= {})[contract.method.toLowerCase()] = operation(prefix, contract);
+    }
+  }
+  const integer = (description: string) => ({ description, schema: { type: "integer", minimum: 0 } });
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Article platform API",
+      version: "1",
+      description: "Research-backed articles as asynchronous jobs. Generated from the gateway's route table and zod contracts.",
+    },
+    jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
+    tags: [
+      { name: "api", description: "`/v1`: authenticated with an organization's API key, rate-limited per key." },
+      { name: "admin", description: "`/admin`: authenticated with ADMIN_TOKEN." },
+    ],
+    paths,
+    components: {
+      schemas: { ErrorEnvelope: jsonSchemaOf(ErrorEnvelope) },
+      headers: {
+        RateLimitLimit: integer("Requests allowed per minute for this key."),
+        RateLimitRemaining: integer("Requests left in the current window."),
+        RateLimitReset: integer("Unix seconds at which the window resets."),
+        RetryAfter: integer("Seconds to wait before retrying."),
+      },
+      securitySchemes: {
+        apiKey: { type: "http", scheme: "bearer", description: "An organization's API key: `Authorization: Bearer <API_KEY>`." },
+        adminToken: { type: "http", scheme: "bearer", description: "The operator's ADMIN_TOKEN: `Authorization: Bearer <ADMIN_TOKEN>`." },
+      },
+    },
+  };
+}
+
+let cached: { doc: Json; body: string } | undefined;
+
+/** The document (built once: the route table is fixed at load). */
+export function openApiDocument(): Json {
+  cached ??= (() => {
+    const doc = buildDocument();
+    return { doc, body: JSON.stringify(doc) };
+  })();
+  return cached.doc;
+}
+
+/** The document serialized, as served. */
+export function openApiJson(): string {
+  openApiDocument();
+  return cached!.body;
+}
