@@ -47,16 +47,15 @@ async function launch(command: string, args: string[], ready: (out: string) => b
   }
 }
 
-/** nats-server on a fixed loopback port, restartable. */
-export async function restartableNats(): Promise<Restartable> {
-  const port = await freePort();
+/** A child process started by `launch`, on a fixed address, that can be killed, stopped and started again. */
+async function restartable(url: string, launchChild: () => Promise<ChildProcess>): Promise<Restartable> {
   let child: ChildProcess | undefined;
   const start = async () => {
-    child = await launch("nats-server", ["-a", "127.0.0.1", "-p", String(port)], (o) => o.includes("Server is ready"), "nats-server");
+    child = await launchChild();
   };
   await start();
   return {
-    url: `nats://127.0.0.1:${port}`,
+    url,
     pid: () => child?.pid,
     start,
     async kill() {
@@ -70,25 +69,16 @@ export async function restartableNats(): Promise<Restartable> {
   };
 }
 
+/** nats-server on a fixed loopback port, restartable. */
+export async function restartableNats(): Promise<Restartable> {
+  const port = await freePort();
+  return restartable(`nats://127.0.0.1:${port}`, () => launch("nats-server", ["-a", "127.0.0.1", "-p", String(port)], (o) => o.includes("Server is ready"), "nats-server"));
+}
+
 /** The embedded MongoDB-compatible server on a fixed port with its data in `dir` (it survives a kill -9 through its log). */
 export async function restartableMongo(dir: string): Promise<Restartable> {
   const port = await freePort();
-  let child: ChildProcess | undefined;
-  const start = async () => {
-    child = await launch(process.execPath, [EMBEDDED_MONGO_CLI, "--port", String(port), "--dir", dir], (o) => o.includes('"url"'), "embedded mongo");
-  };
-  await start();
-  return {
-    url: `mongodb://127.0.0.1:${port}/`,
-    pid: () => child?.pid,
-    start,
-    async kill() {
-      child?.kill("SIGKILL");
-      await exited(child);
-    },
-    async stop() {
-      child?.kill("SIGTERM");
-      await exited(child);
-    },
-  };
+  return restartable(`mongodb://127.0.0.1:${port}/`, () =>
+    launch(process.execPath, [EMBEDDED_MONGO_CLI, "--port", String(port), "--dir", dir], (o) => o.includes('"url"'), "embedded mongo"),
+  );
 }

@@ -7,7 +7,7 @@ import type { MeteredModel } from "./metered-model";
 import { sectionWords } from "./section-writer";
 import { figuresOf, nearDuplicate, termSet } from "./similarity";
 import { applyStyleRewrites } from "./style-rewrites";
-import type { ArticleBody, ArticleBrief, ArticleSection, ArticleSentence, Evidence, Outline, PlannedSection } from "./types";
+import type { ArticleBody, ArticleBrief, ArticleParagraph, ArticleSection, ArticleSentence, Evidence, Outline, PlannedSection } from "./types";
 
 /** A section that keeps less than half its budget after the checks goes back for evidence (once). */
 const THIN_SECTION_SHARE = 0.5;
@@ -154,50 +154,53 @@ async function editPass(
     report.removed_off_topic++;
   }
   // A sentence that leans on the one before ("This command…") goes when that one went, or when it opens its paragraph.
-  for (const s of sections) {
-    for (const p of s.paragraphs) {
+  sections.forEach((s, section) =>
+    s.paragraphs.forEach((p, paragraph) =>
       p.sentences.forEach((sentence, i) => {
-        // The pipeline's own framing ("This article looks at …") leans on nothing.
-        if (drop.has(sentence) || !sentence.cites.length || !dependsOnPrevious(sentence.text, lang)) return;
-        if (i === 0 || drop.has(p.sentences[i - 1])) {
-          remove({ section: sections.indexOf(s), paragraph: s.paragraphs.indexOf(p), sentence }, "dangling");
-          report.removed_dangling++;
-        }
-      });
-    }
-  }
+        if (drop.has(sentence) || !isDangling(p.sentences, i, drop, lang)) return;
+        remove({ section, paragraph, sentence }, "dangling");
+        report.removed_dangling++;
+      }),
+    ),
+  );
 
-  const kept = sections.map((s) => ({
-    ...s,
-    paragraphs: s.paragraphs.map((p) => {
-      const sentences = p.sentences.filter((x) => !drop.has(x));
-      // A connective belongs to a paragraph's opening: when its sentence goes, the next one opens plainly.
-      if (sentences[0] !== p.sentences[0] && sentences[0]?.lead) delete sentences[0].lead;
-      return { sentences };
-    }),
-  }));
+  const kept = sections.map((s) => ({ ...s, paragraphs: s.paragraphs.map((p) => withoutSentences(p, drop)) }));
   return { sections: withoutEmpty(kept), report: { ...report, removed } };
+}
+
+/** A cited sentence that leans on the one before it ("This command…") while that one goes, or that opens its paragraph. The pipeline's own framing leans on nothing. */
+function isDangling(sentences: readonly ArticleSentence[], i: number, gone: ReadonlySet<ArticleSentence>, lang: string): boolean {
+  const sentence = sentences[i];
+  return sentence.cites.length > 0 && dependsOnPrevious(sentence.text, lang) && (i === 0 || gone.has(sentences[i - 1]));
+}
+
+/** The paragraph without the sentences that go. A connective belongs to a paragraph's opening: when its sentence goes, the next one opens plainly. */
+function withoutSentences(p: ArticleParagraph, gone: ReadonlySet<ArticleSentence>): ArticleParagraph {
+  const sentences = p.sentences.filter((x) => !gone.has(x));
+  if (sentences[0] !== p.sentences[0] && sentences[0]?.lead) delete sentences[0].lead;
+  return { sentences };
 }
 
 /** The cited sentences that are not about the topic against `pool`, removed (with those that leaned on them). */
 function dropOffTopic(sections: ArticleSection[], brief: ArticleBrief, pool: readonly Evidence[]): { sections: ArticleSection[]; removed: RemovedClaim[] } {
   const relevance = relevanceModel(pool, brief);
   const removed: RemovedClaim[] = [];
-  const out = sections.map((section) => ({
-    ...section,
-    paragraphs: section.paragraphs.map((p) => {
-      let previousGone = false;
-      const sentences = p.sentences.filter((x) => {
-        const heading = section.role === "body" ? section.heading : "";
-        const gone = x.cites.length > 0 && (!relevance.isAboutSentence(x.text, x.cites, heading) || (previousGone && dependsOnPrevious(x.text, brief.language)));
-        previousGone = gone;
-        if (gone) removed.push({ section: section.key, claim: x.text, reason: "off_topic" });
-        return !gone;
-      });
-      if (sentences[0] !== p.sentences[0] && sentences[0]?.lead) delete sentences[0].lead;
-      return { sentences };
-    }),
-  }));
+  const out = sections.map((section) => {
+    const heading = section.role === "body" ? section.heading : "";
+    return {
+      ...section,
+      paragraphs: section.paragraphs.map((p) => {
+        const gone = new Set<ArticleSentence>();
+        p.sentences.forEach((x, i) => {
+          const offTopic = x.cites.length > 0 && !relevance.isAboutSentence(x.text, x.cites, heading);
+          if (!offTopic && !(i > 0 && isDangling(p.sentences, i, gone, brief.language))) return;
+          gone.add(x);
+          removed.push({ section: section.key, claim: x.text, reason: "off_topic" });
+        });
+        return withoutSentences(p, gone);
+      }),
+    };
+  });
   return { sections: withoutEmpty(out), removed };
 }
 

@@ -143,6 +143,8 @@ function buildModel(evidence: readonly Evidence[], brief: Pick<ArticleBrief, "to
   };
   const byEvidence = new Map<string, EvidenceUnit[]>();
   for (const e of evidence) byEvidence.set(e.id, [...unitsOfEvidence(e, lang)]);
+  /** The units of the cited passages an article sentence quotes (it is a unit, or a unit holds it). */
+  const quotedUnits = (text: string, cites: readonly string[]) => cites.flatMap((id) => byEvidence.get(id) ?? []).filter((u) => u.text.includes(text) || text.includes(u.text));
   const best = units.map(ownOf).sort((a, b) => b - a);
   const top = best.slice(0, REFERENCE_TOP).filter((s) => s > 0);
   const reference = top.length ? top.reduce((a, b) => a + b, 0) / top.length : 0;
@@ -152,7 +154,7 @@ function buildModel(evidence: readonly Evidence[], brief: Pick<ArticleBrief, "to
     unit,
     forSection,
     sentence: (text, cites, heading = "") => {
-      const quoted = cites.flatMap((id) => byEvidence.get(id) ?? []).filter((u) => u.text.includes(text) || text.includes(u.text));
+      const quoted = quotedUnits(text, cites);
       if (quoted.length) return Math.max(...quoted.map((u) => forSection(u, heading)));
       const situating = cites.map((id) => headings.get(id) ?? "").join(" ");
       // A written (not quoted) sentence must itself state the topic, as a quoted one must.
@@ -163,7 +165,7 @@ function buildModel(evidence: readonly Evidence[], brief: Pick<ArticleBrief, "to
     coverage,
     aboutUnits: units.filter((u) => coverage.isAbout(u)),
     isAboutSentence: (text, cites, heading = "") => {
-      const quoted = cites.flatMap((id) => byEvidence.get(id) ?? []).filter((u) => u.text.includes(text) || text.includes(u.text));
+      const quoted = quotedUnits(text, cites);
       if (quoted.length) return quoted.some((u) => coverage.isAbout(u));
       if (cites.length) return coverage.sentenceIsAbout(text, heading);
       const own = termSet(text, lang);
