@@ -172,7 +172,6 @@ function buildDocument(): Json {
       version: "1",
       description: "Research-backed articles as asynchronous jobs. Generated from the gateway's route table and zod contracts.",
     },
-    jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
     tags: [
       { name: "api", description: "`/v1`: authenticated with an organization's API key, rate-limited per key." },
       { name: "admin", description: "`/admin`: authenticated with ADMIN_TOKEN." },
