@@ -92,7 +92,7 @@ export interface SourceContext {
 }
 
 /** Words that make a sentence continue the one before it ("This…", "It…", "Dies…", "Cela…", "Esto…"). */
-const CONTINUES = /\b(celle|celui|ceux|celles)\b|^[("“„«¿¡]*(this|that|these|those|it|its|they|their|them|such|both|there|dies|diese[rsnm]?|dabei|damit|dadurch|er|sie|es|ihr|ihre|sein|seine|ce|cet|cette|ces|cela|ceci|il|elle|ils|elles|son|sa|ses|leur|leurs|esto|esta|este|estos|estas|ello|él|ella|ellos|ellas|su|sus)\b|\b(it|they|them|those|these|such|he|she|him|his|her)\b/i;
+const CONTINUES = /^\(.*\)[.!]?$|\b(do|does|did|doing|done) (this|that)\b|\b(celle|celui|ceux|celles)\b|^[("“„«¿¡]*(this|that|these|those|it|its|they|their|them|such|both|there|then|thus|dies|diese[rsnm]?|dabei|damit|dadurch|er|sie|es|ihr|ihre|sein|seine|ce|cet|cette|ces|cela|ceci|il|elle|ils|elles|son|sa|ses|leur|leurs|esto|esta|este|estos|estas|ello|él|ella|ellos|ellas|su|sus)\b|\b(it|they|them|those|these|such|he|she|him|his|her)\b/i;
 
 /**
  * A body sentence is on topic when (1) its own terms meet the topic's concepts; or (2) its section heading meets

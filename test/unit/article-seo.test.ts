@@ -41,7 +41,17 @@ describe("slugs and bounds", () => {
 
 describe("seo", () => {
   it("produces bounded metadata, variants, a grounded FAQ and JSON-LD, with the keyword where it belongs", async () => {
-    const { seo, body, report } = await optimizeForSearch(await draft(), brief, EVIDENCE);
+    // A glossary entry defines the keyword: what "What is route planning?" needs for an answer that answers it.
+    const GLOSSARY: Evidence = {
+      id: "e99",
+      url: "https://guides.example/glossary",
+      title: "Field service glossary",
+      heading: "Route planning",
+      quote: "Route planning is the work of deciding the order in which a technician visits the day's jobs.\nRoute planning software is a tool that re-orders the remaining stops when a job runs long, so the technician keeps moving.",
+      fetched_at: "2025-01-01T00:00:00.000Z",
+      origin: "web",
+    };
+    const { seo, body, report } = await optimizeForSearch(await draft(), brief, [...EVIDENCE, GLOSSARY]);
     expect(seo.meta_title.length).toBeLessThanOrEqual(60);
     expect(seo.meta_description.length).toBeLessThanOrEqual(160);
     expect(seo.slug).toBe("route-planning");
@@ -60,8 +70,11 @@ describe("seo", () => {
       expect(item.question).not.toMatch(/:\s/);
       expect(quoted.has(item.answer)).toBe(false);
       expect(item.cites.length).toBeGreaterThan(0);
-      expect(item.cites.some((id) => byId.get(id)!.quote.includes(item.answer))).toBe(true);
+      expect(item.cites.some((id) => (byId.get(id) ?? GLOSSARY).quote.includes(item.answer))).toBe(true);
     }
+    // A "what is" question is answered by a definition, not by a sentence that merely mentions the keyword.
+    const whatIs = seo.faq.find((f) => f.question === "What is route planning?");
+    expect(whatIs?.answer).toMatch(/^Route planning is /);
     expect(report.faq).toBe(seo.faq.length);
 
     // JSON-LD that a processor accepts, with Article and FAQPage.

@@ -26,7 +26,7 @@ const MIN_WORDS = 6;
 const MAX_WORDS = 60;
 /** Words that open a sentence which only makes sense after the previous one. */
 const DEPENDENT_OPENERS: Record<string, ReadonlySet<string>> = {
-  en: new Set(["it", "its", "this", "that", "these", "those", "they", "their", "them", "he", "she", "his", "her", "such", "both", "there"]),
+  en: new Set(["it", "its", "this", "that", "these", "those", "they", "their", "them", "he", "she", "his", "her", "such", "both", "there", "then", "thus"]),
   de: new Set(["er", "sie", "es", "dies", "diese", "dieser", "dieses", "ihr", "ihre", "sein", "seine", "dabei", "damit", "dadurch"]),
   fr: new Set(["il", "elle", "ils", "elles", "ce", "cela", "ceci", "ça", "ces", "cette", "leur", "leurs", "son", "sa", "ses", "c'est", "c’est", "c'était", "c’était"]),
   // Spanish drops the subject: an opening object pronoun ("Nos permiten …") points back as well.
@@ -50,7 +50,8 @@ export function isUsableSentence(sentence: string, lang: string): boolean {
  * with little around it ("« FAQ de Debian GNU/Linux, chapitre 6 ». ", "« /usr/share/doc/… » du paquet …").
  */
 function isFragment(sentence: string): boolean {
-  if (/!["”’»)\s]*$/.test(sentence)) return true;
+  // An exclamation, or a list trailing off ("human, hardware, software, …").
+  if (/(!|…|\.\.\.)["”’»)\s]*$/.test(sentence)) return true;
   const quoted = [...sentence.matchAll(/[«“"„]([^»”"]*)[»”"]/g)].reduce((n, m) => n + m[0].length, 0);
   return /^[«“"„]/.test(sentence) && quoted > sentence.length / 2;
 }
@@ -94,6 +95,8 @@ const ANAPHORA: Record<string, ReadonlySet<string>> = {
 /** A sentence that only makes sense after the one before it: it opens with a pointer word, or uses a pronoun anywhere. */
 export function dependsOnPrevious(sentence: string, lang: string): boolean {
   const base = baseLanguage(lang);
+  // A sentence in parentheses is an aside to the one before; "do this" points back as a pronoun does.
+  if (/^\(.*\)[.!]?$/.test(sentence.trim()) || /\b(do|does|did|doing|done) (this|that)\b/i.test(sentence)) return true;
   const words = wordsOf(sentence, lang).map((w) => w.toLowerCase());
   if (!words.length) return false;
   if ((DEPENDENT_OPENERS[base] ?? DEPENDENT_OPENERS.en).has(words[0])) return true;

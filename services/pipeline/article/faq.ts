@@ -8,6 +8,8 @@ import { embedPhrase, isClause } from "./topic-phrasing";
 import type { ArticleBody, ArticleBrief, Evidence, FaqEntry } from "./types";
 
 export const FAQ_MAX = 5;
+/** "is", "are" and their German, French and Spanish forms: what a definition says. */
+const COPULA = /\b(is|are|ist|sind|est|sont|es|son)\b/i;
 const FAQ_ANSWER_MAX_WORDS = 70;
 const QUESTION_MAX_WORDS = 20;
 
@@ -20,7 +22,9 @@ const QUESTION_MAX_WORDS = 20;
  * 2. English evidence sentences of a few safe shapes (`questionFromUnit`): the question is made from the
  *    sentence that answers it, so the answer holds what it asks about;
  * 3. passage headings of the evidence that are themselves questions, answered by their own passage;
- * 4. a few grammatical templates per language, only for a noun-phrase keyword ("What is APT pinning?").
+ * 4. a few grammatical templates per language, only for a noun-phrase keyword ("What is APT pinning?"; in French,
+ *    German and Spanish only when the keyword brings its article), answered by a definition: a sentence that opens
+ *    with the keyword and says what it is.
  *
  * Every question is checked (`isWellFormedQuestion`): a question mark, a sensible length, no doubled words,
  * no heading pasted in ("…: an overview?"), in the article's language. An article gets 0 to 5 entries:
@@ -54,8 +58,13 @@ export function groundFaq(questions: readonly string[], brief: ArticleBrief, evi
       .map((x) => x.unit)
       .find((u) => !used.has(u.key) && accept(u) && own.filter((t) => u.terms.has(t)).length >= Math.ceil(own.length / 2));
   };
+  // A template question asks what the keyword is or does: its answer opens with the keyword (within five words)
+  // and says what it is, not a sentence that merely mentions it.
   const keywordTerms = tokenize(brief.keyword, lang);
-  const namesKeyword = (u: EvidenceUnit) => keywordTerms.every((t) => u.terms.has(t));
+  const namesKeyword = (u: EvidenceUnit) => {
+    const opening = new Set(tokenize(wordsOf(u.sentences[0], lang).slice(0, 5 + keywordTerms.length).join(" "), lang));
+    return keywordTerms.every((t) => opening.has(t)) && COPULA.test(u.sentences[0]);
+  };
   /** `aboutKeyword`: a template question asks about the keyword itself; its answer must name it. */
   const answerAll = (list: readonly string[], aboutKeyword = false) => {
     for (const question of list) {
@@ -169,10 +178,11 @@ export function templateQuestions(brief: Pick<ArticleBrief, "keyword" | "languag
   switch (base) {
     case "en":
       return ENGLISH_QUESTIONS[brief.intent].map((q) => q.replace("{K}", k));
+    // German and Spanish nouns need their article in these questions ("Was ist ein Passwort?"): only a keyword that brings one fits.
     case "de":
-      return [`Was ist ${brief.keyword}?`, `Wie funktioniert ${brief.keyword}?`];
+      return /^(der|die|das|ein|eine)\b/i.test(brief.keyword) ? [`Was ist ${brief.keyword}?`, `Wie funktioniert ${brief.keyword}?`] : [];
     case "es":
-      return [`¿Qué es ${k}?`, `¿Cómo funciona ${k}?`];
+      return /^(el|la|los|las|un|una)\b/i.test(k) ? [`¿Qué es ${k}?`, `¿Cómo funciona ${k}?`] : [];
     case "fr": {
       if (!/^(le|la|les|l'|l’|un|une|des|du)\b/i.test(k)) return [];
       const que = /^[aeiouyéèêàâîôûh]/i.test(k) ? "qu'" : "que ";
