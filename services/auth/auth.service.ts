@@ -5,6 +5,8 @@ import { systemClock } from "../../shared/clock";
 import { config } from "../../shared/config";
 import { dbMixin, type DbService } from "../../shared/db/mixin";
 import { CreateApiKeyBody, CreateOrganizationBody, GrantCreditsBody, KeyPath, OrgPath, type OrganizationResource } from "../../shared/schemas/admin";
+import { dashboardActions } from "./dashboard-actions";
+import { DASHBOARD_COLLECTIONS } from "./dashboard-sessions";
 import { authenticateKey, createApiKey, listApiKeys, revokeApiKey } from "./keys";
 import { countOrganizations, createOrganization, requireOrganization } from "./organizations";
 import { AUTH_COLLECTIONS } from "./store";
@@ -18,7 +20,7 @@ const LAST_USED_FLUSH_MS = 5000;
 /** Organizations, API keys and per-key rate limits. */
 const AuthServiceSchema: ServiceSchema<ServiceSettingSchema, AuthService> = {
   name: "auth",
-  mixins: [dbMixin("auth", AUTH_COLLECTIONS)],
+  mixins: [dbMixin("auth", [...AUTH_COLLECTIONS, ...DASHBOARD_COLLECTIONS])],
 
   actions: {
     authenticate: zodAction(z.strictObject({ token: z.string().max(8192) }), async ({ token }, _ctx, svc: AuthService) => {
@@ -59,6 +61,8 @@ const AuthServiceSchema: ServiceSchema<ServiceSettingSchema, AuthService> = {
       const grant = await ctx.call<{ credit_balance: number }, object>("billing.grant", { org_id, amount, reason });
       return { object: "credit_grant", org_id, amount, credit_balance: grant.credit_balance };
     }),
+
+    ...dashboardActions(clock),
   },
 
   created(this: AuthService) {

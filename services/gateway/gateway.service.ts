@@ -6,6 +6,7 @@ import { config } from "../../shared/config";
 import { ApiError, NotFoundError, envelope, rateLimitHeaders, toHttpError, type RateLimitState } from "../../shared/errors";
 import { rootLogger } from "../../shared/logger";
 import { checkReadiness, writeHealth } from "../../shared/runtime/health";
+import { dashboardHandler } from "./dashboard";
 import { DOCS_PATH, writeDocsAsset, writeDocsPage, writeOpenApi } from "./docs-page";
 import { createEdgeServer } from "./http-edge";
 import { buildParams, readJsonBody } from "./http-input";
@@ -148,6 +149,7 @@ const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> 
     createServer(this: GatewayService) {
       if (this.server) return;
       const cfg = config();
+      const dashboard = dashboardHandler(this.broker);
       this.server = createEdgeServer(
         {
           headersTimeoutMs: cfg.HTTP_HEADERS_TIMEOUT_MS,
@@ -155,7 +157,7 @@ const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> 
           keepAliveTimeoutMs: cfg.HTTP_KEEP_ALIVE_TIMEOUT_MS,
           maxConnectionsPerClient: cfg.HTTP_MAX_CONNECTIONS_PER_CLIENT,
         },
-        (req, res) => this.httpHandler(req, res),
+        (req, res) => dashboard(req, res) || this.httpHandler(req, res),
       );
       this.isHTTPS = false;
     },

@@ -83,6 +83,7 @@ export const ADMIN_ROUTES: RouteContract[] = [
   { method: "GET", path: "/orgs/:org_id/integrations", action: "articles.listIntegrations", status: 200, query: NO_QUERY },
   { method: "DELETE", path: "/integrations/:id", action: "articles.deleteIntegration", status: 200, query: NO_QUERY },
   { method: "POST", path: "/integrations/:id/test", action: "articles.testIntegration", status: 200, body: NoBody },
+  { method: "POST", path: "/orgs/:org_id/dashboard-links", action: "auth.createDashboardLink", status: 201, body: NoBody },
 ];
 
 export const API_PREFIX = "/v1";

@@ -11,6 +11,7 @@ import { orgId } from "../../shared/validation";
 import { completeFinalization, unfinishedFinalizations } from "./finalize";
 import { createJob, getJob, requestCancel, toJobResource } from "./jobs";
 import { fencedUpdate, LostLeaseError } from "./lease";
+import { recentJobs, RecentJobsParams } from "./recent-jobs";
 import { drainOutbox } from "./outbox";
 import { PIPELINE_COLLECTIONS, type JobDoc } from "./store";
 import { JobRunner } from "./worker";
@@ -58,6 +59,9 @@ const PipelineServiceSchema: ServiceSchema<ServiceSettingSchema, PipelineService
         return toJobResource(await getJob(svc.db, org_id, id));
       }
     }),
+
+    /** The dashboard's recent jobs of an organization. */
+    recentJobs: zodAction(RecentJobsParams, (params, _ctx, svc: PipelineService) => recentJobs(svc.db, params)),
 
     cancel: zodAction(JobPath.extend({ org_id: orgId }), async ({ org_id, id }, _ctx, svc: PipelineService) => {
       const { job, canceledNow } = await requestCancel(svc.db, org_id, id, clock);

@@ -1,0 +1,123 @@
+/* The dashboard's only script (docs/dashboard.md): copy buttons, the usage chart, live job stages.
+   Served from this origin under a CSP without 'unsafe-inline'; it builds DOM with textContent only. */
+"use strict";
+(function () {
+  // ------------------------------------------------------------ copy buttons: data-copy="<id of the element to copy>"
+  document.querySelectorAll("button[data-copy]").forEach(function (button) {
+    button.addEventListener("click", function () {
+      var source = document.getElementById(button.getAttribute("data-copy"));
+      if (!source) return;
+      var text = source.textContent;
+      var copied = function () {
+        button.textContent = "Copied";
+        setTimeout(function () { button.textContent = "Copy"; }, 2000);
+      };
+      if (navigator.clipboard && navigator.clipboard.writeText) {
+        navigator.clipboard.writeText(text).then(copied, function () { selectText(source); });
+      } else {
+        selectText(source);
+      }
+    });
+  });
+
+  function selectText(el) {
+    var range = document.createRange();
+    range.selectNodeContents(el);
+    var sel = window.getSelection();
+    sel.removeAllRanges();
+    sel.addRange(range);
+  }
+
+  // ------------------------------------------------------------ usage chart (uPlot, served locally)
+  var chartEl = document.getElementById("usage-chart");
+  if (chartEl && window.uPlot) drawUsage(chartEl, JSON.parse(chartEl.getAttribute("data-usage")));
+
+  function drawUsage(el, data) {
+    var xs = data.days.map(function (d) { return Date.parse(d + "T00:00:00Z") / 1000; });
+    var bars = window.uPlot.paths && window.uPlot.paths.bars ? window.uPlot.paths.bars({ size: [0.6, 40] }) : undefined;
+    var opts = {
+      width: Math.max(320, el.clientWidth),
+      height: 320,
+      tzDate: function (ts) { return window.uPlot.tzDate(new Date(ts * 1000), "Etc/UTC"); },
+      scales: { x: { time: true }, y: { range: function (u, min, max) { return [0, Math.max(1, max)]; } }, tokens: { range: function (u, min, max) { return [0, Math.max(1, max)]; } } },
+      series: [
+        { label: "Day", value: "{YYYY}-{MM}-{DD}" },
+        { label: "Credits", stroke: "#7c3aed", fill: "rgba(124,58,237,0.25)", width: 1, paths: bars, points: { show: false } },
+        { label: "Requests", stroke: "#0e7490", width: 2, points: { size: 5 } },
+        { label: "Tokens", stroke: "#d97706", width: 2, dash: [6, 4], scale: "tokens", points: { size: 5 } },
+      ],
+      axes: [
+        {},
+        { label: "credits · requests", size: 60 },
+        { label: "tokens", scale: "tokens", side: 1, size: 70, grid: { show: false } },
+      ],
+    };
+    var plot = new window.uPlot(opts, [xs, data.credits, data.requests, data.tokens], el);
+    el.setAttribute("data-drawn", String(xs.length));
+    window.addEventListener("resize", function () { plot.setSize({ width: Math.max(320, el.clientWidth), height: 320 }); });
+  }
+
+  // ------------------------------------------------------------ live job stages
+  /**
+   * The one place that learns about a running job's changes: it calls onJob({job, article}) with
+   * each new state and stops once the job has ended. It polls the dashboard's JSON view every 2 s;
+   * switching it to the job event stream (GET /v1/jobs/{id}/events) changes this function only.
+   */
+  function watchJob(url, onJob) {
+    var stopped = false;
+    function poll() {
+      if (stopped) return;
+      fetch(url, { credentials: "same-origin", headers: { accept: "application/json" } })
+        .then(function (res) { return res.ok ? res.json() : null; })
+        .then(function (state) {
+          if (state) {
+            onJob(state);
+            if (state.job.status !== "queued" && state.job.status !== "processing") { stopped = true; return; }
+          }
+          setTimeout(poll, 2000);
+        })
+        .catch(function () { setTimeout(poll, 2000); });
+    }
+    poll();
+  }
+
+  var TONE = { queued: "wait", processing: "wait", succeeded: "ok", failed: "off", canceled: "off" };
+
+  document.querySelectorAll("tr.job[data-live]").forEach(function (row) {
+    watchJob(row.getAttribute("data-live"), function (state) { renderJob(row, state); });
+  });
+
+  function renderJob(row, state) {
+    var job = state.job;
+    var status = row.querySelector(".job-status");
+    var badge = document.createElement("span");
+    badge.className = "badge badge-" + (TONE[job.status] || "wait");
+    badge.textContent = job.status;
+    status.replaceChildren(badge);
+
+    var list = row.querySelector("ol.stages");
+    var items = job.stages.map(function (s) {
+      var li = document.createElement("li");
+      li.className = "stage stage-" + s.status;
+      li.title = s.status;
+      li.textContent = s.label;
+      return li;
+    });
+    list.replaceChildren.apply(list, items);
+
+    var result = row.querySelector(".job-result");
+    if (state.article) {
+      var a = document.createElement("a");
+      a.className = "article-link";
+      a.href = state.article.url;
+      a.textContent = state.article.title;
+      result.replaceChildren(a);
+    } else if (job.error) {
+      var span = document.createElement("span");
+      span.className = "muted";
+      span.textContent = job.error;
+      result.replaceChildren(span);
+    }
+    row.setAttribute("data-status", job.status);
+  }
+})();

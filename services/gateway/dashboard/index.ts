@@ -1,0 +1,34 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ServiceBroker } from "moleculer";
+import { config } from "../../../shared/config";
+import { writeDashboardAsset, ASSETS_PATH } from "./assets";
+import { accessLog, requestIdFrom } from "../request-log";
+import { sendHtml } from "./http";
+import { DASHBOARD_ROUTES } from "./pages";
+import { createRouter } from "./router";
+import { DASHBOARD_PREFIX } from "./session";
+import { notFoundPage } from "./views/access";
+
+/**
+ * The dashboard (docs/dashboard.md): server-rendered pages under `/dashboard`, served by the
+ * gateway's HTTP server before the API router. Returns the handler, or null for other paths.
+ */
+export function dashboardHandler(broker: ServiceBroker): (req: IncomingMessage, res: ServerResponse) => boolean {
+  const timeout = config().REQUEST_TIMEOUT_MS;
+  const router = createRouter(DASHBOARD_ROUTES, {
+    act: (action, params) => broker.call(action, params, { timeout }),
+    secure: () => config().NODE_ENV === "production",
+  });
+  return (req, res) => {
+    const path = (req.url ?? "/").split("?")[0];
+    if (path !== DASHBOARD_PREFIX && !path.startsWith(`${DASHBOARD_PREFIX}/`)) return false;
+    res.setHeader("x-request-id", requestIdFrom(req));
+    accessLog(req, res, () => undefined);
+    if (path.startsWith(`${ASSETS_PATH}/`) && req.method === "GET") {
+      if (!writeDashboardAsset(res, path.slice(ASSETS_PATH.length + 1))) sendHtml(res, 404, notFoundPage(null));
+      return true;
+    }
+    void router(req, res);
+    return true;
+  };
+}

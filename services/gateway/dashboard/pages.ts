@@ -1,0 +1,501 @@
+import type { ApiKeyResource } from "../../../shared/schemas/admin";
+import type { UsageReport } from "../../../shared/schemas/billing";
+import type { JobResource } from "../../../shared/schemas/jobs";
+import type { IntegrationResource, IntegrationTestResult } from "../../../shared/schemas/publishing";
+import type { WebhookDeliveryResource, WebhookEndpointResource } from "../../../shared/schemas/webhooks";
+import type { DashboardLink, OpenedDashboardSession } from "../../../shared/schemas/dashboard";
+import { config } from "../../../shared/config";
+import { secretsEqual } from "../../../shared/bearer";
+import { NotFoundError, ValidationError } from "../../../shared/errors";
+import { html, type Html } from "./html";
+import { redirect, sendHtml, sendJson } from "./http";
+import type { Call, DashboardRoute, OrgCall, SessionCall } from "./router";
+import { clearedSessionCookie, sessionCookie } from "./session";
+import { linkLandingPage, orgListPage, overviewPage, signInPage, type OrgRow } from "./views/access";
+import { integrationBody, isIntegrationKind } from "./views/integration-forms";
+import { orgUrl, type Notice } from "./views/layout";
+import {
+  articlePage,
+  confirmPage,
+  deliveriesPage,
+  integrationsPage,
+  isRunning,
+  jobsPage,
+  keysPage,
+  newIntegrationPage,
+  USAGE_WINDOWS,
+  usagePage,
+  webhooksPage,
+  type ArticleView,
+  type JobRow,
+} from "./views/org-sections";
+
+/**
+ * The dashboard's routes (docs/dashboard.md): each reads or changes through the same actions as
+ * `/admin` and `/v1`, after checking that what it names belongs to the organization of the path.
+ */
+
+type List<T> = { object: "list"; data: T[]; has_more?: boolean };
+type AdminEndpoint = WebhookEndpointResource & { surface: string; org_id: string };
+
+const PAGE = 50;
+
+// ---------------------------------------------------------------- ownership (an id of another organization is a 404)
+
+async function ownedKey(c: OrgCall, keyId: string): Promise<ApiKeyResource> {
+  const keys = await c.act<List<ApiKeyResource>>("auth.listKeys", { org_id: c.org.id });
+  const key = keys.data.find((k) => k.id === keyId);
+  if (!key) throw new NotFoundError("API key");
+  return key;
+}
+
+async function ownedEndpoint(c: OrgCall, endpointId: string): Promise<AdminEndpoint> {
+  const list = await c.act<List<AdminEndpoint>>("webhooks.adminListEndpoints", { org_id: c.org.id });
+  const endpoint = list.data.find((e) => e.id === endpointId);
+  if (!endpoint) throw new NotFoundError("webhook endpoint");
+  return endpoint;
+}
+
+/** A delivery of the endpoint: paging from it as the cursor is refused (404) unless it is one of the endpoint's. */
+async function assertDeliveryOf(c: OrgCall, endpointId: string, deliveryId: string): Promise<void> {
+  await c.act("webhooks.listDeliveries", { id: endpointId, limit: 1, starting_after: deliveryId });
+}
+
+async function ownedIntegration(c: OrgCall, id: string): Promise<IntegrationResource> {
+  const list = await c.act<List<IntegrationResource>>("articles.listIntegrations", { org_id: c.org.id });
+  const found = list.data.find((i) => i.id === id);
+  if (!found) throw new NotFoundError("integration");
+  return found;
+}
+
+// ---------------------------------------------------------------- sections
+
+async function showOverview(c: OrgCall, extra: { notice?: Notice; link?: DashboardLink } = {}): Promise<Html> {
+  const [balance, keys, integrations, endpoints] = await Promise.all([
+    c.act<{ credit_balance: number }>("billing.balance", { org_id: c.org.id }),
+    c.act<List<ApiKeyResource>>("auth.listKeys", { org_id: c.org.id }),
+    c.act<List<IntegrationResource>>("articles.listIntegrations", { org_id: c.org.id }),
+    c.act<List<AdminEndpoint>>("webhooks.adminListEndpoints", { org_id: c.org.id }),
+  ]);
+  return overviewPage(
+    c.session,
+    { org: c.org, credit_balance: balance.credit_balance, keys: keys.data.filter((k) => !k.revoked_at).length, integrations: integrations.data.length, endpoints: endpoints.data.length },
+    extra,
+  );
+}
+
+async function showKeys(c: OrgCall, notice?: Notice, created?: ApiKeyResource & { key: string }): Promise<Html> {
+  const keys = await c.act<List<ApiKeyResource>>("auth.listKeys", { org_id: c.org.id });
+  return keysPage({ session: c.session, org: c.org, notice }, keys.data, created);
+}
+
+async function showIntegrations(c: OrgCall, notice?: Notice, tested?: { id: string; result: IntegrationTestResult }): Promise<Html> {
+  const list = await c.act<List<IntegrationResource>>("articles.listIntegrations", { org_id: c.org.id });
+  return integrationsPage({ session: c.session, org: c.org, notice }, list.data, tested);
+}
+
+async function showWebhooks(c: OrgCall, notice?: Notice): Promise<Html> {
+  const list = await c.act<List<AdminEndpoint>>("webhooks.adminListEndpoints", { org_id: c.org.id });
+  return webhooksPage({ session: c.session, org: c.org, notice }, list.data);
+}
+
+async function showDeliveries(c: OrgCall, notice?: Notice): Promise<Html> {
+  const endpoint = await ownedEndpoint(c, c.params.endpoint);
+  const after = c.query.get("starting_after");
+  const page = await c.act<List<WebhookDeliveryResource>>("webhooks.listDeliveries", {
+    id: endpoint.id,
+    limit: 20,
+    ...(after && /^[0-9a-f-]{36}$/i.test(after) ? { starting_after: after } : {}),
+  });
+  return deliveriesPage({ session: c.session, org: c.org, notice }, endpoint, page.data, { next: page.has_more ? page.data[page.data.length - 1]?.id : undefined });
+}
+
+async function showOrgList(c: SessionCall, notice?: Notice): Promise<Html> {
+  const q = (c.query.get("q") ?? "").trim().slice(0, 200);
+  const after = c.query.get("starting_after");
+  const list = await c.act<List<{ id: string; name: string; created_at: string }>>("auth.listOrganizations", {
+    limit: PAGE,
+    ...(q ? { q } : {}),
+    ...(after && /^[0-9a-f-]{36}$/i.test(after) ? { starting_after: after } : {}),
+  });
+  const rows: OrgRow[] = await Promise.all(
+    list.data.map(async (o) => ({ ...o, credit_balance: (await c.act<{ credit_balance: number }>("billing.balance", { org_id: o.id })).credit_balance })),
+  );
+  return orgListPage(c.session, rows, q, { next: list.has_more ? list.data[list.data.length - 1]?.id : undefined }, notice);
+}
+
+/** Recent jobs with the article each produced (matched through the article's `job_id`). */
+async function jobRows(c: OrgCall): Promise<JobRow[]> {
+  const [jobs, articles] = await Promise.all([
+    c.act<List<JobResource>>("pipeline.recentJobs", { org_id: c.org.id, limit: 20 }),
+    c.act<List<{ id: string; title: string; job_id: string }>>("articles.list", { org_id: c.org.id, limit: 100 }),
+  ]);
+  const byJob = new Map(articles.data.map((a) => [a.job_id, { id: a.id, title: a.title }]));
+  return jobs.data.map((job) => ({ job, article: byJob.get(job.id) ?? null }));
+}
+
+const done = (c: OrgCall, rest: string, message: string) => redirect(c.res, `${orgUrl(c.org.id, rest)}${rest.includes("?") ? "&" : "?"}done=${message}`);
+
+/** Messages after a redirect: by name only, so nothing a user typed is ever reflected from the URL. */
+const DONE_MESSAGES: Record<string, string> = {
+  revoked: "The key was revoked. Requests with it now fail with 401.",
+  created: "The integration was added. Its credentials will not be shown again.",
+  removed: "The integration was removed.",
+  deactivated: "The endpoint was deactivated: it receives nothing until reactivated.",
+  reactivated: "The endpoint was reactivated.",
+  redelivering: "The delivery was queued again.",
+  granted: "Credits granted.",
+  organization: "Organization created.",
+};
+const doneNotice = (c: Call): Notice | undefined => {
+  const key = c.query.get("done");
+  return key && Object.prototype.hasOwnProperty.call(DONE_MESSAGES, key) ? { kind: "ok", text: DONE_MESSAGES[key] } : undefined;
+};
+
+const intField = (form: URLSearchParams, name: string): number | string => {
+  const raw = (form.get(name) ?? "").trim();
+  return /^-?\d+$/.test(raw) ? Number(raw) : raw;
+};
+
+// ---------------------------------------------------------------- routes
+
+export const DASHBOARD_ROUTES: DashboardRoute[] = [
+  {
+    method: "GET",
+    path: "",
+    access: "public",
+    async handler(c) {
+      if (!c.session) return redirect(c.res, "/dashboard/sign-in");
+      redirect(c.res, c.session.role === "operator" ? "/dashboard/orgs" : orgUrl(c.session.org_id!));
+    },
+  },
+  {
+    method: "GET",
+    path: "/sign-in",
+    access: "public",
+    async handler(c) {
+      sendHtml(c.res, 200, signInPage());
+    },
+  },
+  {
+    method: "POST",
+    path: "/sign-in",
+    access: "public",
+    async handler(c) {
+      const expected = config().ADMIN_TOKEN;
+      const presented = c.form.get("admin_token") ?? "";
+      if (!expected || !presented || !secretsEqual(presented, expected)) {
+        return sendHtml(c.res, 401, signInPage({ kind: "error", text: "That is not the admin token." }));
+      }
+      const opened = await c.act<OpenedDashboardSession>("auth.openOperatorSession", {});
+      redirect(c.res, "/dashboard/orgs", { "set-cookie": sessionCookie(opened.session, opened.expires_at, c.secure) });
+    },
+  },
+  {
+    method: "GET",
+    path: "/link",
+    access: "public",
+    async handler(c) {
+      const token = c.query.get("token") ?? "";
+      sendHtml(c.res, 200, linkLandingPage(/^[A-Za-z0-9_-]{43}$/.test(token) ? token : "", token ? undefined : { kind: "error", text: "This link is incomplete." }));
+    },
+  },
+  {
+    method: "POST",
+    path: "/link",
+    access: "public",
+    async handler(c) {
+      const token = c.form.get("token") ?? "";
+      const opened = /^[A-Za-z0-9_-]{43}$/.test(token)
+        ? await c.act<OpenedDashboardSession>("auth.redeemDashboardLink", { token }).catch((err: unknown) => {
+            if ((err as { type?: string }).type === "not_found") return null;
+            throw err;
+          })
+        : null;
+      if (!opened) return sendHtml(c.res, 404, linkLandingPage("", { kind: "error", text: "This sign-in link has expired or was used already." }));
+      // A browser holds one session: an earlier one (the operator's, say) is replaced.
+      if (c.session) await c.act("auth.endDashboardSession", { session: c.session.id });
+      redirect(c.res, orgUrl(opened.org_id!), { "set-cookie": sessionCookie(opened.session, opened.expires_at, c.secure) });
+    },
+  },
+  {
+    method: "POST",
+    path: "/sign-out",
+    access: "session",
+    async handler(c) {
+      await c.act("auth.endDashboardSession", { session: c.session.id });
+      redirect(c.res, "/dashboard/sign-in", { "set-cookie": clearedSessionCookie(c.secure) });
+    },
+  },
+
+  // Operator
+  {
+    method: "GET",
+    path: "/orgs",
+    access: "operator",
+    async handler(c) {
+      sendHtml(c.res, 200, await showOrgList(c, doneNotice(c)));
+    },
+  },
+  {
+    method: "POST",
+    path: "/orgs",
+    access: "operator",
+    async handler(c) {
+      const org = await c.act<{ id: string }>("auth.createOrganization", { name: c.form.get("name") ?? "", credits: intField(c.form, "credits") || 0 });
+      redirect(c.res, `${orgUrl(org.id)}?done=organization`);
+    },
+    onRefused: (c, notice) => showOrgList(c, notice),
+  },
+  {
+    method: "POST",
+    path: "/orgs/:org/credits",
+    access: "org",
+    async handler(c) {
+      if (c.session.role !== "operator") throw new NotFoundError("page");
+      await c.act("auth.grantCredits", { org_id: c.org.id, amount: intField(c.form, "amount"), reason: c.form.get("reason") ?? "" });
+      done(c, "", "granted");
+    },
+    onRefused: (c, notice) => showOverview(c, { notice }),
+  },
+  {
+    method: "POST",
+    path: "/orgs/:org/sign-in-links",
+    access: "org",
+    async handler(c) {
+      if (c.session.role !== "operator") throw new NotFoundError("page");
+      const link = await c.act<DashboardLink>("auth.createDashboardLink", { org_id: c.org.id });
+      sendHtml(c.res, 201, await showOverview(c, { link, notice: { kind: "ok", text: "Sign-in link issued. Send it to the organization: it works once." } }));
+    },
+  },
+
+  // One organization
+  {
+    method: "GET",
+    path: "/orgs/:org",
+    access: "org",
+    async handler(c) {
+      sendHtml(c.res, 200, await showOverview(c, { notice: doneNotice(c) }));
+    },
+  },
+  {
+    method: "GET",
+    path: "/orgs/:org/keys",
+    access: "org",
+    async handler(c) {
+      sendHtml(c.res, 200, await showKeys(c, doneNotice(c)));
+    },
+  },
+  {
+    method: "POST",
+    path: "/orgs/:org/keys",
+    access: "org",
+    async handler(c) {
+      const created = await c.act<ApiKeyResource & { key: string }>("auth.createKey", {
+        org_id: c.org.id,
+        mode: c.form.get("mode") ?? "",
+        rate_limit_rpm: intField(c.form, "rate_limit_rpm"),
+      });
+      // Rendered, not redirected: the full key exists in this response only.
+      sendHtml(c.res, 201, await showKeys(c, { kind: "ok", text: "Key created." }, created));
+    },
+    onRefused: (c, notice) => showKeys(c, notice),
+  },
+  {
+    method: "GET",
+    path: "/orgs/:org/keys/:key/revoke",
+    access: "org",
+    async handler(c) {
+      const key = await ownedKey(c, c.params.key);
+      if (key.revoked_at) return redirect(c.res, orgUrl(c.org.id, "/keys"));
+      sendHtml(
+        c.res,
+        200,
+        confirmPage(
+          { session: c.session, org: c.org },
+          {
+            title: "Revoke API key",
+            question: html`Revoke <code>${key.display}</code> (${key.mode})? Requests with it fail with 401 at once. This cannot be undone.`,
+            action: orgUrl(c.org.id, `/keys/${key.id}/revoke`),
+            button: "Revoke key",
+            back: orgUrl(c.org.id, "/keys"),
+          },
+        ),
+      );
+    },
+  },
+  {
+    method: "POST",
+    path: "/orgs/:org/keys/:key/revoke",
+    access: "org",
+    async handler(c) {
+      const key = await ownedKey(c, c.params.key);
+      await c.act("auth.revokeKey", { key_id: key.id });
+      done(c, "/keys", "revoked");
+    },
+  },
+  {
+    method: "GET",
+    path: "/orgs/:org/integrations",
+    access: "org",
+    async handler(c) {
+      sendHtml(c.res, 200, await showIntegrations(c, doneNotice(c)));
+    },
+  },
+  {
+    method: "GET",
+    path: "/orgs/:org/integrations/new",
+    access: "org",
+    async handler(c) {
+      const kind = c.query.get("kind") ?? "";
+      if (!isIntegrationKind(kind)) return redirect(c.res, orgUrl(c.org.id, "/integrations"));
+      sendHtml(c.res, 200, newIntegrationPage({ session: c.session, org: c.org }, kind));
+    },
+  },
+  {
+    method: "POST",
+    path: "/orgs/:org/integrations",
+    access: "org",
+    async handler(c) {
+      const kind = c.form.get("kind") ?? "";
+      if (!isIntegrationKind(kind)) throw new ValidationError("kind: must be one of the listed kinds");
+      await c.act("articles.createIntegration", { ...integrationBody(kind, c.form), org_id: c.org.id });
+      done(c, "/integrations", "created");
+    },
+    async onRefused(c, notice) {
+      const kind = c.form.get("kind") ?? "";
+      if (!isIntegrationKind(kind)) return showIntegrations(c, notice);
+      // The form again with what was typed, except the secret.
+      return newIntegrationPage({ session: c.session, org: c.org, notice }, kind, Object.fromEntries(c.form));
+    },
+  },
+  {
+    method: "POST",
+    path: "/orgs/:org/integrations/:integration/test",
+    access: "org",
+    async handler(c) {
+      const integration = await ownedIntegration(c, c.params.integration);
+      const result = await c.act<IntegrationTestResult>("articles.testIntegration", { id: integration.id });
+      sendHtml(c.res, 200, await showIntegrations(c, undefined, { id: integration.id, result }));
+    },
+    onRefused: (c, notice) => showIntegrations(c, notice),
+  },
+  {
+    method: "GET",
+    path: "/orgs/:org/integrations/:integration/remove",
+    access: "org",
+    async handler(c) {
+      const integration = await ownedIntegration(c, c.params.integration);
+      sendHtml(
+        c.res,
+        200,
+        confirmPage(
+          { session: c.session, org: c.org },
+          {
+            title: "Remove integration",
+            question: html`Remove the ${integration.kind} integration <strong>${integration.name}</strong>? Articles can no longer be published through it; what was published stays upstream.`,
+            action: orgUrl(c.org.id, `/integrations/${integration.id}/remove`),
+            button: "Remove integration",
+            back: orgUrl(c.org.id, "/integrations"),
+          },
+        ),
+      );
+    },
+  },
+  {
+    method: "POST",
+    path: "/orgs/:org/integrations/:integration/remove",
+    access: "org",
+    async handler(c) {
+      const integration = await ownedIntegration(c, c.params.integration);
+      await c.act("articles.deleteIntegration", { id: integration.id });
+      done(c, "/integrations", "removed");
+    },
+  },
+  {
+    method: "GET",
+    path: "/orgs/:org/webhooks",
+    access: "org",
+    async handler(c) {
+      sendHtml(c.res, 200, await showWebhooks(c, doneNotice(c)));
+    },
+  },
+  {
+    method: "GET",
+    path: "/orgs/:org/webhooks/:endpoint",
+    access: "org",
+    async handler(c) {
+      sendHtml(c.res, 200, await showDeliveries(c, doneNotice(c)));
+    },
+  },
+  {
+    method: "POST",
+    path: "/orgs/:org/webhooks/:endpoint/active",
+    access: "org",
+    async handler(c) {
+      const endpoint = await ownedEndpoint(c, c.params.endpoint);
+      const active = c.form.get("active");
+      if (active !== "true" && active !== "false") throw new ValidationError("active: must be true or false");
+      await c.act("webhooks.setEndpointActive", { id: endpoint.id, active: active === "true" });
+      const back = (c.req.headers.referer ?? "").includes(`/webhooks/${endpoint.id}`) ? `/webhooks/${endpoint.id}` : "/webhooks";
+      done(c, back, active === "true" ? "reactivated" : "deactivated");
+    },
+  },
+  {
+    method: "POST",
+    path: "/orgs/:org/webhooks/:endpoint/deliveries/:delivery/redeliver",
+    access: "org",
+    async handler(c) {
+      const endpoint = await ownedEndpoint(c, c.params.endpoint);
+      await assertDeliveryOf(c, endpoint.id, c.params.delivery);
+      await c.act("webhooks.redeliver", { id: c.params.delivery });
+      done(c, `/webhooks/${endpoint.id}`, "redelivering");
+    },
+    onRefused: (c, notice) => showDeliveries(c, notice),
+  },
+  {
+    method: "GET",
+    path: "/orgs/:org/usage",
+    access: "org",
+    async handler(c) {
+      const days = Number(c.query.get("days") ?? 30);
+      const window = (USAGE_WINDOWS as readonly number[]).includes(days) ? days : 30;
+      const report = await c.act<UsageReport>("billing.usage", { org_id: c.org.id, days: window });
+      sendHtml(c.res, 200, usagePage({ session: c.session, org: c.org }, report));
+    },
+  },
+  {
+    method: "GET",
+    path: "/orgs/:org/jobs",
+    access: "org",
+    async handler(c) {
+      sendHtml(c.res, 200, jobsPage({ session: c.session, org: c.org }, await jobRows(c)));
+    },
+  },
+  {
+    /** What the jobs page polls while a job runs: the job and, once it produced one, its article. */
+    method: "GET",
+    path: "/orgs/:org/jobs/:job/live",
+    access: "org",
+    async handler(c) {
+      const job = await c.act<JobResource>("pipeline.get", { org_id: c.org.id, id: c.params.job });
+      let article: { id: string; title: string; url: string } | null = null;
+      const articleId = typeof job.result?.article_id === "string" ? job.result.article_id : null;
+      if (!isRunning(job) && articleId) {
+        const a = await c.act<{ id: string; title: string }>("articles.get", { org_id: c.org.id, id: articleId, format: "markdown" });
+        article = { id: a.id, title: a.title, url: orgUrl(c.org.id, `/articles/${a.id}`) };
+      }
+      sendJson(c.res, 200, { job, article });
+    },
+  },
+  {
+    method: "GET",
+    path: "/orgs/:org/articles/:article",
+    access: "org",
+    async handler(c) {
+      const a = await c.act<ArticleView>("articles.get", { org_id: c.org.id, id: c.params.article, format: "markdown" });
+      sendHtml(c.res, 200, articlePage({ session: c.session, org: c.org }, a));
+    },
+  },
+];
+

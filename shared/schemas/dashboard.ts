@@ -1,0 +1,42 @@
+import { z } from "zod";
+import { orgId, uuid } from "../validation";
+
+/** Dashboard contracts (docs/dashboard.md): sign-in links, sessions and the organization list. */
+
+/** An opaque secret handed to a browser (a sign-in link's token, a session id): 32 random bytes, base64url. */
+export const DashboardSecret = z.string().regex(/^[A-Za-z0-9_-]{43}$/, "must be a dashboard token");
+
+export const CreateDashboardLinkParams = z.strictObject({ org_id: orgId });
+export const RedeemDashboardLinkParams = z.strictObject({ token: DashboardSecret });
+/** An operator session is opened by the gateway once it has checked the admin token itself. */
+export const OpenOperatorSessionParams = z.strictObject({});
+export const DashboardSessionParams = z.strictObject({ session: z.string().max(200) });
+
+export const ListOrganizationsParams = z.strictObject({
+  /** Part of the name, case-insensitive. */
+  q: z.string().trim().max(200, "must be at most 200 characters").optional(),
+  limit: z.number().int().min(1).max(100).default(50),
+  starting_after: uuid.optional(),
+});
+
+export interface DashboardLink {
+  object: "dashboard_link";
+  org_id: string;
+  url: string;
+  expires_at: string;
+}
+
+export type DashboardRole = "operator" | "org";
+
+/** A session as the gateway sees it; `session` (its id) is only returned when it is opened. */
+export interface DashboardSessionView {
+  role: DashboardRole;
+  /** The organization an org session is scoped to; null for the operator. */
+  org_id: string | null;
+  csrf_token: string;
+  expires_at: string;
+}
+
+export interface OpenedDashboardSession extends DashboardSessionView {
+  session: string;
+}
