@@ -414,7 +414,7 @@ describe("the dashboard in a browser", () => {
     });
     expect(painted.width).toBeGreaterThan(300);
     expect(painted.colored).toBeGreaterThan(1000);
-    expect(await page.locator("#usage-chart .u-legend .u-label").allTextContents()).toEqual(["Day", "Credits", "Requests", "Tokens"]);
+    expect(await page.locator("#usage-chart .u-legend .u-label").allTextContents()).toEqual(["Credits", "Requests", "Tokens"]);
     await screenshot(page, "org-usage");
 
     for (const days of [30, 90]) {
@@ -432,6 +432,7 @@ describe("the dashboard in a browser", () => {
     const link = page.locator(`tr[data-job-id="${job.id}"] a.article-link`);
     expect(await link.textContent()).toBe(title);
     await expectInert(page);
+    await screenshot(page, "org-jobs-article");
     await link.click();
     expect(await page.locator("h2.article-title").textContent()).toBe(title);
     await expectInert(page);

@@ -35,19 +35,37 @@
   function drawUsage(el, data) {
     var xs = data.days.map(function (d) { return Date.parse(d + "T00:00:00Z") / 1000; });
     var bars = window.uPlot.paths && window.uPlot.paths.bars ? window.uPlot.paths.bars({ size: [0.6, 40] }) : undefined;
+    var DAY = 86400;
+    var MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+    var dayLabel = function (ts) {
+      var d = new Date(ts * 1000);
+      return MONTHS[d.getUTCMonth()] + " " + d.getUTCDate();
+    };
+    var fromZero = function (u, min, max) { return [0, Math.max(1, max)]; };
     var opts = {
       width: Math.max(320, el.clientWidth),
       height: 320,
-      tzDate: function (ts) { return window.uPlot.tzDate(new Date(ts * 1000), "Etc/UTC"); },
-      scales: { x: { time: true }, y: { range: function (u, min, max) { return [0, Math.max(1, max)]; } }, tokens: { range: function (u, min, max) { return [0, Math.max(1, max)]; } } },
+      legend: { live: false },
+      cursor: { points: { size: 7 } },
+      scales: {
+        // Half a day of room on each side, so that the first and last days' bars are whole.
+        x: { time: false, range: function (u, min, max) { return [min - DAY / 2, max + DAY / 2]; } },
+        y: { range: fromZero },
+        tokens: { range: fromZero },
+      },
       series: [
-        { label: "Day", value: "{YYYY}-{MM}-{DD}" },
+        { label: "Day", value: function (u, ts) { return ts == null ? "" : dayLabel(ts); } },
         { label: "Credits", stroke: "#7c3aed", fill: "rgba(124,58,237,0.25)", width: 1, paths: bars, points: { show: false } },
         { label: "Requests", stroke: "#0e7490", width: 2, points: { size: 5 } },
         { label: "Tokens", stroke: "#d97706", width: 2, dash: [6, 4], scale: "tokens", points: { size: 5 } },
       ],
       axes: [
-        {},
+        {
+          // Whole days only: one tick a day, or every 2, 7, 14 or 30 days when they would crowd.
+          incrs: [DAY, 2 * DAY, 7 * DAY, 14 * DAY, 30 * DAY],
+          space: 56,
+          values: function (u, splits) { return splits.map(dayLabel); },
+        },
         { label: "credits · requests", size: 60 },
         { label: "tokens", scale: "tokens", side: 1, size: 70, grid: { show: false } },
       ],

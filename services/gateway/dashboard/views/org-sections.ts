@@ -89,7 +89,7 @@ export function integrationsPage(c: Ctx, list: IntegrationResource[], tested?: {
     <tbody>${list.map(
       (i) => html`<tr data-integration-id="${i.id}">
         <td class="integration-name">${i.name}</td><td>${i.kind}</td>
-        <td><dl class="settings">${Object.entries(i.settings)
+        <td class="settings"><dl class="settings">${Object.entries(i.settings)
           .filter(([, v]) => v !== null && typeof v !== "object")
           .map(([k, v]) => html`<dt>${k}</dt><dd>${String(v)}</dd>`)}</dl></td>
         <td><code>${i.credentials_hint}</code></td><td>${when(i.created_at)}</td>
