@@ -10,18 +10,20 @@ import { SECURITY_HEADERS } from "./http";
 
 export const ASSETS_PATH = "/dashboard/assets";
 
-/** The repository root, found from sources and from their build (dist/) alike. */
-function repoRoot(from: string): string {
-  let dir = from;
-  while (!fs.existsSync(path.join(dir, "package.json"))) {
-    const parent = path.dirname(dir);
-    if (parent === dir) throw new Error(`no package.json above ${from}`);
-    dir = parent;
+/**
+ * The dashboard's own files: in the sources when they are there (development, tests), else the
+ * copy `npm run build` puts beside this module in dist/ (the Docker image has only dist/).
+ */
+function ownDir(): string {
+  for (let dir = __dirname; ; dir = path.dirname(dir)) {
+    const source = path.join(dir, "services/gateway/dashboard/assets");
+    if (fs.existsSync(path.join(source, "dashboard.js"))) return source;
+    if (path.dirname(dir) === dir) break;
   }
-  return dir;
+  return path.join(__dirname, "assets");
 }
 
-const OWN = (name: string) => path.join(repoRoot(__dirname), "services/gateway/dashboard/assets", name);
+const OWN = (name: string) => path.join(ownDir(), name);
 const UPLOT = (name: string) => path.join(path.dirname(require.resolve("uplot/package.json")), "dist", name);
 
 const ASSETS: Record<string, { file: () => string; type: string }> = {
