@@ -128,7 +128,7 @@ async function showOrgList(c: SessionCall, notice?: Notice): Promise<Html> {
 async function jobRows(c: OrgCall): Promise<JobRow[]> {
   const [jobs, articles] = await Promise.all([
     c.act<List<JobResource>>("pipeline.recentJobs", { org_id: c.org.id, limit: 20 }),
-    c.act<List<{ id: string; title: string; job_id: string }>>("articles.list", { org_id: c.org.id, limit: 100 }),
+    c.act<List<{ id: string; title: string; job_id: string }>>("articles.list", { org_id: c.org.id, limit: 50 }),
   ]);
   const byJob = new Map(articles.data.map((a) => [a.job_id, { id: a.id, title: a.title }]));
   return jobs.data.map((job) => ({ job, article: byJob.get(job.id) ?? null }));
@@ -482,8 +482,11 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
       let article: { id: string; title: string; url: string } | null = null;
       const articleId = typeof job.result?.article_id === "string" ? job.result.article_id : null;
       if (!isRunning(job) && articleId) {
-        const a = await c.act<{ id: string; title: string }>("articles.get", { org_id: c.org.id, id: articleId, format: "markdown" });
-        article = { id: a.id, title: a.title, url: orgUrl(c.org.id, `/articles/${a.id}`) };
+        const a = await c.act<{ id: string; title: string }>("articles.get", { org_id: c.org.id, id: articleId, format: "markdown" }).catch((err: unknown) => {
+          if ((err as { type?: string }).type === "not_found") return null;
+          throw err;
+        });
+        if (a) article = { id: a.id, title: a.title, url: orgUrl(c.org.id, `/articles/${a.id}`) };
       }
       sendJson(c.res, 200, { job, article });
     },

@@ -68,7 +68,16 @@ export function createRouter(routes: DashboardRoute[], deps: { act: CallAction; 
     let route: (typeof compiled)[number] | undefined;
     try {
       const sid = sessionIdFrom(req);
-      if (sid) session = await deps.act<Omit<Session, "id">>("auth.getDashboardSession", { session: sid }).then((s) => ({ ...s, id: sid }), () => null);
+      if (sid) {
+        // An unknown or expired session is no session; auth being unreachable is a 503, not a sign-out.
+        session = await deps.act<Omit<Session, "id">>("auth.getDashboardSession", { session: sid }).then(
+          (s) => ({ ...s, id: sid }),
+          (err: unknown) => {
+            if ((err as { type?: string }).type === "not_found") return null;
+            throw err;
+          },
+        );
+      }
 
       let match: RegExpExecArray | null = null;
       route = compiled.find((r) => r.method === req.method && (match = r.re.exec(url.pathname)) !== null);
