@@ -229,6 +229,7 @@ describe("the dashboard in a browser", () => {
     const oldRow = page.locator(`tr[data-key-id="${org.keyId}"]`);
     await oldRow.locator("text=Revoke…").click();
     await expect(page.locator("main").textContent()).resolves.toContain("This cannot be undone");
+    await screenshot(page, "org-key-revoke-confirm");
     await Promise.all([page.waitForURL(/done=revoked/), page.click("button:has-text('Revoke key')")]);
     await expect(page.locator(`tr[data-key-id="${org.keyId}"] .key-state .badge`).textContent()).resolves.toBe("revoked");
     expect((await request(platform.url, "/v1/webhooks", { token: org.key })).status).toBe(401);

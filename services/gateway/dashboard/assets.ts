@@ -16,11 +16,13 @@ export const ASSETS_PATH = "/dashboard/assets";
  */
 function ownDir(): string {
   for (let dir = __dirname; ; dir = path.dirname(dir)) {
-    const source = path.join(dir, "services/gateway/dashboard/assets");
-    if (fs.existsSync(path.join(source, "dashboard.js"))) return source;
-    if (path.dirname(dir) === dir) break;
+    // The repository (or image) root: the one with package.json.
+    if (fs.existsSync(path.join(dir, "package.json"))) {
+      const source = path.join(dir, "services/gateway/dashboard/assets");
+      return fs.existsSync(path.join(source, "dashboard.js")) ? source : path.join(__dirname, "assets");
+    }
+    if (path.dirname(dir) === dir) return path.join(__dirname, "assets");
   }
-  return path.join(__dirname, "assets");
 }
 
 const OWN = (name: string) => path.join(ownDir(), name);
