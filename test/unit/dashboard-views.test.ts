@@ -1,7 +1,9 @@
 import type { IncomingMessage } from "node:http";
 import { escapeHtml, html } from "../../services/gateway/dashboard/html";
 import { assertCsrfToken, assertOrgAccess, assertSameOrigin, sessionCookie, type Session } from "../../services/gateway/dashboard/session";
-import { integrationBody } from "../../services/gateway/dashboard/views/integration-forms";
+import { INTEGRATION_FORMS, integrationBody } from "../../services/gateway/dashboard/views/integration-forms";
+import { newIntegrationPage } from "../../services/gateway/dashboard/views/org-sections";
+import { ContentfulSettings, CreateIntegrationBody, GhostSettings, INTEGRATION_SECRETS, SanitySettings, StrapiSettings, WordPressSettings } from "../../shared/schemas/publishing";
 import { chartData, deliveriesPage } from "../../services/gateway/dashboard/views/org-sections";
 
 /** The dashboard's escaping, its request checks, and what its pages show (the browser tests drive the rest). */
@@ -100,5 +102,32 @@ describe("pages", () => {
   it("turn an integration form into the API's body, leaving empty fields to the contract's defaults", () => {
     const form = new URLSearchParams({ name: "CMS", site_url: "https://cms.example", collection: "posts", strapi_version: "4", body_format: "", api_token: "tok-12345678", _csrf: "x" });
     expect(integrationBody("strapi", form)).toEqual({ kind: "strapi", name: "CMS", site_url: "https://cms.example", collection: "posts", strapi_version: 4, api_token: "tok-12345678" });
+  });
+
+  it("offer each integration kind's own fields, its secret as a password, and produce bodies the contract accepts", () => {
+    const shapes = { wordpress: WordPressSettings, ghost: GhostSettings, contentful: ContentfulSettings, sanity: SanitySettings, strapi: StrapiSettings };
+    const samples: Record<string, string> = {
+      site_url: "https://cms.example",
+      username: "editor",
+      application_password: "abcd efgh ijkl",
+      admin_api_key: `${"a".repeat(24)}:${"b".repeat(64)}`,
+      space_id: "space1",
+      content_type_id: "blogPost",
+      management_token: "CFPAT-12345678",
+      project_id: "proj1",
+      dataset: "production",
+      api_token: "token-12345678",
+      collection: "articles",
+    };
+    for (const [kind, form] of Object.entries(INTEGRATION_FORMS) as [keyof typeof shapes, (typeof INTEGRATION_FORMS)[keyof typeof shapes]][]) {
+      const known = Object.keys(shapes[kind].shape);
+      for (const f of form.fields) expect([kind, known.includes(f.name)]).toEqual([kind, true]);
+      expect(form.fields.filter((f) => f.secret).map((f) => f.name)).toEqual([INTEGRATION_SECRETS[kind]]);
+      const page = newIntegrationPage({ session, org }, kind).text;
+      expect(page).toContain(`name="${INTEGRATION_SECRETS[kind]}" type="password"`);
+      const filled = new URLSearchParams({ name: `My ${kind}` });
+      for (const f of form.fields) if (f.required) filled.set(f.name, samples[f.name]);
+      expect(CreateIntegrationBody.safeParse(integrationBody(kind, filled)).success).toBe(true);
+    }
   });
 });
