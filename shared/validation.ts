@@ -66,3 +66,6 @@ export const httpUrl = z
 
 export const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "must be a UUID");
 export const orgId = uuid;
+
+/** A query or body that must carry nothing (and params of an action that takes none). */
+export const NoFields = z.strictObject({});

@@ -8,7 +8,8 @@ import type { Quote } from "../../shared/schemas/billing";
 import type { JobResource } from "../../shared/schemas/jobs";
 import { rootLogger } from "../../shared/logger";
 import { assertSameBody, findKeyedRequest, hashArticleRequest, replayOf } from "./idempotency";
-import { articleCollections, isDuplicateKeyError, type ArticleCollections, type ArticleRequestDoc } from "./store";
+import { isDuplicateKeyError } from "../../shared/db/duplicate-key";
+import { articleCollections, type ArticleCollections, type ArticleRequestDoc } from "./store";
 
 /** Calls another service's action (the broker in the service, a fake in tests). */
 export type CallAction = <R>(action: string, params: Record<string, unknown>) => Promise<R>;

@@ -4,6 +4,7 @@ import { zodAction } from "../../shared/action";
 import { systemClock } from "../../shared/clock";
 import { config } from "../../shared/config";
 import { dbMixin, type DbService } from "../../shared/db/mixin";
+import { NoFields } from "../../shared/validation";
 import { CreateApiKeyBody, CreateOrganizationBody, GrantCreditsBody, KeyPath, OrgPath, type OrganizationResource } from "../../shared/schemas/admin";
 import { authenticateKey, createApiKey, listApiKeys, revokeApiKey } from "./keys";
 import { countOrganizations, createOrganization, requireOrganization } from "./organizations";
@@ -40,7 +41,7 @@ const AuthServiceSchema: ServiceSchema<ServiceSettingSchema, AuthService> = {
       return { id: org._id, object: "organization", name: org.name, created_at: org.created_at.toISOString() };
     }),
 
-    countOrganizations: zodAction(z.strictObject({}), (_p, _ctx, svc: AuthService) => countOrganizations(svc.db)),
+    countOrganizations: zodAction(NoFields, (_p, _ctx, svc: AuthService) => countOrganizations(svc.db)),
 
     createKey: zodAction(CreateApiKeyBody.extend(OrgPath.shape), async (params, _ctx, svc: AuthService) => {
       await requireOrganization(svc.db, params.org_id);

@@ -3,7 +3,8 @@ import { InvalidApiKeyError, NotFoundError, RateLimitError, type RateLimitState 
 import type { Clock } from "../../shared/clock";
 import { newId } from "../../shared/ids";
 import type { ApiKeyResource } from "../../shared/schemas/admin";
-import { digestsEqual, displayApiKey, generateApiKey, hashApiKey, type KeyMode } from "./api-key";
+import { secretsEqual } from "../../shared/bearer";
+import { displayApiKey, generateApiKey, hashApiKey, type KeyMode } from "./api-key";
 import { isOverLimit, windowEnd, windowState } from "./rate-window";
 import { API_KEYS, type ApiKeyDoc } from "./store";
 
@@ -43,7 +44,7 @@ export async function authenticateKey(db: Db, token: string, clock: Clock): Prom
   );
   // Lost the race to open it: another request just did, so count in that one.
   doc ??= await countInOpenWindow();
-  if (!doc || !digestsEqual(doc.key_hash, digest)) throw new InvalidApiKeyError();
+  if (!doc || !secretsEqual(digest, doc.key_hash)) throw new InvalidApiKeyError();
 
   const rateLimit = windowState(doc.window_count, doc.rate_limit_rpm, doc.window_ends_at!, now);
   if (isOverLimit(doc.window_count, doc.rate_limit_rpm)) throw new RateLimitError(rateLimit);

@@ -1,7 +1,6 @@
 import type { RateLimitState } from "../../shared/errors";
 
 export const WINDOW_MS = 60_000;
-export const DEFAULT_RATE_LIMIT_RPM = 60;
 
 /**
  * The state of a fixed 60-second window after a request was counted in it.

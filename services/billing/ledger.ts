@@ -1,10 +1,11 @@
+import { isDuplicateKeyError } from "../../shared/db/duplicate-key";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Db, Filter, UpdateFilter } from "mongodb";
 import { type Clock, systemClock, utcDay } from "../../shared/clock";
 import { ApiError, InsufficientCreditsError, NotFoundError, ValidationError } from "../../shared/errors";
 import { newId } from "../../shared/ids";
 import type { BalanceResult, CreditMovementResult, RefundResult } from "../../shared/schemas/billing";
-import { type AccountDoc, type BillingCollections, billingCollections, isDuplicateKeyError, type LedgerKind, type LedgerRow } from "./store";
+import { type AccountDoc, type BillingCollections, billingCollections, type LedgerKind, type LedgerRow } from "./store";
 import { addDays } from "./usage";
 
 /**

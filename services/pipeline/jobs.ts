@@ -1,4 +1,5 @@
 import type { Collection, Db } from "mongodb";
+import { isDuplicateKeyError } from "../../shared/db/duplicate-key";
 import { ApiError, NotFoundError } from "../../shared/errors";
 import type { Clock } from "../../shared/clock";
 import type { JobEventPayload, JobResource, JobType } from "../../shared/schemas/jobs";
@@ -48,7 +49,7 @@ export async function createJob(db: Db, spec: NewJob, clock: Clock): Promise<Job
     await jobs(db).insertOne(doc);
     return doc;
   } catch (err) {
-    if ((err as { code?: number }).code !== 11000) throw err;
+    if (!isDuplicateKeyError(err)) throw err;
     const existing = await jobs(db).findOne({ _id: spec.job_id });
     if (!existing || existing.org_id !== spec.org_id) throw err;
     return existing;

@@ -1,6 +1,7 @@
 import type { Db } from "mongodb";
 import type pino from "pino";
 import type { Clock } from "../../shared/clock";
+import { isTransportError } from "../../shared/errors";
 import type { StageCallParams, StageOutcome } from "../../shared/schemas/jobs";
 import { completeFinalization, type FinalizationDeps } from "./finalize";
 import { jobs } from "./jobs";
@@ -26,8 +27,6 @@ export interface RunnerDeps {
   log: pino.Logger;
 }
 
-/** Errors of the transport, not of the stage: the job is retried later rather than failed. */
-const TRANSIENT = new Set(["ServiceNotAvailableError", "ServiceNotFoundError", "RequestTimeoutError", "RequestRejectedError", "RequestSkippedError"]);
 /** A stage handler that is unreachable is waited for with backoff, up to this many times, without using up attempts. */
 const MAX_UNREACHABLE_RETRIES = 12;
 const unreachableDelayMs = (retries: number) => Math.min(30_000, 500 * 2 ** retries);
@@ -146,7 +145,7 @@ export class JobRunner {
         } catch (err) {
           if (lost || err instanceof LostLeaseError) throw new LostLeaseError(job._id);
           const name = (err as { name?: string }).name ?? "";
-          if (TRANSIENT.has(name)) {
+          if (isTransportError(err)) {
             const retries = job.unreachable_retries ?? 0;
             if (retries < MAX_UNREACHABLE_RETRIES) {
               log.warn({ stage: stage.key, err: name, retries }, "stage handler unreachable; the job waits for it");
@@ -189,7 +188,7 @@ export class JobRunner {
         );
         return this.finish(job, fence, { status: "succeeded", result: completed });
       } catch (err) {
-        if (TRANSIENT.has((err as { name?: string }).name ?? "")) return this.release(job, fence, unreachableDelayMs(0), { attempts: -1 });
+        if (isTransportError(err)) return this.release(job, fence, unreachableDelayMs(0), { attempts: -1 });
         const message = String((err as Error).message ?? err).slice(0, MAX_ERROR_LENGTH);
         return this.finish(job, fence, { status: "failed", error: `Saving the result failed: ${message}` });
       }

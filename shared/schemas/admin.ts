@@ -8,9 +8,12 @@ export const CreateOrganizationBody = z.strictObject({
   credits: z.number().int("must be a whole number").min(0, "must be at least 0").max(10_000_000, "must be at most 10000000").default(0),
 });
 
+/** The rate budget of a key created without one: requests per minute. */
+export const DEFAULT_RATE_LIMIT_RPM = 60;
+
 export const CreateApiKeyBody = z.strictObject({
   mode: z.enum(["live", "test"], { message: "must be 'live' or 'test'" }),
-  rate_limit_rpm: z.number().int("must be a whole number").min(1, "must be at least 1").max(1_000_000, "must be at most 1000000").default(60),
+  rate_limit_rpm: z.number().int("must be a whole number").min(1, "must be at least 1").max(1_000_000, "must be at most 1000000").default(DEFAULT_RATE_LIMIT_RPM),
 });
 
 export const GrantCreditsBody = z.strictObject({

@@ -170,3 +170,9 @@ export const UpdateArticleParams = z.strictObject({ ...updateFields, org_id: org
 export type ArticleUpdate = Omit<z.output<typeof UpdateArticleParams>, "org_id" | "id">;
 
 export const GetMediaParams = z.strictObject({ id: z.string() });
+/** `articles.getMedia`'s reply: the headers articles decides and the bytes. */
+export interface MediaResponse {
+  headers: Record<string, string>;
+  /** Base64, so the bytes cross the JSON transport unchanged. */
+  body_base64: string;
+}

@@ -35,7 +35,6 @@ export interface JobResource {
 export type JobEventPayload = Omit<JobResource, "stages" | "object" | "stage">;
 
 export const JobPath = z.strictObject({ id: uuid });
-export const NoBody = z.strictObject({});
 
 /** A stage as a job type declares it: where its handler runs. */
 export interface StageSpec {

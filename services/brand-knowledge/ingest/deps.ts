@@ -7,7 +7,7 @@ import { outboundPolicy } from "../../../shared/net/policy";
 import type { StageCallParams } from "../../../shared/schemas/jobs";
 import { stageProgressReporter } from "../../../shared/stage-progress";
 import type { Embedder } from "../knowledge/embeddings";
-import type { IngestDeps } from "./stages";
+import type { IngestDeps } from "./types";
 
 /** The ingest stage dependencies for one call: providers from the configuration, other services through the broker. */
 export function ingestDepsFrom(cfg: Config, ctx: Context, call: StageCallParams, own: { db: Db; embedder: Embedder; clock: Clock }): IngestDeps {
