@@ -2,6 +2,7 @@ import type { Db } from "mongodb";
 import type { z } from "zod";
 import type { Clock } from "../../shared/clock";
 import { ApiError } from "../../shared/errors";
+import { stagesOf, type ArticleStageKey } from "../../shared/job-types";
 import { newId } from "../../shared/ids";
 import type { ArticleJobInput, CreateArticleParams, JobAcknowledgement } from "../../shared/schemas/articles";
 import type { Quote } from "../../shared/schemas/billing";
@@ -22,11 +23,17 @@ export interface CreationDeps {
   idempotencyTtlMs: number;
 }
 
-const ALWAYS_RUN_STAGES = ["recon", "plan", "research", "draft", "edit", "seo", "score"];
+/** Whether the request asks for each optional stage of the article job. */
+const REQUESTED: Partial<Record<ArticleStageKey, (input: Pick<ArticleJobInput, "image" | "derivatives">) => boolean>> = {
+  image: (input) => input.image,
+  derivatives: (input) => input.derivatives.length > 0,
+};
 
-/** The pipeline stages an article job runs: the fixed ones, then `image` and `derivatives` when requested. */
+/** The pipeline stages an article job runs, as the job type declares them: every one that is not optional, and those requested. */
 export function articleStages(input: Pick<ArticleJobInput, "image" | "derivatives">): string[] {
-  return [...ALWAYS_RUN_STAGES, ...(input.image ? ["image"] : []), ...(input.derivatives.length ? ["derivatives"] : [])];
+  return stagesOf("article")
+    .filter((s) => !s.optional || REQUESTED[s.key as ArticleStageKey]?.(input))
+    .map((s) => s.key);
 }
 
 /** The job input: the validated request with its defaults applied and `target_keyword` filled. */

@@ -10,7 +10,7 @@ import { AddSourceParams, CreateBrandProfileBody, IngestFinished, ProfilePath, R
 import { PageParams } from "../../shared/schemas/pagination";
 import { StageCall } from "../../shared/schemas/jobs";
 import { orgId } from "../../shared/validation";
-import { ingestDepsFrom } from "./ingest/deps";
+import { ingestDepsFrom, ingestProviders, type IngestProviders } from "./ingest/deps";
 import { runIngestStage } from "./ingest/stages";
 import { createProfile, listProfiles, profileDetail, profiles } from "./profiles";
 import { embedderFrom } from "./providers";
@@ -18,7 +18,8 @@ import { RetrievalCache } from "./retrieval";
 import { addSource, listSources, recordIngestEnd, requeueStrandedSources, sourceDetail, type StartIngest } from "./sources";
 import { BRAND_KNOWLEDGE_COLLECTIONS } from "./store";
 
-type BrandKnowledgeService = Service & DbService & { retrieval: RetrievalCache; sweeper?: NodeJS.Timeout; lastFullSweep?: number; sweepSources(): void };
+type BrandKnowledgeService = Service &
+  DbService & { retrieval: RetrievalCache; providers?: IngestProviders; ingest(): IngestProviders; sweeper?: NodeJS.Timeout; lastFullSweep?: number; sweepSources(): void };
 
 const clock = systemClock;
 const STRANDED_AFTER_MS = 30_000;
@@ -93,7 +94,7 @@ const BrandKnowledgeServiceSchema: ServiceSchema<ServiceSettingSchema, BrandKnow
 
     /** One stage of an `ingest_source` job, called by the pipeline's worker. */
     runIngestStage: zodAction(StageCall, (call, ctx, svc: BrandKnowledgeService) =>
-      runIngestStage(ingestDepsFrom(config(), ctx, call, { db: svc.db, embedder: svc.retrieval.embedder, clock }), call),
+      runIngestStage(ingestDepsFrom(config(), ctx, call, svc.ingest()), call),
     ),
 
     /** The end of an ingest job (the pipeline's onFinish for `ingest_source`). */
@@ -116,6 +117,12 @@ const BrandKnowledgeServiceSchema: ServiceSchema<ServiceSettingSchema, BrandKnow
   },
 
   methods: {
+    /** The ingest stages' model and fetch clients: built at the first stage this process runs, then kept. */
+    ingest(this: BrandKnowledgeService): IngestProviders {
+      this.providers ??= ingestProviders(config(), { db: this.db, embedder: this.retrieval.embedder, clock });
+      return this.providers;
+    },
+
     /** Sources whose queueing failed, at every call; sources a crash may have stranded, at most every STRANDED_AFTER_MS. */
     sweepSources(this: BrandKnowledgeService) {
       const now = clock.now().getTime();
@@ -134,6 +141,7 @@ const BrandKnowledgeServiceSchema: ServiceSchema<ServiceSettingSchema, BrandKnow
 
   stopped(this: BrandKnowledgeService) {
     clearInterval(this.sweeper);
+    this.providers = undefined;
   },
 };
 

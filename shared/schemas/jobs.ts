@@ -42,6 +42,8 @@ export interface StageSpec {
   label: string;
   /** The action that runs the stage; it may live in any service. */
   action: string;
+  /** Run only when the request asks for it (e.g. an article's cover image). */
+  optional?: boolean;
 }
 
 /** What the pipeline passes to a stage handler action. */
@@ -71,6 +73,11 @@ export const StageProgress = z.strictObject({
   stage_index: z.number().int().min(0),
   meta: z.record(z.string(), z.unknown()),
 });
+export type StageProgressParams = z.output<typeof StageProgress>;
+/** `pipeline.reportProgress`'s reply: false when the job has moved to another worker. */
+export interface StageProgressReply {
+  accepted: boolean;
+}
 
 export const CreateJob = z.strictObject({
   job_id: uuid,

@@ -1,9 +1,9 @@
 import type { Db } from "mongodb";
-import type { Clock } from "../../shared/clock";
-import { isDuplicateKeyError } from "../../shared/db/duplicate-key";
-import { newId } from "../../shared/ids";
+import type { Clock } from "../../../shared/clock";
+import { isDuplicateKeyError } from "../../../shared/db/duplicate-key";
+import { newId } from "../../../shared/ids";
 import { jobs, toEventPayload } from "./jobs";
-import { jobTypeSpec } from "./job-types";
+import { jobTypeSpec } from "../../../shared/job-types";
 import { OUTBOX, type JobDoc, type OutboxDoc } from "./store";
 
 export interface FinalizationDeps {
