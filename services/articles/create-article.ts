@@ -5,8 +5,10 @@ import { ApiError } from "../../shared/errors";
 import { stagesOf, type ArticleStageKey } from "../../shared/job-types";
 import { newId } from "../../shared/ids";
 import type { ArticleJobInput, CreateArticleParams, JobAcknowledgement } from "../../shared/schemas/articles";
-import type { Quote } from "../../shared/schemas/billing";
-import type { JobResource } from "../../shared/schemas/jobs";
+import { call } from "../../shared/action";
+import { BillingActions } from "../../shared/schemas/billing";
+import { BrandKnowledgeActions } from "../../shared/schemas/brand";
+import { PipelineActions } from "../../shared/schemas/jobs";
 import { rootLogger } from "../../shared/logger";
 import { assertSameBody, findKeyedRequest, hashArticleRequest, replayOf } from "./idempotency";
 import { isDuplicateKeyError } from "../../shared/db/duplicate-key";
@@ -74,8 +76,8 @@ export async function createArticleJob(deps: CreationDeps, params: z.output<type
     }
   }
 
-  if (input.brand_profile_id) await deps.call("brand-knowledge.getProfile", { org_id, id: input.brand_profile_id });
-  const quote = await deps.call<Quote>("billing.quote", { mode: input.mode, image: input.image, derivatives: input.derivatives, language: input.language });
+  if (input.brand_profile_id) await call(deps, BrandKnowledgeActions.getProfile, { org_id, id: input.brand_profile_id });
+  const quote = await call(deps, BillingActions.quote, { mode: input.mode, image: input.image, derivatives: input.derivatives, language: input.language });
 
   for (let round = 0; round < MAX_KEY_ROUNDS; round++) {
     const now = deps.clock.now();
@@ -160,7 +162,7 @@ export async function settleRequest(deps: CreationDeps, c: ArticleCollections, r
  */
 export async function debitRequest(deps: CreationDeps, c: ArticleCollections, request: ArticleRequestDoc): Promise<void> {
   try {
-    await deps.call("billing.debit", { org_id: request.org_id, amount: request.credits, reference: request._id, reason: `article job ${request._id}` });
+    await call(deps, BillingActions.debit, { org_id: request.org_id, amount: request.credits, reference: request._id, reason: `article job ${request._id}` });
   } catch (err) {
     if ((err as { type?: unknown }).type === "insufficient_credits") await c.requests.deleteOne({ _id: request._id, state: { $in: ["charging", "accepted"] } });
     throw err;
@@ -205,7 +207,7 @@ async function recordAgain(c: ArticleCollections, doc: ArticleRequestDoc): Promi
 
 /** Creates the job the request paid for (idempotent on the job id) and marks the request `queued`. */
 export async function queueRequestedJob(deps: CreationDeps, c: ArticleCollections, request: ArticleRequestDoc): Promise<JobAcknowledgement> {
-  const job = await deps.call<JobResource>("pipeline.createJob", {
+  const job = await call(deps, PipelineActions.createJob, {
     job_id: request._id,
     org_id: request.org_id,
     type: "article",

@@ -1,14 +1,14 @@
 import type { Service, ServiceBroker, ServiceSchema, ServiceSettingSchema } from "moleculer";
-import { zodAction } from "../../shared/action";
+import { call, serve, zodAction } from "../../shared/action";
 import { systemClock } from "../../shared/clock";
 import { config } from "../../shared/config";
 import { dbMixin, type DbService } from "../../shared/db/mixin";
 import { rootLogger } from "../../shared/logger";
 import { outboundPolicy } from "../../shared/net/policy";
 import { registerOutboundUrl } from "../../shared/net/url-guard";
-import { AddSourceParams, CreateBrandProfileBody, IngestFinished, ProfilePath, RetrieveParams, SourcePath } from "../../shared/schemas/brand";
+import { AddSourceParams, BrandKnowledgeActions, CreateBrandProfileBody, IngestFinished, SourcePath } from "../../shared/schemas/brand";
 import { PageParams } from "../../shared/schemas/pagination";
-import { StageCall } from "../../shared/schemas/jobs";
+import { PipelineActions, StageCall } from "../../shared/schemas/jobs";
 import { orgId } from "../../shared/validation";
 import { ingestDepsFrom, ingestProviders, type IngestProviders } from "./ingest/deps";
 import { runIngestStage } from "./ingest/stages";
@@ -32,7 +32,7 @@ const deferredIngest = (err: unknown, source: { _id: string; ingest_job_id: stri
 
 /** Queues a source's ingest job under the id the source already carries (idempotent). */
 const startIngestVia = (broker: ServiceBroker): StartIngest => (source) =>
-  broker.call("pipeline.createJob", {
+  call(broker, PipelineActions.createJob, {
     job_id: source.ingest_job_id,
     org_id: source.org_id,
     type: "ingest_source",
@@ -76,7 +76,7 @@ const BrandKnowledgeServiceSchema: ServiceSchema<ServiceSettingSchema, BrandKnow
       listProfiles(svc.db, org_id, page),
     ),
 
-    getProfile: zodAction(ProfilePath.extend({ org_id: orgId }), ({ org_id, id }, _ctx, svc: BrandKnowledgeService) => profileDetail(svc.db, org_id, id)),
+    getProfile: serve(BrandKnowledgeActions.getProfile, ({ org_id, id }, _ctx, svc: BrandKnowledgeService) => profileDetail(svc.db, org_id, id)),
 
     addSource: zodAction(AddSourceParams, async ({ org_id, id, ...body }, ctx, svc: BrandKnowledgeService) => {
       if (body.url) body.url = await registerOutboundUrl(body.url, outboundPolicy(config()));
@@ -84,13 +84,13 @@ const BrandKnowledgeServiceSchema: ServiceSchema<ServiceSettingSchema, BrandKnow
       return { id: source._id, object: "kb_source", status: "pending", ingest_job_id: source.ingest_job_id };
     }),
 
-    listSources: zodAction(ProfilePath.extend({ org_id: orgId }), ({ org_id, id }, _ctx, svc: BrandKnowledgeService) => listSources(svc.db, org_id, id)),
+    listSources: serve(BrandKnowledgeActions.listSources, ({ org_id, id }, _ctx, svc: BrandKnowledgeService) => listSources(svc.db, org_id, id)),
 
     getSource: zodAction(SourcePath.extend({ org_id: orgId }), ({ org_id, id, source_id }, _ctx, svc: BrandKnowledgeService) =>
       sourceDetail(svc.db, org_id, id, source_id),
     ),
 
-    retrieve: zodAction(RetrieveParams, (params, _ctx, svc: BrandKnowledgeService) => svc.retrieval.retrieve(svc.db, params)),
+    retrieve: serve(BrandKnowledgeActions.retrieve, (params, _ctx, svc: BrandKnowledgeService) => svc.retrieval.retrieve(svc.db, params)),
 
     /** One stage of an `ingest_source` job, called by the pipeline's worker. */
     runIngestStage: zodAction(StageCall, (call, ctx, svc: BrandKnowledgeService) =>

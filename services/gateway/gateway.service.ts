@@ -3,8 +3,10 @@ import type { Context, Service, ServiceSchema, ServiceSettingSchema } from "mole
 import ApiGateway from "moleculer-web";
 import { bearerToken, secretsEqual } from "../../shared/bearer";
 import { config } from "../../shared/config";
-import { ApiError, httpErrorResponse, INVALID_ADMIN_TOKEN_MESSAGE, NotFoundError, rateLimitHeaders, writeErrorEnvelope, type RateLimitState } from "../../shared/errors";
-import type { MediaResponse } from "../../shared/schemas/articles";
+import { ApiError, httpErrorResponse, INVALID_ADMIN_TOKEN_MESSAGE, NotFoundError, rateLimitHeaders, writeErrorEnvelope } from "../../shared/errors";
+import { call } from "../../shared/action";
+import { AuthActions } from "../../shared/schemas/admin";
+import { ArticlesActions } from "../../shared/schemas/articles";
 import { rootLogger } from "../../shared/logger";
 import { checkReadiness, writeHealth } from "../../shared/runtime/health";
 import { DOCS_PATH, writeDocsAsset, writeDocsPage, writeOpenApi } from "./docs-page";
@@ -128,8 +130,7 @@ const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> 
           },
           /** Public media (article images): no key, the id is an unguessable UUID; articles decides the headers. */
           "GET /media/:id"(this: GatewayService, req: GatewayRequest, res: ServerResponse) {
-            req.$ctx
-              .call<MediaResponse, object>("articles.getMedia", { id: String(req.$params.id) })
+            call(req.$ctx, ArticlesActions.getMedia, { id: String(req.$params.id) })
               .then((media) => writeMedia(res, media))
               .catch((err: unknown) => this.sendErrorEnvelope(req, res, err));
           },
@@ -160,9 +161,7 @@ const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> 
 
     /** `/v1`: the API key is verified and the request counted against its rate window in auth. */
     async authenticateApiKey(ctx: Context<unknown, Record<string, unknown>>, _route: unknown, req: GatewayRequest, res: ServerResponse) {
-      const who = await ctx.call<{ org_id: string; key_id: string; rateLimit: RateLimitState }, object>("auth.authenticate", {
-        token: bearerToken(req.headers.authorization),
-      });
+      const who = await call(ctx, AuthActions.authenticate, { token: bearerToken(req.headers.authorization) });
       for (const [name, value] of Object.entries(rateLimitHeaders(who.rateLimit))) res.setHeader(name, value);
       req.$orgId = who.org_id;
       ctx.meta.org_id = who.org_id;

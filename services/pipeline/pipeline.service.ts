@@ -1,11 +1,14 @@
 import os from "node:os";
 import type { Service, ServiceSchema, ServiceSettingSchema } from "moleculer";
-import { zodAction } from "../../shared/action";
+import { call, serve, zodAction } from "../../shared/action";
+import { ArticlesActions } from "../../shared/schemas/articles";
+import { BillingActions } from "../../shared/schemas/billing";
+import { WebhooksActions } from "../../shared/schemas/webhooks";
 import { systemClock } from "../../shared/clock";
 import { config } from "../../shared/config";
 import { dbMixin, type DbService } from "../../shared/db/mixin";
 import { rootLogger } from "../../shared/logger";
-import { CreateJob, JobPath, StageProgress, type StageProgressReply } from "../../shared/schemas/jobs";
+import { JobPath, PipelineActions } from "../../shared/schemas/jobs";
 import { orgId } from "../../shared/validation";
 import { articleHandlers } from "./article/handlers";
 import { actionCaller } from "./engine/dispatch";
@@ -24,7 +27,7 @@ const FINISH_ACCEPTED_TIMEOUT_MS = 3000;
 
 /** How a finished job settles with other services: billing for the refund, the job type's onFinish. */
 const finalizationVia = (svc: PipelineService): FinalizationDeps => ({
-  refund: (org_id, reference) => svc.broker.call("billing.refund", { org_id, reference }),
+  refund: (org_id, reference) => call(svc.broker, BillingActions.refund, { org_id, reference }),
   notify: (action, job) =>
     svc.broker.call(action, { job_id: job._id, org_id: job.org_id, status: job.status, error: job.error, result: job.result, input: job.input }),
 });
@@ -35,14 +38,14 @@ const PipelineServiceSchema: ServiceSchema<ServiceSettingSchema, PipelineService
   mixins: [dbMixin("pipeline", PIPELINE_COLLECTIONS)],
 
   actions: {
-    createJob: zodAction(CreateJob, async (params, ctx, svc: PipelineService) => {
+    createJob: serve(PipelineActions.createJob, async (params, ctx, svc: PipelineService) => {
       const job = await createJob(svc.db, params, clock);
       ctx.broadcast("pipeline.jobQueued", { job_id: job._id });
       return toJobResource(job);
     }),
 
     get: zodAction(JobPath.extend({ org_id: orgId }), ({ org_id, id }, ctx, svc: PipelineService) =>
-      readJob(svc.db, org_id, id, (params) => ctx.call<{ finished: boolean }, object>("articles.finishAccepted", params, { timeout: FINISH_ACCEPTED_TIMEOUT_MS })),
+      readJob(svc.db, org_id, id, (params) => call(ctx, ArticlesActions.finishAccepted, params, { timeout: FINISH_ACCEPTED_TIMEOUT_MS })),
     ),
 
     cancel: zodAction(JobPath.extend({ org_id: orgId }), ({ org_id, id }, _ctx, svc: PipelineService) =>
@@ -50,7 +53,7 @@ const PipelineServiceSchema: ServiceSchema<ServiceSettingSchema, PipelineService
     ),
 
     /** A stage handler's progress (stages of other services); `accepted: false` tells it the job moved to another worker. */
-    reportProgress: zodAction(StageProgress, async (params, _ctx, svc: PipelineService): Promise<StageProgressReply> => ({
+    reportProgress: serve(PipelineActions.reportProgress, async (params, _ctx, svc: PipelineService) => ({
       accepted: await recordProgress(svc.db, params, clock),
     })),
   },
@@ -83,7 +86,7 @@ const PipelineServiceSchema: ServiceSchema<ServiceSettingSchema, PipelineService
       db: () => this.db,
       finalization: finalizationVia(this),
       webhooksAvailable: () => (this.broker.registry as unknown as { hasService(name: string): boolean }).hasService("webhooks"),
-      recordEvents: (events) => this.broker.call("webhooks.recordEvents", { events }),
+      recordEvents: (events) => call(this.broker, WebhooksActions.recordEvents, { events }),
       clock,
       log,
     });

@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { uuid } from "../validation";
+import { contract } from "../action";
+import type { RateLimitState } from "../errors";
+import { NoFields, uuid } from "../validation";
 
 /** Admin API contracts (the dashboard's part), shared by the gateway and the owning services. */
 
@@ -42,3 +44,25 @@ export interface ApiKeyResource {
   last_used_at: string | null;
   revoked_at: string | null;
 }
+
+// The auth service's actions other services call: params and reply declared once (shared/action.ts `contract`).
+
+export const AuthenticateParams = z.strictObject({ token: z.string().max(8192) });
+/** Who a valid key belongs to, and its rate window after this request was counted. */
+export interface Authenticated {
+  org_id: string;
+  key_id: string;
+  mode: "live" | "test";
+  rateLimit: RateLimitState;
+}
+export const CreateApiKeyParams = CreateApiKeyBody.extend(OrgPath.shape);
+/** The created key: the only response that shows the key itself. */
+export type CreatedApiKey = ApiKeyResource & { key: string };
+
+export const AuthActions = {
+  authenticate: contract<Authenticated>()("auth.authenticate", AuthenticateParams),
+  createOrganization: contract<OrganizationResource>()("auth.createOrganization", CreateOrganizationBody),
+  getOrganization: contract<Omit<OrganizationResource, "credit_balance">>()("auth.getOrganization", OrgPath),
+  countOrganizations: contract<number>()("auth.countOrganizations", NoFields),
+  createKey: contract<CreatedApiKey>()("auth.createKey", CreateApiKeyParams),
+};

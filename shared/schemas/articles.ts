@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { contract } from "../action";
 import { orgId, uuid } from "../validation";
 import { pageQuery, PageParams } from "./pagination";
 
@@ -176,3 +177,13 @@ export interface MediaResponse {
   /** Base64, so the bytes cross the JSON transport unchanged. */
   body_base64: string;
 }
+
+/** `articles.finishAccepted`: whether an acknowledged request's job exists now. */
+export const FinishAcceptedParams = z.strictObject({ org_id: orgId, id: uuid });
+
+// The articles service's actions other services call: params and reply declared once (shared/action.ts `contract`).
+export const ArticlesActions = {
+  saveGenerated: contract<GeneratedArticleResult>()("articles.saveGenerated", GeneratedArticle),
+  finishAccepted: contract<{ finished: boolean }>()("articles.finishAccepted", FinishAcceptedParams),
+  getMedia: contract<MediaResponse>()("articles.getMedia", GetMediaParams),
+};

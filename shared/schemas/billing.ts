@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { contract } from "../action";
 import { orgId, queryInt } from "../validation";
 
 /** Billing contracts: the `GET /v1/usage` query the gateway validates, and the params and results of every billing action. */
@@ -123,3 +124,16 @@ export interface UsageReport {
   credit_balance: number;
   daily: UsageDay[];
 }
+
+// The billing service's actions: params and reply declared once (shared/action.ts `contract`).
+export const BillingActions = {
+  openAccount: contract<BalanceResult>()("billing.openAccount", OpenAccountParams),
+  grant: contract<CreditMovementResult>()("billing.grant", GrantParams),
+  balance: contract<BalanceResult>()("billing.balance", BalanceParams),
+  quote: contract<Quote>()("billing.quote", QuoteParams),
+  debit: contract<CreditMovementResult>()("billing.debit", DebitParams),
+  refund: contract<RefundResult>()("billing.refund", RefundParams),
+  recordTokens: contract<Record<string, never>>()("billing.recordTokens", RecordTokensParams),
+  recordRequests: contract<Record<string, never>>()("billing.recordRequests", RecordRequestsParams),
+  usage: contract<UsageReport>()("billing.usage", UsageParams),
+};

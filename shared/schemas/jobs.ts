@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { contract } from "../action";
 import { uuid } from "../validation";
 
 export const JOB_TYPES = ["article", "ingest_source"] as const;
@@ -88,3 +89,9 @@ export const CreateJob = z.strictObject({
   /** Stage keys to run, in order; defaults to every stage of the type. */
   stages: z.array(z.string()).optional(),
 });
+
+// The pipeline's actions other services call: params and reply declared once (shared/action.ts `contract`).
+export const PipelineActions = {
+  createJob: contract<JobResource>()("pipeline.createJob", CreateJob),
+  reportProgress: contract<StageProgressReply>()("pipeline.reportProgress", StageProgress),
+};

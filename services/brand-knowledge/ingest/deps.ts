@@ -1,4 +1,6 @@
 import type { Context } from "moleculer";
+import { call as callAction } from "../../../shared/action";
+import { BillingActions } from "../../../shared/schemas/billing";
 import type { Db } from "mongodb";
 import type { Clock } from "../../../shared/clock";
 import type { Config } from "../../../shared/config";
@@ -31,7 +33,7 @@ export function ingestDepsFrom(cfg: Config, ctx: Context, call: StageCallParams,
     crawl: { maxPages: cfg.CRAWL_MAX_PAGES, maxDepth: cfg.CRAWL_MAX_DEPTH, totalTimeMs: cfg.CRAWL_TIMEOUT_MS, pageTimeoutMs: cfg.CRAWL_PAGE_TIMEOUT_MS },
     reportProgress: stageProgressReporter(ctx, call),
     recordTokens: async (tokens_in, tokens_out) => {
-      await ctx.call("billing.recordTokens", { org_id: call.org_id, tokens_in, tokens_out });
+      await callAction(ctx, BillingActions.recordTokens, { org_id: call.org_id, tokens_in, tokens_out });
     },
   };
 }

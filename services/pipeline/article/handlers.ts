@@ -7,12 +7,13 @@ import { imageModelFrom } from "../../../shared/llm/openai-images";
 import { rootLogger } from "../../../shared/logger";
 import { outboundPolicy } from "../../../shared/net/policy";
 import { publicBaseUrl, sourceAddress } from "../../../shared/public-url";
-import type { GeneratedArticleResult } from "../../../shared/schemas/articles";
-import type { RetrievedChunk } from "../../../shared/schemas/brand";
+import { call } from "../../../shared/action";
+import { ArticlesActions } from "../../../shared/schemas/articles";
+import { BillingActions } from "../../../shared/schemas/billing";
+import { BrandKnowledgeActions } from "../../../shared/schemas/brand";
 import type { StageCallParams, StageProgressParams } from "../../../shared/schemas/jobs";
 import { orgId, uuid } from "../../../shared/validation";
 import type { LocalHandler } from "../engine/dispatch";
-import type { BrandProfileView } from "./recon";
 import { buildGeneratedArticle, runArticleStage, type ArticleStageDeps } from "./stages";
 import { fetchReadableDocument, SearxngProvider } from "./web-search";
 
@@ -39,24 +40,23 @@ function articleDepsFor(
   providers: ArticleProviders,
   cfg: Config,
   broker: ServiceBroker,
-  call: StageCallParams,
+  stage: StageCallParams,
   recordProgress: (progress: StageProgressParams) => Promise<boolean>,
 ): ArticleStageDeps {
-  const org_id = call.org_id;
+  const org_id = stage.org_id;
   return {
     ...providers,
-    retrieve: (brand_profile_id, query, k) =>
-      broker.call<RetrievedChunk[], object>("brand-knowledge.retrieve", { org_id, brand_profile_id, query: query.slice(0, MAX_QUERY_CHARS), k }),
+    retrieve: (brand_profile_id, query, k) => call(broker, BrandKnowledgeActions.retrieve, { org_id, brand_profile_id, query: query.slice(0, MAX_QUERY_CHARS), k }),
     sourceAddress: (profileId, sourceId) => sourceAddress(publicBaseUrl(cfg), profileId, sourceId),
-    getProfile: (id) => broker.call<BrandProfileView, object>("brand-knowledge.getProfile", { org_id, id }),
-    listSources: async (id) => (await broker.call<{ data: { id: string; type: string }[] }, object>("brand-knowledge.listSources", { org_id, id })).data,
+    getProfile: (id) => call(broker, BrandKnowledgeActions.getProfile, { org_id, id }),
+    listSources: async (id) => (await call(broker, BrandKnowledgeActions.listSources, { org_id, id })).data,
     recordTokens: async (tokens_in, tokens_out) => {
-      await broker.call("billing.recordTokens", { org_id, tokens_in, tokens_out });
+      await call(broker, BillingActions.recordTokens, { org_id, tokens_in, tokens_out });
     },
     // Best effort, as for a stage in another service: a lost report must not fail the stage.
     reportProgress: (meta) =>
-      recordProgress({ job_id: call.job_id, fence: call.fence, stage_index: call.stage_index, meta }).catch((err: unknown) => {
-        rootLogger().debug({ err, job_id: call.job_id }, "progress report not recorded");
+      recordProgress({ job_id: stage.job_id, fence: stage.fence, stage_index: stage.stage_index, meta }).catch((err: unknown) => {
+        rootLogger().debug({ err, job_id: stage.job_id }, "progress report not recorded");
         return true;
       }),
     now: () => new Date(),
@@ -83,12 +83,12 @@ export function articleHandlers(
   const providers = articleProviders(cfg);
   return {
     [ARTICLE_STAGE]: (params) => {
-      const call = params as StageCallParams;
-      return runArticleStage(articleDepsFor(providers, cfg, broker, call, recordProgress), call);
+      const stage = params as StageCallParams;
+      return runArticleStage(articleDepsFor(providers, cfg, broker, stage, recordProgress), stage);
     },
     [ARTICLE_COMPLETE]: (params) => {
       const article = buildGeneratedArticle(CompleteArticle.parse(params));
-      return broker.call<GeneratedArticleResult, typeof article>("articles.saveGenerated", article);
+      return call(broker, ArticlesActions.saveGenerated, article);
     },
   };
 }
