@@ -38,6 +38,9 @@ export function articleStages(input: Pick<ArticleJobInput, "image" | "derivative
     .map((s) => s.key);
 }
 
+/** What the price of an article depends on. */
+const articleSpec = (input: ArticleJobInput) => ({ mode: input.mode, image: input.image, derivatives: input.derivatives, language: input.language });
+
 /** The job input: the validated request with its defaults applied and `target_keyword` filled. */
 export function articleJobInput(body: Omit<z.output<typeof CreateArticleParams>, "org_id" | "idempotency_key">): ArticleJobInput {
   return { ...body, target_keyword: body.target_keyword ?? body.topic };
@@ -77,7 +80,9 @@ export async function createArticleJob(deps: CreationDeps, params: z.output<type
   }
 
   if (input.brand_profile_id) await call(deps, BrandKnowledgeActions.getProfile, { org_id, id: input.brand_profile_id });
-  const quote = await call(deps, BillingActions.quote, { mode: input.mode, image: input.image, derivatives: input.derivatives, language: input.language });
+  // The price is recorded with the request and acknowledged before the charge's outcome is known (a 202 may
+  // answer a charge whose reply was lost); billing prices the same article again when it charges it.
+  const quote = await call(deps, BillingActions.quote, articleSpec(input));
 
   for (let round = 0; round < MAX_KEY_ROUNDS; round++) {
     const now = deps.clock.now();
@@ -157,12 +162,12 @@ export async function settleRequest(deps: CreationDeps, c: ArticleCollections, r
 }
 
 /**
- * Debits the request's price under its job id (billing replays a repeat). A 402 removes the request
+ * Charges the request's article under its job id: billing prices it and debits that price (a repeat is replayed). A 402 removes the request
  * while nobody has acknowledged it (nothing was charged, its key is free again).
  */
 export async function debitRequest(deps: CreationDeps, c: ArticleCollections, request: ArticleRequestDoc): Promise<void> {
   try {
-    await call(deps, BillingActions.debit, { org_id: request.org_id, amount: request.credits, reference: request._id, reason: `article job ${request._id}` });
+    await call(deps, BillingActions.chargeArticle, { org_id: request.org_id, reference: request._id, reason: `article job ${request._id}`, article: articleSpec(request.input) });
   } catch (err) {
     if ((err as { type?: unknown }).type === "insufficient_credits") await c.requests.deleteOne({ _id: request._id, state: { $in: ["charging", "accepted"] } });
     throw err;

@@ -2,7 +2,7 @@ import type { Service, ServiceSchema, ServiceSettingSchema } from "moleculer";
 import { serve } from "../../shared/action";
 import { dbMixin, type DbService } from "../../shared/db/mixin";
 import { BillingActions } from "../../shared/schemas/billing";
-import { debitCredits, getBalance, grantCredits, openAccount, recoverPendingLedger, refundDebit } from "./ledger";
+import { chargeArticle, debitCredits, getBalance, grantCredits, openAccount, recoverPendingLedger, refundDebit } from "./ledger";
 import { priceArticle } from "./pricing";
 import { BILLING_COLLECTIONS } from "./store";
 import { recordRequests, recordTokens, usageReport } from "./usage";
@@ -22,6 +22,7 @@ const BillingServiceSchema: ServiceSchema<ServiceSettingSchema, BillingService> 
     grant: serve(BillingActions.grant, (params, _ctx, svc: BillingService) => grantCredits(svc.db, params)),
     balance: serve(BillingActions.balance, ({ org_id }, _ctx, svc: BillingService) => getBalance(svc.db, org_id)),
     quote: serve(BillingActions.quote, (params) => priceArticle(params)),
+    chargeArticle: serve(BillingActions.chargeArticle, (params, _ctx, svc: BillingService) => chargeArticle(svc.db, params)),
     debit: serve(BillingActions.debit, (params, _ctx, svc: BillingService) => debitCredits(svc.db, params)),
     refund: serve(BillingActions.refund, (params, _ctx, svc: BillingService) => refundDebit(svc.db, params)),
     recordTokens: serve(BillingActions.recordTokens, (params, _ctx, svc: BillingService) => recordTokens(svc.db, params)),

@@ -65,6 +65,9 @@ export const QuoteParams = z.strictObject({
   language: z.string().min(1, "must not be empty").max(12, "must be at most 12 characters"),
 });
 
+/** Prices an article (the one pricing table, services/billing/pricing.ts) and debits that price, in one call. */
+export const ChargeArticleParams = z.strictObject({ org_id: orgId, reference, reason, article: QuoteParams });
+
 export const RecordTokensParams = z.strictObject({ org_id: orgId, tokens_in: tokenCount, tokens_out: tokenCount });
 
 function isCalendarDay(day: string): boolean {
@@ -126,7 +129,11 @@ export interface UsageReport {
 }
 
 // The billing service's actions: params and reply declared once (shared/action.ts `contract`).
+/** What `billing.chargeArticle` took: the price with its components, and the movement. */
+export type ArticleCharge = Quote & CreditMovementResult;
+
 export const BillingActions = {
+  chargeArticle: contract<ArticleCharge>()("billing.chargeArticle", ChargeArticleParams),
   openAccount: contract<BalanceResult>()("billing.openAccount", OpenAccountParams),
   grant: contract<CreditMovementResult>()("billing.grant", GrantParams),
   balance: contract<BalanceResult>()("billing.balance", BalanceParams),
