@@ -3,7 +3,7 @@ import { Errors } from "moleculer";
 
 /**
  * The one error catalog: every code a client can see, with its HTTP status.
- * Codes of the article surface (spec §7), of the sibling surfaces (sibling-surfaces §7),
+ * Codes of the article surface's error table, of the sibling surfaces' error table,
  * and the protocol-level codes the spec leaves open (docs/decisions.md#errors).
  */
 export const ERROR_CATALOG = {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ValidationError } from "./errors";
 
-/** `field: problem` for every issue, joined with `; ` (spec §7). */
+/** `field: problem` for every issue, joined with `; ` (rule: a 400 names every field at fault). */
 export function formatIssues(issues: readonly z.core.$ZodIssue[]): string {
   const parts: string[] = [];
   for (const issue of issues) {

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 
 export type KeyMode = "live" | "test";
 
-/** `svc_live_` or `svc_test_` + 43 base64url characters: 256 random bits (spec §5). */
+/** `svc_live_` or `svc_test_` + 43 base64url characters: 256 random bits (rule: API keys are unguessable bearer tokens). */
 export const API_KEY_PATTERN = /^svc_(live|test)_[A-Za-z0-9_-]{43}$/;
 
 export function generateApiKey(mode: KeyMode): string {

@@ -48,7 +48,7 @@ export interface RecordOutcome {
   deliveries: number;
 }
 
-/** The delivery body (spec §6): serialized once, so every attempt signs and sends the same bytes. */
+/** The delivery body (rule: a delivery body is `{ event, data }`): serialized once, so every attempt signs and sends the same bytes. */
 export function eventBody(kind: string, payload: Record<string, unknown>): string {
   return JSON.stringify({ event: kind, data: payload });
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { contract } from "../action";
+import { ARTICLE_MODES } from "./articles";
 import { orgId, queryInt } from "../validation";
 
 /** Billing contracts: the `GET /v1/usage` query the gateway validates, and the params and results of every billing action. */
@@ -18,7 +19,7 @@ const reference = z.string().min(1, "must not be empty").max(200, "must be at mo
 const reason = z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters");
 const tokenCount = z.number().int("must be a whole number").min(0, "must be at least 0").max(100_000_000, "must be at most 100000000");
 
-/** `GET /v1/usage?days=N`: default 30, values above 90 are capped to 90 (spec §8); anything else than digits is a 400. */
+/** `GET /v1/usage?days=N`: default 30, values above 90 are capped to 90 (rule: usage looks back at most 90 days); anything else than digits is a 400. */
 export const UsageQuery = z.strictObject({
   days: queryInt({ min: 1, max: MAX_USAGE_DAYS, default: DEFAULT_USAGE_DAYS, clampToMax: true }),
 });
@@ -56,7 +57,6 @@ export const RefundParams = z.strictObject({
   reference,
 });
 
-export const ARTICLE_MODES = ["standard", "deep_research"] as const;
 
 export const QuoteParams = z.strictObject({
   mode: z.enum(ARTICLE_MODES, { message: "must be 'standard' or 'deep_research'" }),
@@ -120,7 +120,7 @@ export interface UsageDay {
   tokens_out: number;
 }
 
-/** The usage report (spec §2): `daily` holds one row per UTC day, oldest first, ending today. */
+/** The usage report (rule: one row per UTC day, no gaps): `daily` holds one row per UTC day, oldest first, ending today. */
 export interface UsageReport {
   object: "usage";
   days: number;

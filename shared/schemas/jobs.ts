@@ -17,7 +17,7 @@ export interface JobStage {
   meta?: Record<string, unknown>;
 }
 
-/** The Job resource of spec §2. */
+/** The Job resource (rule: a job shows every stage it will run, with its status). */
 export interface JobResource {
   id: string;
   object: "job";
@@ -32,7 +32,7 @@ export interface JobResource {
   finished_at: string | null;
 }
 
-/** The job as events carry it: the resource without `stages` (spec §6). */
+/** The job as events carry it: the resource without `stages` (rule: job events carry the job without its stages). */
 export type JobEventPayload = Omit<JobResource, "stages" | "object" | "stage">;
 
 export const JobPath = z.strictObject({ id: uuid });

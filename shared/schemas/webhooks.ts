@@ -17,7 +17,7 @@ function knownKinds(surface: EventSurface, events: string[] | undefined, ctx: z.
   });
 }
 
-/** `POST /v1/webhooks`: the article surface's kinds only (spec §4). */
+/** `POST /v1/webhooks`: the article surface's kinds only (rule: an endpoint subscribes only to its surface's event kinds). */
 export const CreateWebhookBody = z
   .strictObject({ url: httpUrl, events: eventList.optional() })
   .superRefine((body, ctx) => knownKinds("articles", body.events, ctx));
