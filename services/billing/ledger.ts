@@ -4,7 +4,7 @@ import type { Db, Filter, UpdateFilter } from "mongodb";
 import { type Clock, systemClock, utcDay } from "../../shared/clock";
 import { ApiError, InsufficientCreditsError, NotFoundError, ValidationError } from "../../shared/errors";
 import { newId } from "../../shared/ids";
-import type { ArticleCharge, BalanceResult, CreditMovementResult, QuoteInput, RefundResult } from "../../shared/schemas/billing";
+import type { ArticleCharge, ArticleChargeInput, BalanceResult, CreditMovementResult, RefundResult } from "../../shared/schemas/billing";
 import { priceArticle } from "./pricing";
 import { type AccountDoc, type BillingCollections, billingCollections, type LedgerKind, type LedgerRow } from "./store";
 import { addDays } from "./usage";
@@ -88,14 +88,9 @@ export async function debitCredits(
  * Prices an article and debits that price under `reference`: the caller never sends a price back.
  * A repeat of the reference is replayed like any debit (the price of the same article is the same).
  */
-export async function chargeArticle(
-  db: Db,
-  params: { org_id: string; reference: string; reason: string; article: QuoteInput },
-  clock: Clock = systemClock,
-): Promise<ArticleCharge> {
-  const quote = priceArticle(params.article);
-  const moved = await debitCredits(db, { org_id: params.org_id, amount: quote.credits, reference: params.reference, reason: params.reason }, clock);
-  return { ...quote, ...moved };
+export async function chargeArticle(db: Db, { article, ...debit }: ArticleChargeInput, clock: Clock = systemClock): Promise<ArticleCharge> {
+  const quote = priceArticle(article);
+  return { ...quote, ...(await debitCredits(db, { ...debit, amount: quote.credits }, clock)) };
 }
 
 /** Gives back the debit carrying `reference`, exactly once (ledger reference `refund:<reference>`). */

@@ -67,6 +67,7 @@ export const QuoteParams = z.strictObject({
 
 /** Prices an article (the one pricing table, services/billing/pricing.ts) and debits that price, in one call. */
 export const ChargeArticleParams = z.strictObject({ org_id: orgId, reference, reason, article: QuoteParams });
+export type ArticleChargeInput = z.output<typeof ChargeArticleParams>;
 
 export const RecordTokensParams = z.strictObject({ org_id: orgId, tokens_in: tokenCount, tokens_out: tokenCount });
 
