@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig } from "./shared/config";
 import { rootLogger } from "./shared/logger";
-import { startPlatform, type RunningPlatform } from "./shared/runtime/platform";
+import { startPlatform, type RunningPlatform } from "./services/runner";
 
 /** What a new user needs to see on the embedded default: where the API is and how to call it. */
 function printWelcome(p: RunningPlatform): void {

@@ -7,8 +7,12 @@ export function bearerToken(header: string | undefined): string {
   return match ? match[1] : "";
 }
 
-/** Compares two secrets in constant time, whatever their lengths (both are hashed first). */
+/**
+ * The one constant-time comparison of secrets (tokens, key digests), whatever their lengths: both are
+ * hashed first. An empty secret matches nothing.
+ */
 export function secretsEqual(presented: string, expected: string): boolean {
+  if (!presented || !expected) return false;
   const a = createHash("sha256").update(presented).digest();
   const b = createHash("sha256").update(expected).digest();
   return timingSafeEqual(a, b) && presented.length === expected.length;

@@ -10,4 +10,3 @@ export function utcDay(date: Date): string {
   return date.toISOString().slice(0, 10);
 }
 
-export const unixSeconds = (date: Date): number => Math.floor(date.getTime() / 1000);

@@ -1,8 +1,9 @@
+import type { ServerResponse } from "node:http";
 import { Errors } from "moleculer";
 
 /**
  * The one error catalog: every code a client can see, with its HTTP status.
- * Codes of the article surface (spec §7), of the sibling surfaces (sibling-surfaces §7),
+ * Codes of the article surface's error table, of the sibling surfaces' error table,
  * and the protocol-level codes the spec leaves open (docs/decisions.md#errors).
  */
 export const ERROR_CATALOG = {
@@ -55,6 +56,9 @@ export class NotFoundError extends ApiError {
 
 export const INVALID_API_KEY_MESSAGE =
   "Invalid API key. Pass a valid key as a bearer token: 'Authorization: Bearer <API_KEY>'.";
+
+export const INVALID_ADMIN_TOKEN_MESSAGE =
+  "Invalid admin token. Pass ADMIN_TOKEN as a bearer token: 'Authorization: Bearer <ADMIN_TOKEN>'.";
 
 export class InvalidApiKeyError extends ApiError {
   constructor() {
@@ -115,10 +119,34 @@ export function toHttpError(err: unknown): HttpError {
   if (e && typeof e.name === "string" && DATABASE_UNAVAILABLE.has(e.name)) {
     return { status: 503, body: envelope("service_unavailable", "A database is temporarily unavailable. Retry with backoff."), unexpected: err };
   }
-  if (e && (e.name === "ServiceNotFoundError" || e.name === "ServiceNotAvailableError" || e.name === "RequestTimeoutError" || e.name === "ServiceUnavailableError" || e.name === "RequestRejectedError")) {
+  if (e && e.name === "BadRequestError" && (err as { code?: unknown }).code === 400) {
+    // moleculer-web's own refusals (e.g. a path parameter it cannot decode): the client's request, not our fault.
+    return { status: 400, body: envelope("invalid_request", "Malformed request: the request path or query could not be decoded.") };
+  }
+  if (isTransportError(err)) {
     return { status: 503, body: envelope("service_unavailable", "The service is temporarily unavailable. Retry with backoff."), unexpected: err };
   }
   return { status: 500, body: envelope("internal_error", INTERNAL_MESSAGE), unexpected: err };
+}
+
+/**
+ * Errors of the transport between services, not of the action called: nothing was done, or it is
+ * unknown whether it was, so the caller retries later (the job waits; HTTP answers 503).
+ * Moleculer's retryable call errors, its skipped request (the call's time ran out before it was sent)
+ * and moleculer-web's refusal while its broker is not started.
+ */
+export const TRANSPORT_ERRORS: ReadonlySet<string> = new Set([
+  "ServiceNotFoundError",
+  "ServiceNotAvailableError",
+  "RequestTimeoutError",
+  "RequestRejectedError",
+  "RequestSkippedError",
+  "ServiceUnavailableError",
+]);
+
+export function isTransportError(err: unknown): boolean {
+  const name = (err as { name?: unknown } | null)?.name;
+  return typeof name === "string" && TRANSPORT_ERRORS.has(name);
 }
 
 /** The MongoDB driver's errors for a server it cannot reach or lost: 503, retryable (a write cut off mid-way is as uncertain as any lost call). */
@@ -135,4 +163,62 @@ const INTERNAL_MESSAGE = "An internal error occurred. It is safe to retry with b
 
 export function envelope(code: ErrorCode, message: string) {
   return { error: { code, message } };
+}
+
+/** What the HTTP edge knows of the request an error answers: to tell a route miss (404) from a wrong method (405). */
+export interface ErrorRequest {
+  method?: string;
+  path: string;
+  /** The methods the API serves at `path` (none: no such route). */
+  methodsAt(path: string): string[];
+}
+
+/** An error's response at the HTTP edge: status, envelope and the headers that go with them. */
+export interface HttpErrorResponse extends HttpError {
+  headers: Record<string, string>;
+}
+
+/** Seconds a client is told to wait after a 503: about the time a lost node takes to be noticed and replaced. */
+export const RETRY_AFTER_S = 2;
+
+/** The web layer's "no route matched" (moleculer-web's own NotFoundError, not ours). */
+function isRouteMiss(err: unknown): boolean {
+  const e = err as { name?: unknown; code?: unknown; type?: unknown } | null;
+  return !!e && e.name === "NotFoundError" && e.code === 404 && e.type === "NOT_FOUND";
+}
+
+/** No route matched: 405 when the path exists for other methods, 404 otherwise. */
+function routeMiss(req: ErrorRequest): HttpErrorResponse {
+  const path = req.path;
+  const allowed = req.methodsAt(path.length > 1 ? path.replace(/\/$/, "") : path);
+  if (allowed.length) {
+    return {
+      status: 405,
+      body: envelope("method_not_allowed", `Method ${req.method} is not allowed on ${path}. Allowed: ${allowed.join(", ")}.`),
+      headers: { allow: allowed.join(", ") },
+    };
+  }
+  return { status: 404, body: envelope("not_found", `No route for ${req.method} ${path}.`), headers: {} };
+}
+
+/** Maps any error the HTTP edge meets to its response, with the headers its status calls for. */
+export function httpErrorResponse(err: unknown, req: ErrorRequest): HttpErrorResponse {
+  if (isRouteMiss(err)) return routeMiss(req);
+  const mapped: HttpErrorResponse = { ...toHttpError(err), headers: {} };
+  const e = err as { type?: unknown; data?: { rateLimit?: RateLimitState } } | null;
+  if (e?.type === "rate_limit_exceeded" && e.data?.rateLimit) {
+    Object.assign(mapped.headers, rateLimitHeaders(e.data.rateLimit), { "retry-after": String(e.data.rateLimit.retryAfter) });
+  }
+  if (mapped.status === 401) mapped.headers["www-authenticate"] = 'Bearer realm="api"';
+  // Nothing changed (docs/failure-semantics.md): say when to come back.
+  if (mapped.status === 503) mapped.headers["retry-after"] = String(RETRY_AFTER_S);
+  return mapped;
+}
+
+/** Writes an error envelope as the response (JSON, with its length). */
+export function writeErrorEnvelope(res: ServerResponse, status: number, body: HttpError["body"], headers: Record<string, string> = {}): void {
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  const payload = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(payload) });
+  res.end(payload);
 }

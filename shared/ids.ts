@@ -1,4 +1,4 @@
 import { randomUUID } from "node:crypto";
 
-/** Resource identifiers are UUID strings (spec §2). */
+/** Resource identifiers are UUID strings (rule: ids are opaque UUIDs). */
 export const newId = (): string => randomUUID();

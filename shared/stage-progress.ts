@@ -1,6 +1,7 @@
 import type { Context } from "moleculer";
 import { rootLogger } from "./logger";
-import type { StageCallParams } from "./schemas/jobs";
+import { call as callAction } from "./action";
+import { PipelineActions, type StageCallParams } from "./schemas/jobs";
 
 /**
  * How any stage handler reports progress to the pipeline: best effort, never throws (a lost report
@@ -10,7 +11,7 @@ import type { StageCallParams } from "./schemas/jobs";
 export function stageProgressReporter(ctx: Context, call: Pick<StageCallParams, "job_id" | "fence" | "stage_index">) {
   return async (meta: Record<string, unknown>): Promise<boolean> => {
     try {
-      const ack = await ctx.call<{ accepted: boolean }, object>("pipeline.reportProgress", {
+      const ack = await callAction(ctx, PipelineActions.reportProgress, {
         job_id: call.job_id,
         fence: call.fence,
         stage_index: call.stage_index,

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ValidationError } from "./errors";
 
-/** `field: problem` for every issue, joined with `; ` (spec §7). */
+/** `field: problem` for every issue, joined with `; ` (rule: a 400 names every field at fault). */
 export function formatIssues(issues: readonly z.core.$ZodIssue[]): string {
   const parts: string[] = [];
   for (const issue of issues) {
@@ -66,3 +66,6 @@ export const httpUrl = z
 
 export const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "must be a UUID");
 export const orgId = uuid;
+
+/** A query or body that must carry nothing (and params of an action that takes none). */
+export const NoFields = z.strictObject({});

@@ -1,13 +1,12 @@
 import type { Context, Service, ServiceBroker, ServiceSchema, ServiceSettingSchema } from "moleculer";
-import { zodAction } from "../../shared/action";
+import { call, serve, zodAction } from "../../shared/action";
+import { AuthActions } from "../../shared/schemas/admin";
 import { systemClock } from "../../shared/clock";
 import { config } from "../../shared/config";
 import { dbMixin, type DbService } from "../../shared/db/mixin";
 import { rootLogger } from "../../shared/logger";
 import { publicBaseUrl } from "../../shared/public-url";
-import { JobPath } from "../../shared/schemas/jobs";
-import { orgId } from "../../shared/validation";
-import { CreateArticleParams, GeneratedArticle, GetArticleParams, GetMediaParams, ListArticlesParams, UpdateArticleParams } from "../../shared/schemas/articles";
+import { ArticlesActions, CreateArticleParams, GetArticleParams, ListArticlesParams, UpdateArticleParams } from "../../shared/schemas/articles";
 import { CreateIntegrationParams, IntegrationPath, ListIntegrationsParams, PublishArticleParams } from "../../shared/schemas/publishing";
 import { createArticleJob, type CreationDeps } from "./create-article";
 import { updateArticle } from "./edit-article";
@@ -46,7 +45,7 @@ function publishingDeps(svc: ArticlesService, caller: Pick<Context, "call">): In
     clock,
     keys: config().INTEGRATIONS_ENCRYPTION_KEYS,
     publishing: publishingConfig(config()),
-    organizationExists: (orgId) => caller.call("auth.getOrganization", { org_id: orgId }).then(() => true, (err: { type?: string }) => (err?.type === "not_found" ? false : Promise.reject(err))),
+    organizationExists: (orgId) => call(caller, AuthActions.getOrganization, { org_id: orgId }).then(() => true, (err: { type?: string }) => (err?.type === "not_found" ? false : Promise.reject(err))),
   };
 }
 
@@ -83,15 +82,15 @@ const ArticlesServiceSchema: ServiceSchema<ServiceSettingSchema, ArticlesService
     testIntegration: zodAction(IntegrationPath, ({ id }, ctx, svc: ArticlesService) => testIntegration(publishingDeps(svc, ctx), id)),
 
     /** The pipeline found no job with this id: finish the article request accepted under it, if any. */
-    finishAccepted: zodAction(JobPath.extend({ org_id: orgId }), async ({ org_id, id }, ctx, svc: ArticlesService) => ({
+    finishAccepted: serve(ArticlesActions.finishAccepted, async ({ org_id, id }, ctx, svc: ArticlesService) => ({
       finished: await finishAcceptedRequest(creationDeps(svc, ctx), org_id, id),
     })),
 
     /** The article pipeline's finished article; returns the job's `result`. Idempotent on `job_id`. */
-    saveGenerated: zodAction(GeneratedArticle, (generated, _ctx, svc: ArticlesService) => saveGeneratedArticle(svc.db, generated, clock)),
+    saveGenerated: serve(ArticlesActions.saveGenerated, (generated, _ctx, svc: ArticlesService) => saveGeneratedArticle(svc.db, generated, clock)),
 
     /** The bytes and headers of `GET /media/{id}` (public: the id is an unguessable UUID). */
-    getMedia: zodAction(GetMediaParams, ({ id }, _ctx, svc: ArticlesService) => readMedia(articleCollections(svc.db), id)),
+    getMedia: serve(ArticlesActions.getMedia, ({ id }, _ctx, svc: ArticlesService) => readMedia(articleCollections(svc.db), id)),
   },
 
   events: {

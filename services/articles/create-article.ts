@@ -2,13 +2,17 @@ import type { Db } from "mongodb";
 import type { z } from "zod";
 import type { Clock } from "../../shared/clock";
 import { ApiError } from "../../shared/errors";
+import { stagesOf, type ArticleStageKey } from "../../shared/job-types";
 import { newId } from "../../shared/ids";
 import type { ArticleJobInput, CreateArticleParams, JobAcknowledgement } from "../../shared/schemas/articles";
-import type { Quote } from "../../shared/schemas/billing";
-import type { JobResource } from "../../shared/schemas/jobs";
+import { call } from "../../shared/action";
+import { BillingActions } from "../../shared/schemas/billing";
+import { BrandKnowledgeActions } from "../../shared/schemas/brand";
+import { PipelineActions } from "../../shared/schemas/jobs";
 import { rootLogger } from "../../shared/logger";
 import { assertSameBody, findKeyedRequest, hashArticleRequest, replayOf } from "./idempotency";
-import { articleCollections, isDuplicateKeyError, type ArticleCollections, type ArticleRequestDoc } from "./store";
+import { isDuplicateKeyError } from "../../shared/db/duplicate-key";
+import { articleCollections, type ArticleCollections, type ArticleRequestDoc } from "./store";
 
 /** Calls another service's action (the broker in the service, a fake in tests). */
 export type CallAction = <R>(action: string, params: Record<string, unknown>) => Promise<R>;
@@ -21,12 +25,21 @@ export interface CreationDeps {
   idempotencyTtlMs: number;
 }
 
-const ALWAYS_RUN_STAGES = ["recon", "plan", "research", "draft", "edit", "seo", "score"];
+/** Whether the request asks for each optional stage of the article job. */
+const REQUESTED: Partial<Record<ArticleStageKey, (input: Pick<ArticleJobInput, "image" | "derivatives">) => boolean>> = {
+  image: (input) => input.image,
+  derivatives: (input) => input.derivatives.length > 0,
+};
 
-/** The pipeline stages an article job runs: the fixed ones, then `image` and `derivatives` when requested. */
+/** The pipeline stages an article job runs, as the job type declares them: every one that is not optional, and those requested. */
 export function articleStages(input: Pick<ArticleJobInput, "image" | "derivatives">): string[] {
-  return [...ALWAYS_RUN_STAGES, ...(input.image ? ["image"] : []), ...(input.derivatives.length ? ["derivatives"] : [])];
+  return stagesOf("article")
+    .filter((s) => !s.optional || REQUESTED[s.key as ArticleStageKey]?.(input))
+    .map((s) => s.key);
 }
+
+/** What the price of an article depends on. */
+const articleSpec = (input: ArticleJobInput) => ({ mode: input.mode, image: input.image, derivatives: input.derivatives, language: input.language });
 
 /** The job input: the validated request with its defaults applied and `target_keyword` filled. */
 export function articleJobInput(body: Omit<z.output<typeof CreateArticleParams>, "org_id" | "idempotency_key">): ArticleJobInput {
@@ -66,8 +79,10 @@ export async function createArticleJob(deps: CreationDeps, params: z.output<type
     }
   }
 
-  if (input.brand_profile_id) await deps.call("brand-knowledge.getProfile", { org_id, id: input.brand_profile_id });
-  const quote = await deps.call<Quote>("billing.quote", { mode: input.mode, image: input.image, derivatives: input.derivatives, language: input.language });
+  if (input.brand_profile_id) await call(deps, BrandKnowledgeActions.getProfile, { org_id, id: input.brand_profile_id });
+  // The price is recorded with the request and acknowledged before the charge's outcome is known (a 202 may
+  // answer a charge whose reply was lost); billing prices the same article again when it charges it.
+  const quote = await call(deps, BillingActions.quote, articleSpec(input));
 
   for (let round = 0; round < MAX_KEY_ROUNDS; round++) {
     const now = deps.clock.now();
@@ -147,12 +162,12 @@ export async function settleRequest(deps: CreationDeps, c: ArticleCollections, r
 }
 
 /**
- * Debits the request's price under its job id (billing replays a repeat). A 402 removes the request
+ * Charges the request's article under its job id: billing prices it and debits that price (a repeat is replayed). A 402 removes the request
  * while nobody has acknowledged it (nothing was charged, its key is free again).
  */
 export async function debitRequest(deps: CreationDeps, c: ArticleCollections, request: ArticleRequestDoc): Promise<void> {
   try {
-    await deps.call("billing.debit", { org_id: request.org_id, amount: request.credits, reference: request._id, reason: `article job ${request._id}` });
+    await call(deps, BillingActions.chargeArticle, { org_id: request.org_id, reference: request._id, reason: `article job ${request._id}`, article: articleSpec(request.input) });
   } catch (err) {
     if ((err as { type?: unknown }).type === "insufficient_credits") await c.requests.deleteOne({ _id: request._id, state: { $in: ["charging", "accepted"] } });
     throw err;
@@ -197,7 +212,7 @@ async function recordAgain(c: ArticleCollections, doc: ArticleRequestDoc): Promi
 
 /** Creates the job the request paid for (idempotent on the job id) and marks the request `queued`. */
 export async function queueRequestedJob(deps: CreationDeps, c: ArticleCollections, request: ArticleRequestDoc): Promise<JobAcknowledgement> {
-  const job = await deps.call<JobResource>("pipeline.createJob", {
+  const job = await call(deps, PipelineActions.createJob, {
     job_id: request._id,
     org_id: request.org_id,
     type: "article",

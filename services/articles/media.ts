@@ -2,9 +2,10 @@ import { Binary } from "mongodb";
 import type { Clock } from "../../shared/clock";
 import { NotFoundError, ValidationError } from "../../shared/errors";
 import { newId } from "../../shared/ids";
-import type { GeneratedArticle } from "../../shared/schemas/articles";
+import type { GeneratedArticle, MediaResponse } from "../../shared/schemas/articles";
 import { uuid } from "../../shared/validation";
-import { isDuplicateKeyError, type ArticleCollections, type ArticleImageDoc } from "./store";
+import { isDuplicateKeyError } from "../../shared/db/duplicate-key";
+import { type ArticleCollections, type ArticleImageDoc } from "./store";
 
 /** Where the platform serves media: PUBLIC_BASE_URL when set, else the gateway on localhost. */
 export const mediaUrl = (baseUrl: string, mediaId: string): string => `${baseUrl}/media/${mediaId}`;
@@ -44,11 +45,6 @@ export function mediaHeaders(mediaType: string): Record<string, string> {
   };
 }
 
-export interface MediaResponse {
-  headers: Record<string, string>;
-  /** Base64, so the bytes cross the JSON transport unchanged. */
-  body_base64: string;
-}
 
 /** The stored bytes of a media id. Anything that is not a stored id is a 404. */
 export async function readMedia(c: ArticleCollections, mediaId: string): Promise<MediaResponse> {

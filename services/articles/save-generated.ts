@@ -6,7 +6,8 @@ import type { GeneratedArticle, GeneratedArticleResult } from "../../shared/sche
 import { INITIAL_ARTICLE_STATUS } from "./lifecycle";
 import { storeCoverImage } from "./media";
 import { renderArticleHtml } from "./render";
-import { articleCollections, isDuplicateKeyError, type ArticleDoc } from "./store";
+import { isDuplicateKeyError } from "../../shared/db/duplicate-key";
+import { articleCollections, type ArticleDoc } from "./store";
 
 /** The article job's `result`: `citations` is how many the article cites. */
 export function generatedResultOf(doc: ArticleDoc): GeneratedArticleResult {

@@ -179,7 +179,3 @@ export function articleCollections(db: Db): ArticleCollections {
     publications: db.collection<PublicationDoc>(PUBLICATIONS),
   };
 }
-
-export function isDuplicateKeyError(err: unknown): boolean {
-  return typeof err === "object" && err !== null && (err as { code?: unknown }).code === 11000;
-}

@@ -1,8 +1,8 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 
 export type KeyMode = "live" | "test";
 
-/** `svc_live_` or `svc_test_` + 43 base64url characters: 256 random bits (spec §5). */
+/** `svc_live_` or `svc_test_` + 43 base64url characters: 256 random bits (rule: API keys are unguessable bearer tokens). */
 export const API_KEY_PATTERN = /^svc_(live|test)_[A-Za-z0-9_-]{43}$/;
 
 export function generateApiKey(mode: KeyMode): string {
@@ -16,13 +16,6 @@ export function isWellFormedApiKey(candidate: string): boolean {
 /** Only this SHA-256 digest (hex) is stored; the key itself is shown once, at creation. */
 export function hashApiKey(key: string): string {
   return createHash("sha256").update(key, "utf8").digest("hex");
-}
-
-/** Constant-time comparison of two hex digests of equal length. */
-export function digestsEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a, "hex");
-  const right = Buffer.from(b, "hex");
-  return left.length === right.length && left.length > 0 && timingSafeEqual(left, right);
 }
 
 /** What listings show: the first 12 and the last 4 characters. */

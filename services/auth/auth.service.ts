@@ -1,10 +1,10 @@
 import type { Context, Service, ServiceSchema, ServiceSettingSchema } from "moleculer";
-import { z } from "zod";
-import { zodAction } from "../../shared/action";
+import { call, serve, zodAction } from "../../shared/action";
 import { systemClock } from "../../shared/clock";
 import { config } from "../../shared/config";
 import { dbMixin, type DbService } from "../../shared/db/mixin";
-import { CreateApiKeyBody, CreateOrganizationBody, GrantCreditsBody, KeyPath, OrgPath, type OrganizationResource } from "../../shared/schemas/admin";
+import { AuthActions, GrantCreditsBody, KeyPath, OrgPath } from "../../shared/schemas/admin";
+import { BillingActions } from "../../shared/schemas/billing";
 import { dashboardActions } from "./dashboard-actions";
 import { DASHBOARD_COLLECTIONS } from "./dashboard-sessions";
 import { authenticateKey, createApiKey, listApiKeys, revokeApiKey } from "./keys";
@@ -23,7 +23,7 @@ const AuthServiceSchema: ServiceSchema<ServiceSettingSchema, AuthService> = {
   mixins: [dbMixin("auth", [...AUTH_COLLECTIONS, ...DASHBOARD_COLLECTIONS])],
 
   actions: {
-    authenticate: zodAction(z.strictObject({ token: z.string().max(8192) }), async ({ token }, _ctx, svc: AuthService) => {
+    authenticate: serve(AuthActions.authenticate, async ({ token }, _ctx, svc: AuthService) => {
       const who = await authenticateKey(svc.db, token, clock);
       const now = clock.now();
       svc.lastUsed.record(who.key_id, now);
@@ -31,20 +31,20 @@ const AuthServiceSchema: ServiceSchema<ServiceSettingSchema, AuthService> = {
       return who;
     }),
 
-    createOrganization: zodAction(CreateOrganizationBody, async ({ name, credits }, ctx, svc: AuthService): Promise<OrganizationResource> => {
+    createOrganization: serve(AuthActions.createOrganization, async ({ name, credits }, ctx, svc: AuthService) => {
       const org = await createOrganization(svc.db, name, clock);
-      const account = await ctx.call<{ credit_balance: number }, object>("billing.openAccount", { org_id: org._id, credits });
+      const account = await call(ctx, BillingActions.openAccount, { org_id: org._id, credits });
       return { id: org._id, object: "organization", name: org.name, credit_balance: account.credit_balance, created_at: org.created_at.toISOString() };
     }),
 
-    getOrganization: zodAction(OrgPath, async ({ org_id }, _ctx, svc: AuthService) => {
+    getOrganization: serve(AuthActions.getOrganization, async ({ org_id }, _ctx, svc: AuthService) => {
       const org = await requireOrganization(svc.db, org_id);
       return { id: org._id, object: "organization", name: org.name, created_at: org.created_at.toISOString() };
     }),
 
-    countOrganizations: zodAction(z.strictObject({}), (_p, _ctx, svc: AuthService) => countOrganizations(svc.db)),
+    countOrganizations: serve(AuthActions.countOrganizations, (_p, _ctx, svc: AuthService) => countOrganizations(svc.db)),
 
-    createKey: zodAction(CreateApiKeyBody.extend(OrgPath.shape), async (params, _ctx, svc: AuthService) => {
+    createKey: serve(AuthActions.createKey, async (params, _ctx, svc: AuthService) => {
       await requireOrganization(svc.db, params.org_id);
       return createApiKey(svc.db, params, clock);
     }),
@@ -58,7 +58,7 @@ const AuthServiceSchema: ServiceSchema<ServiceSettingSchema, AuthService> = {
 
     grantCredits: zodAction(GrantCreditsBody.extend(OrgPath.shape), async ({ org_id, amount, reason }, ctx: Context, svc: AuthService) => {
       await requireOrganization(svc.db, org_id);
-      const grant = await ctx.call<{ credit_balance: number }, object>("billing.grant", { org_id, amount, reason });
+      const grant = await call(ctx, BillingActions.grant, { org_id, amount, reason });
       return { object: "credit_grant", org_id, amount, credit_balance: grant.credit_balance };
     }),
 
@@ -67,7 +67,7 @@ const AuthServiceSchema: ServiceSchema<ServiceSettingSchema, AuthService> = {
 
   created(this: AuthService) {
     this.lastUsed = new LastUsedRecorder(() => this.db);
-    this.requests = new RequestCounter((counts) => this.broker.call("billing.recordRequests", { counts }));
+    this.requests = new RequestCounter((counts) => call(this.broker, BillingActions.recordRequests, { counts }));
   },
 
   started(this: AuthService) {

@@ -1,18 +1,12 @@
 import type { Collection, Db } from "mongodb";
-import { InvalidApiKeyError, NotFoundError, RateLimitError, type RateLimitState } from "../../shared/errors";
+import { InvalidApiKeyError, NotFoundError, RateLimitError } from "../../shared/errors";
 import type { Clock } from "../../shared/clock";
 import { newId } from "../../shared/ids";
-import type { ApiKeyResource } from "../../shared/schemas/admin";
-import { digestsEqual, displayApiKey, generateApiKey, hashApiKey, type KeyMode } from "./api-key";
+import type { ApiKeyResource, Authenticated, CreatedApiKey } from "../../shared/schemas/admin";
+import { secretsEqual } from "../../shared/bearer";
+import { displayApiKey, generateApiKey, hashApiKey, type KeyMode } from "./api-key";
 import { isOverLimit, windowEnd, windowState } from "./rate-window";
 import { API_KEYS, type ApiKeyDoc } from "./store";
-
-export interface Authenticated {
-  org_id: string;
-  key_id: string;
-  mode: KeyMode;
-  rateLimit: RateLimitState;
-}
 
 const keys = (db: Db): Collection<ApiKeyDoc> => db.collection<ApiKeyDoc>(API_KEYS);
 
@@ -43,7 +37,7 @@ export async function authenticateKey(db: Db, token: string, clock: Clock): Prom
   );
   // Lost the race to open it: another request just did, so count in that one.
   doc ??= await countInOpenWindow();
-  if (!doc || !digestsEqual(doc.key_hash, digest)) throw new InvalidApiKeyError();
+  if (!doc || !secretsEqual(digest, doc.key_hash)) throw new InvalidApiKeyError();
 
   const rateLimit = windowState(doc.window_count, doc.rate_limit_rpm, doc.window_ends_at!, now);
   if (isOverLimit(doc.window_count, doc.rate_limit_rpm)) throw new RateLimitError(rateLimit);
@@ -54,7 +48,7 @@ export async function createApiKey(
   db: Db,
   input: { org_id: string; mode: KeyMode; rate_limit_rpm: number },
   clock: Clock,
-): Promise<ApiKeyResource & { key: string }> {
+): Promise<CreatedApiKey> {
   const key = generateApiKey(input.mode);
   const doc: ApiKeyDoc = {
     _id: newId(),

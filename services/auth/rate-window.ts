@@ -1,11 +1,10 @@
 import type { RateLimitState } from "../../shared/errors";
 
 export const WINDOW_MS = 60_000;
-export const DEFAULT_RATE_LIMIT_RPM = 60;
 
 /**
  * The state of a fixed 60-second window after a request was counted in it.
- * The window was opened by its first request and ends at `windowEndsAt` (spec §8).
+ * The window was opened by its first request and ends at `windowEndsAt` (rule: a key's rate window is fixed, opened by its first request).
  */
 export function windowState(count: number, limit: number, windowEndsAt: Date, now: Date): RateLimitState {
   const msLeft = Math.max(0, windowEndsAt.getTime() - now.getTime());

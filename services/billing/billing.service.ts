@@ -1,18 +1,8 @@
 import type { Service, ServiceSchema, ServiceSettingSchema } from "moleculer";
-import { zodAction } from "../../shared/action";
+import { serve } from "../../shared/action";
 import { dbMixin, type DbService } from "../../shared/db/mixin";
-import {
-  BalanceParams,
-  DebitParams,
-  GrantParams,
-  OpenAccountParams,
-  QuoteParams,
-  RecordRequestsParams,
-  RecordTokensParams,
-  RefundParams,
-  UsageParams,
-} from "../../shared/schemas/billing";
-import { debitCredits, getBalance, grantCredits, openAccount, recoverPendingLedger, refundDebit } from "./ledger";
+import { BillingActions } from "../../shared/schemas/billing";
+import { chargeArticle, debitCredits, getBalance, grantCredits, openAccount, recoverPendingLedger, refundDebit } from "./ledger";
 import { priceArticle } from "./pricing";
 import { BILLING_COLLECTIONS } from "./store";
 import { recordRequests, recordTokens, usageReport } from "./usage";
@@ -28,15 +18,16 @@ const BillingServiceSchema: ServiceSchema<ServiceSettingSchema, BillingService> 
   mixins: [dbMixin("billing", BILLING_COLLECTIONS)],
 
   actions: {
-    openAccount: zodAction(OpenAccountParams, (params, _ctx, svc: BillingService) => openAccount(svc.db, params)),
-    grant: zodAction(GrantParams, (params, _ctx, svc: BillingService) => grantCredits(svc.db, params)),
-    balance: zodAction(BalanceParams, ({ org_id }, _ctx, svc: BillingService) => getBalance(svc.db, org_id)),
-    quote: zodAction(QuoteParams, (params) => priceArticle(params)),
-    debit: zodAction(DebitParams, (params, _ctx, svc: BillingService) => debitCredits(svc.db, params)),
-    refund: zodAction(RefundParams, (params, _ctx, svc: BillingService) => refundDebit(svc.db, params)),
-    recordTokens: zodAction(RecordTokensParams, (params, _ctx, svc: BillingService) => recordTokens(svc.db, params)),
-    recordRequests: zodAction(RecordRequestsParams, (params, _ctx, svc: BillingService) => recordRequests(svc.db, params)),
-    usage: zodAction(UsageParams, (params, _ctx, svc: BillingService) => usageReport(svc.db, params)),
+    openAccount: serve(BillingActions.openAccount, (params, _ctx, svc: BillingService) => openAccount(svc.db, params)),
+    grant: serve(BillingActions.grant, (params, _ctx, svc: BillingService) => grantCredits(svc.db, params)),
+    balance: serve(BillingActions.balance, ({ org_id }, _ctx, svc: BillingService) => getBalance(svc.db, org_id)),
+    quote: serve(BillingActions.quote, (params) => priceArticle(params)),
+    chargeArticle: serve(BillingActions.chargeArticle, (params, _ctx, svc: BillingService) => chargeArticle(svc.db, params)),
+    debit: serve(BillingActions.debit, (params, _ctx, svc: BillingService) => debitCredits(svc.db, params)),
+    refund: serve(BillingActions.refund, (params, _ctx, svc: BillingService) => refundDebit(svc.db, params)),
+    recordTokens: serve(BillingActions.recordTokens, (params, _ctx, svc: BillingService) => recordTokens(svc.db, params)),
+    recordRequests: serve(BillingActions.recordRequests, (params, _ctx, svc: BillingService) => recordRequests(svc.db, params)),
+    usage: serve(BillingActions.usage, (params, _ctx, svc: BillingService) => usageReport(svc.db, params)),
   },
 
   async started(this: BillingService) {

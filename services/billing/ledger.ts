@@ -1,10 +1,12 @@
+import { isDuplicateKeyError } from "../../shared/db/duplicate-key";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Db, Filter, UpdateFilter } from "mongodb";
 import { type Clock, systemClock, utcDay } from "../../shared/clock";
 import { ApiError, InsufficientCreditsError, NotFoundError, ValidationError } from "../../shared/errors";
 import { newId } from "../../shared/ids";
-import type { BalanceResult, CreditMovementResult, RefundResult } from "../../shared/schemas/billing";
-import { type AccountDoc, type BillingCollections, billingCollections, isDuplicateKeyError, type LedgerKind, type LedgerRow } from "./store";
+import type { ArticleCharge, ArticleChargeInput, BalanceResult, CreditMovementResult, RefundResult } from "../../shared/schemas/billing";
+import { priceArticle } from "./pricing";
+import { type AccountDoc, type BillingCollections, billingCollections, type LedgerKind, type LedgerRow } from "./store";
 import { addDays } from "./usage";
 
 /**
@@ -80,6 +82,15 @@ export async function debitCredits(
 ): Promise<CreditMovementResult> {
   const { credit_balance, replayed } = await applyMovement(billingCollections(db), { kind: "debit", ...params }, clock);
   return { credit_balance, replayed };
+}
+
+/**
+ * Prices an article and debits that price under `reference`: the caller never sends a price back.
+ * A repeat of the reference is replayed like any debit (the price of the same article is the same).
+ */
+export async function chargeArticle(db: Db, { article, ...debit }: ArticleChargeInput, clock: Clock = systemClock): Promise<ArticleCharge> {
+  const quote = priceArticle(article);
+  return { ...quote, ...(await debitCredits(db, { ...debit, amount: quote.credits }, clock)) };
 }
 
 /** Gives back the debit carrying `reference`, exactly once (ledger reference `refund:<reference>`). */

@@ -1,6 +1,6 @@
 import type { PriceComponent, Quote, QuoteInput } from "../../shared/schemas/billing";
 
-/** Credit prices of an article (spec §1, "Credit pricing"). */
+/** Credit prices of an article (rule: credit pricing, a base per mode plus a fixed price per option). */
 export const ARTICLE_PRICES = {
   standard: 10,
   deep_research: 25,

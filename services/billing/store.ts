@@ -82,7 +82,3 @@ export function billingCollections(db: Db): BillingCollections {
 }
 
 export const usageDayId = (orgId: string, day: string): string => `${orgId}:${day}`;
-
-export function isDuplicateKeyError(err: unknown): boolean {
-  return typeof err === "object" && err !== null && (err as { code?: unknown }).code === 11000;
-}

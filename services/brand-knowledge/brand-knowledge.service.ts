@@ -1,43 +1,28 @@
-import type { Service, ServiceBroker, ServiceSchema, ServiceSettingSchema } from "moleculer";
-import { zodAction } from "../../shared/action";
+import type { Service, ServiceSchema, ServiceSettingSchema } from "moleculer";
+import { serve, zodAction } from "../../shared/action";
 import { systemClock } from "../../shared/clock";
 import { config } from "../../shared/config";
 import { dbMixin, type DbService } from "../../shared/db/mixin";
-import { rootLogger } from "../../shared/logger";
 import { outboundPolicy } from "../../shared/net/policy";
 import { registerOutboundUrl } from "../../shared/net/url-guard";
-import { AddSourceParams, CreateBrandProfileBody, IngestFinished, ProfilePath, RetrieveParams, SourcePath } from "../../shared/schemas/brand";
+import { AddSourceParams, BrandKnowledgeActions, CreateBrandProfileBody, IngestFinished, SourcePath } from "../../shared/schemas/brand";
 import { PageParams } from "../../shared/schemas/pagination";
 import { StageCall } from "../../shared/schemas/jobs";
 import { orgId } from "../../shared/validation";
-import { ingestDepsFrom } from "./ingest/deps";
+import { ingestDepsFrom, ingestProviders, type IngestProviders } from "./ingest/deps";
 import { runIngestStage } from "./ingest/stages";
-import { createProfile, listProfiles, profileDetail, profiles } from "./profiles";
+import { createProfileWithWebsite } from "./create-profile";
+import { deferredIngest, SourceSweeper, startIngestVia } from "./ingest-queue";
+import { listProfiles, profileDetail } from "./profiles";
 import { embedderFrom } from "./providers";
 import { RetrievalCache } from "./retrieval";
-import { addSource, listSources, recordIngestEnd, requeueStrandedSources, sourceDetail, type StartIngest } from "./sources";
+import { addSource, listSources, recordIngestEnd, sourceDetail } from "./sources";
 import { BRAND_KNOWLEDGE_COLLECTIONS } from "./store";
 
-type BrandKnowledgeService = Service & DbService & { retrieval: RetrievalCache; sweeper?: NodeJS.Timeout; lastFullSweep?: number; sweepSources(): void };
+type BrandKnowledgeService = Service &
+  DbService & { retrieval: RetrievalCache; providers?: IngestProviders; ingest(): IngestProviders; sweeper?: SourceSweeper };
 
 const clock = systemClock;
-const STRANDED_AFTER_MS = 30_000;
-/** How often sources whose job could not be queued are looked at (and at once when a pipeline node appears). */
-const SWEEP_INTERVAL_MS = 5_000;
-
-/** Logs a source accepted while the pipeline was unreachable; the sweeper queues its job. */
-const deferredIngest = (err: unknown, source: { _id: string; ingest_job_id: string }) =>
-  rootLogger().warn({ err, source_id: source._id, job_id: source.ingest_job_id }, "ingest job not queued yet (pipeline unreachable); the sweeper will queue it");
-
-/** Queues a source's ingest job under the id the source already carries (idempotent). */
-const startIngestVia = (broker: ServiceBroker): StartIngest => (source) =>
-  broker.call("pipeline.createJob", {
-    job_id: source.ingest_job_id,
-    org_id: source.org_id,
-    type: "ingest_source",
-    input: { source_id: source._id, brand_profile_id: source.profile_id },
-    credits_charged: 0,
-  });
 
 /** Brand profiles, knowledge-base sources, their ingestion stages, and retrieval. */
 const BrandKnowledgeServiceSchema: ServiceSchema<ServiceSettingSchema, BrandKnowledgeService> = {
@@ -45,37 +30,15 @@ const BrandKnowledgeServiceSchema: ServiceSchema<ServiceSettingSchema, BrandKnow
   mixins: [dbMixin("brand-knowledge", BRAND_KNOWLEDGE_COLLECTIONS)],
 
   actions: {
-    createProfile: zodAction(CreateBrandProfileBody.extend({ org_id: orgId }), async ({ org_id, ...body }, ctx, svc: BrandKnowledgeService) => {
-      if (body.website_url) body.website_url = await registerOutboundUrl(body.website_url, outboundPolicy(config()), { field: "website_url" });
-      const profile = await createProfile(svc.db, org_id, body, clock);
-      let ingestJobId: string | undefined;
-      if (body.website_url && body.ingest_website) {
-        const website = { type: "website" as const, url: body.website_url, title: `${body.name} website` };
-        let source;
-        try {
-          source = await addSource(svc.db, org_id, profile._id, website, startIngestVia(ctx.broker), clock, deferredIngest);
-        } catch (err) {
-          // The website source could not be stored: undo the profile, so the error changed nothing (docs/failure-semantics.md).
-          await profiles(svc.db).deleteOne({ _id: profile._id }).catch((undo) => rootLogger().error({ err: undo, profile_id: profile._id }, "undoing a profile failed"));
-          throw err;
-        }
-        ingestJobId = source.ingest_job_id;
-      }
-      return {
-        id: profile._id,
-        object: "brand_profile",
-        name: profile.name,
-        website_url: profile.website_url,
-        voice_status: profile.voice_status,
-        ...(ingestJobId ? { ingest_job_id: ingestJobId } : {}),
-      };
-    }),
+    createProfile: zodAction(CreateBrandProfileBody.extend({ org_id: orgId }), ({ org_id, ...body }, ctx, svc: BrandKnowledgeService) =>
+      createProfileWithWebsite(svc.db, org_id, body, { policy: outboundPolicy(config()), startIngest: startIngestVia(ctx.broker), clock }),
+    ),
 
     listProfiles: zodAction(PageParams.extend({ org_id: orgId }), ({ org_id, ...page }, _ctx, svc: BrandKnowledgeService) =>
       listProfiles(svc.db, org_id, page),
     ),
 
-    getProfile: zodAction(ProfilePath.extend({ org_id: orgId }), ({ org_id, id }, _ctx, svc: BrandKnowledgeService) => profileDetail(svc.db, org_id, id)),
+    getProfile: serve(BrandKnowledgeActions.getProfile, ({ org_id, id }, _ctx, svc: BrandKnowledgeService) => profileDetail(svc.db, org_id, id)),
 
     addSource: zodAction(AddSourceParams, async ({ org_id, id, ...body }, ctx, svc: BrandKnowledgeService) => {
       if (body.url) body.url = await registerOutboundUrl(body.url, outboundPolicy(config()));
@@ -83,17 +46,17 @@ const BrandKnowledgeServiceSchema: ServiceSchema<ServiceSettingSchema, BrandKnow
       return { id: source._id, object: "kb_source", status: "pending", ingest_job_id: source.ingest_job_id };
     }),
 
-    listSources: zodAction(ProfilePath.extend({ org_id: orgId }), ({ org_id, id }, _ctx, svc: BrandKnowledgeService) => listSources(svc.db, org_id, id)),
+    listSources: serve(BrandKnowledgeActions.listSources, ({ org_id, id }, _ctx, svc: BrandKnowledgeService) => listSources(svc.db, org_id, id)),
 
     getSource: zodAction(SourcePath.extend({ org_id: orgId }), ({ org_id, id, source_id }, _ctx, svc: BrandKnowledgeService) =>
       sourceDetail(svc.db, org_id, id, source_id),
     ),
 
-    retrieve: zodAction(RetrieveParams, (params, _ctx, svc: BrandKnowledgeService) => svc.retrieval.retrieve(svc.db, params)),
+    retrieve: serve(BrandKnowledgeActions.retrieve, (params, _ctx, svc: BrandKnowledgeService) => svc.retrieval.retrieve(svc.db, params)),
 
     /** One stage of an `ingest_source` job, called by the pipeline's worker. */
     runIngestStage: zodAction(StageCall, (call, ctx, svc: BrandKnowledgeService) =>
-      runIngestStage(ingestDepsFrom(config(), ctx, call, { db: svc.db, embedder: svc.retrieval.embedder, clock }), call),
+      runIngestStage(ingestDepsFrom(config(), ctx, call, svc.ingest()), call),
     ),
 
     /** The end of an ingest job (the pipeline's onFinish for `ingest_source`). */
@@ -111,29 +74,26 @@ const BrandKnowledgeServiceSchema: ServiceSchema<ServiceSettingSchema, BrandKnow
     /** A pipeline node (re)appeared: queue what waited for it now, not at the next tick. */
     "$services.changed"(this: BrandKnowledgeService) {
       const services = this.broker.registry.getServiceList({ onlyAvailable: true, skipInternal: true }) as { name: string }[];
-      if (services.some((s) => s.name === "pipeline")) this.sweepSources();
+      if (services.some((s) => s.name === "pipeline")) this.sweeper?.sweep();
     },
   },
 
   methods: {
-    /** Sources whose queueing failed, at every call; sources a crash may have stranded, at most every STRANDED_AFTER_MS. */
-    sweepSources(this: BrandKnowledgeService) {
-      const now = clock.now().getTime();
-      const full = now - (this.lastFullSweep ?? 0) >= STRANDED_AFTER_MS;
-      if (full) this.lastFullSweep = now;
-      requeueStrandedSources(this.db, new Date(full ? now - STRANDED_AFTER_MS : 0), startIngestVia(this.broker)).catch((err) =>
-        rootLogger().warn({ err }, "requeueing stranded sources failed"),
-      );
+    /** The ingest stages' model and fetch clients: built at the first stage this process runs, then kept. */
+    ingest(this: BrandKnowledgeService): IngestProviders {
+      this.providers ??= ingestProviders(config(), { db: this.db, embedder: this.retrieval.embedder, clock });
+      return this.providers;
     },
   },
 
   started(this: BrandKnowledgeService) {
-    this.sweeper = setInterval(() => this.sweepSources(), SWEEP_INTERVAL_MS);
-    this.sweeper.unref();
+    this.sweeper = new SourceSweeper(() => this.db, startIngestVia(this.broker), clock);
+    this.sweeper.start();
   },
 
   stopped(this: BrandKnowledgeService) {
-    clearInterval(this.sweeper);
+    this.sweeper?.stop();
+    this.providers = undefined;
   },
 };
 

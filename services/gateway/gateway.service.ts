@@ -3,13 +3,17 @@ import type { Context, Service, ServiceSchema, ServiceSettingSchema } from "mole
 import ApiGateway from "moleculer-web";
 import { bearerToken, secretsEqual } from "../../shared/bearer";
 import { config } from "../../shared/config";
-import { ApiError, NotFoundError, envelope, rateLimitHeaders, toHttpError, type RateLimitState } from "../../shared/errors";
+import { ApiError, httpErrorResponse, INVALID_ADMIN_TOKEN_MESSAGE, NotFoundError, rateLimitHeaders, writeErrorEnvelope } from "../../shared/errors";
+import { call } from "../../shared/action";
+import { AuthActions } from "../../shared/schemas/admin";
+import { ArticlesActions } from "../../shared/schemas/articles";
 import { rootLogger } from "../../shared/logger";
 import { checkReadiness, writeHealth } from "../../shared/runtime/health";
 import { dashboardHandler } from "./dashboard";
 import { DOCS_PATH, writeDocsAsset, writeDocsPage, writeOpenApi } from "./docs-page";
 import { createEdgeServer } from "./http-edge";
-import { buildParams, readJsonBody } from "./http-input";
+import { readCallParams } from "./http-input";
+import { writeMedia } from "./media";
 import { OPENAPI_PATH, openApiJson } from "./openapi";
 import { ADMIN_PREFIX, ADMIN_ROUTES, API_PREFIX, API_ROUTES, locationOf, methodsAt, requiredServices, type RouteContract } from "./routes";
 import { accessLog, requestIdFrom } from "./request-log";
@@ -127,13 +131,8 @@ const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> 
           },
           /** Public media (article images): no key, the id is an unguessable UUID; articles decides the headers. */
           "GET /media/:id"(this: GatewayService, req: GatewayRequest, res: ServerResponse) {
-            req.$ctx
-              .call<{ headers: Record<string, string>; body_base64: string }, object>("articles.getMedia", { id: String(req.$params.id) })
-              .then((media) => {
-                const bytes = Buffer.from(media.body_base64, "base64");
-                res.writeHead(200, { ...media.headers, "content-length": bytes.length });
-                res.end(bytes);
-              })
+            call(req.$ctx, ArticlesActions.getMedia, { id: String(req.$params.id) })
+              .then((media) => writeMedia(res, media))
               .catch((err: unknown) => this.sendErrorEnvelope(req, res, err));
           },
         },
@@ -164,9 +163,7 @@ const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> 
 
     /** `/v1`: the API key is verified and the request counted against its rate window in auth. */
     async authenticateApiKey(ctx: Context<unknown, Record<string, unknown>>, _route: unknown, req: GatewayRequest, res: ServerResponse) {
-      const who = await ctx.call<{ org_id: string; key_id: string; rateLimit: RateLimitState }, object>("auth.authenticate", {
-        token: bearerToken(req.headers.authorization),
-      });
+      const who = await call(ctx, AuthActions.authenticate, { token: bearerToken(req.headers.authorization) });
       for (const [name, value] of Object.entries(rateLimitHeaders(who.rateLimit))) res.setHeader(name, value);
       req.$orgId = who.org_id;
       ctx.meta.org_id = who.org_id;
@@ -178,7 +175,7 @@ const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> 
       const expected = config().ADMIN_TOKEN;
       const presented = bearerToken(req.headers.authorization);
       if (!expected || !presented || !secretsEqual(presented, expected)) {
-        throw new ApiError("invalid_admin_token", "Invalid admin token. Pass ADMIN_TOKEN as a bearer token: 'Authorization: Bearer <ADMIN_TOKEN>'.");
+        throw new ApiError("invalid_admin_token", INVALID_ADMIN_TOKEN_MESSAGE);
       }
       return { admin: true };
     },
@@ -188,55 +185,25 @@ const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> 
       const contract = contracts.get(`${alias.method} ${alias.fullPath}`);
       if (!contract) throw new Error(`no contract for ${alias.method} ${alias.fullPath}`);
       req.$contract = contract;
-      const body = contract.body ? await readJsonBody(req, config().MAX_BODY_BYTES) : {};
-      const params = buildParams(contract, { path: req.$params.params ?? {}, query: req.query, body, headers: req.headers });
+      const params = await readCallParams(contract, req, req.$params.params ?? {}, config().MAX_BODY_BYTES);
       req.$params = req.$orgId ? { ...params, org_id: req.$orgId } : params;
       ctx.meta.$statusCode = contract.status;
     },
 
+    /** The one error path of every route: the shared errors module maps, the gateway logs and writes. */
     sendErrorEnvelope(req: GatewayRequest, res: ServerResponse, err: unknown) {
-      const e = err as { name?: string; code?: unknown; type?: string; data?: { rateLimit?: RateLimitState } };
-      let mapped = toHttpError(err);
-      if (e?.name === "NotFoundError" && e.code === 404 && e.type === "NOT_FOUND") {
-        mapped = routeMiss(req, res);
-      } else if (e?.name === "BadRequestError" && e.code === 400) {
-        // moleculer-web's own refusals (e.g. a path parameter it cannot decode): the client's request, not our fault.
-        mapped = { status: 400, body: envelope("invalid_request", "Malformed request: the request path or query could not be decoded.") };
-      }
+      const mapped = httpErrorResponse(err, { method: req.method, path: pathOf(req), methodsAt });
       if (mapped.unexpected) {
         rootLogger().error({ req_id: req.$ctx?.requestID, err: mapped.unexpected, method: req.method, path: pathOf(req) }, "request failed");
       }
       if (res.headersSent) return void res.end();
-      if (e?.type === "rate_limit_exceeded" && e.data?.rateLimit) {
-        for (const [name, value] of Object.entries(rateLimitHeaders(e.data.rateLimit))) res.setHeader(name, value);
-        res.setHeader("retry-after", String(e.data.rateLimit.retryAfter));
-      }
-      if (mapped.status === 401) res.setHeader("www-authenticate", 'Bearer realm="api"');
-      // Nothing changed (docs/failure-semantics.md): say when to come back.
-      if (mapped.status === 503) res.setHeader("retry-after", String(RETRY_AFTER_S));
-      const payload = JSON.stringify(mapped.body);
-      res.writeHead(mapped.status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(payload) });
-      res.end(payload);
+      writeErrorEnvelope(res, mapped.status, mapped.body, mapped.headers);
     },
   },
 };
 
-/** Seconds a client is told to wait after a 503: about the time a lost node takes to be noticed and replaced. */
-const RETRY_AFTER_S = 2;
-
 function pathOf(req: GatewayRequest): string {
   return (req.originalUrl ?? req.url ?? "/").split("?")[0];
-}
-
-/** No route matched: 405 when the path exists for other methods, 404 otherwise. */
-function routeMiss(req: GatewayRequest, res: ServerResponse) {
-  const path = pathOf(req);
-  const allowed = methodsAt(path.length > 1 ? path.replace(/\/$/, "") : path);
-  if (allowed.length) {
-    res.setHeader("allow", allowed.join(", "));
-    return { status: 405, body: envelope("method_not_allowed", `Method ${req.method} is not allowed on ${path}. Allowed: ${allowed.join(", ")}.`) };
-  }
-  return { status: 404, body: envelope("not_found", `No route for ${req.method} ${path}.`) };
 }
 
 export default GatewayServiceSchema;

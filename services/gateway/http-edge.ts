@@ -1,6 +1,6 @@
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import { envelope, type ErrorCode } from "../../shared/errors";
+import { envelope, INVALID_ADMIN_TOKEN_MESSAGE, INVALID_API_KEY_MESSAGE, writeErrorEnvelope, type ErrorCode } from "../../shared/errors";
 import { rootLogger } from "../../shared/logger";
 
 /**
@@ -75,16 +75,14 @@ export function rejectionFor(req: IncomingMessage, problem: string): PathProblem
   if (authenticated && !bearer) {
     const admin = target.startsWith("/admin");
     return admin
-      ? { status: 401, code: "invalid_admin_token", message: "Invalid admin token. Pass ADMIN_TOKEN as a bearer token: 'Authorization: Bearer <ADMIN_TOKEN>'." }
-      : { status: 401, code: "invalid_api_key", message: "Invalid API key. Pass a valid key as a bearer token: 'Authorization: Bearer <API_KEY>'." };
+      ? { status: 401, code: "invalid_admin_token", message: INVALID_ADMIN_TOKEN_MESSAGE }
+      : { status: 401, code: "invalid_api_key", message: INVALID_API_KEY_MESSAGE };
   }
   return { status: 400, code: "invalid_request", message: `Malformed request: ${problem}.` };
 }
 
 function sendEnvelope(res: ServerResponse, status: number, code: ErrorCode, message: string, extra: Record<string, string> = {}): void {
-  const payload = JSON.stringify(envelope(code, message));
-  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(payload), ...extra });
-  res.end(payload);
+  writeErrorEnvelope(res, status, envelope(code, message), extra);
 }
 
 /**

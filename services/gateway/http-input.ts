@@ -81,3 +81,14 @@ export function buildParams(
     ...checkPathParams(input.path),
   };
 }
+
+/** Reads the body when the route takes one, then validates path, query, body and headers: the action's params. */
+export async function readCallParams(
+  contract: RouteContract,
+  req: IncomingMessage & { query?: unknown },
+  path: Record<string, string>,
+  maxBodyBytes: number,
+): Promise<Record<string, unknown>> {
+  const body = contract.body ? await readJsonBody(req, maxBodyBytes) : {};
+  return buildParams(contract, { path, query: req.query, body, headers: req.headers });
+}

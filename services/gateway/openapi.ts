@@ -25,7 +25,7 @@ const ErrorEnvelope = z.strictObject({
  * (400, 401, 404 for a path parameter, 413/415 for a body, 429 on /v1, 500, 503). Keyed "METHOD /prefix/path".
  */
 export const ROUTE_ERRORS: Record<string, number[]> = {
-  // Spec §4: credits are checked before the job exists; an unknown brand_profile_id is a 404.
+  // Rule: credits are checked before the job exists; an unknown brand_profile_id is a 404.
   "POST /v1/articles": [402, 404],
   // services/articles/publishing: the CMS refused or failed.
   "POST /v1/articles/{id}/publish": [502],

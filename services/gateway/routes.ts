@@ -3,9 +3,9 @@ import { CreateApiKeyBody, CreateOrganizationBody, GrantCreditsBody } from "../.
 import { CreateArticleBody, GetArticleQuery, IdempotencyKey, ListArticlesQuery, UpdateArticleBody } from "../../shared/schemas/articles";
 import { UsageQuery } from "../../shared/schemas/billing";
 import { CreateBrandProfileBody, CreateSourceBody, ListBrandProfilesQuery } from "../../shared/schemas/brand";
-import { NoBody } from "../../shared/schemas/jobs";
 import { CreateIntegrationBody, PublishArticleBody } from "../../shared/schemas/publishing";
 import { CreateWebhookBody, DeliveriesQuery, SetEndpointActiveBody } from "../../shared/schemas/webhooks";
+import { NoFields } from "../../shared/validation";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
 
@@ -39,21 +39,19 @@ export function locationOf(contract: RouteContract, prefix: string, result: Reco
   return prefix + contract.location.replace(/:([a-z_]+)/g, (_, name: string) => encodeURIComponent(String(result[name] ?? params[name] ?? "")));
 }
 
-const NO_QUERY = z.strictObject({});
-
 /** `/v1`: authenticated with an API key, scoped to its organization. */
 export const API_ROUTES: RouteContract[] = [
   { method: "GET", path: "/usage", action: "billing.usage", status: 200, query: UsageQuery },
-  { method: "GET", path: "/jobs/:id", action: "pipeline.get", status: 200, query: NO_QUERY },
-  { method: "POST", path: "/jobs/:id/cancel", action: "pipeline.cancel", status: 200, body: NoBody },
+  { method: "GET", path: "/jobs/:id", action: "pipeline.get", status: 200, query: NoFields },
+  { method: "POST", path: "/jobs/:id/cancel", action: "pipeline.cancel", status: 200, body: NoFields },
   { method: "POST", path: "/brand-profiles", action: "brand-knowledge.createProfile", status: 201, body: CreateBrandProfileBody, location: "/brand-profiles/:id" },
   { method: "GET", path: "/brand-profiles", action: "brand-knowledge.listProfiles", status: 200, query: ListBrandProfilesQuery },
-  { method: "GET", path: "/brand-profiles/:id", action: "brand-knowledge.getProfile", status: 200, query: NO_QUERY },
+  { method: "GET", path: "/brand-profiles/:id", action: "brand-knowledge.getProfile", status: 200, query: NoFields },
   { method: "POST", path: "/brand-profiles/:id/sources", action: "brand-knowledge.addSource", status: 202, body: CreateSourceBody },
-  { method: "GET", path: "/brand-profiles/:id/sources", action: "brand-knowledge.listSources", status: 200, query: NO_QUERY },
-  { method: "GET", path: "/brand-profiles/:id/sources/:source_id", action: "brand-knowledge.getSource", status: 200, query: NO_QUERY },
+  { method: "GET", path: "/brand-profiles/:id/sources", action: "brand-knowledge.listSources", status: 200, query: NoFields },
+  { method: "GET", path: "/brand-profiles/:id/sources/:source_id", action: "brand-knowledge.getSource", status: 200, query: NoFields },
   { method: "POST", path: "/webhooks", action: "webhooks.createEndpoint", status: 201, body: CreateWebhookBody },
-  { method: "GET", path: "/webhooks", action: "webhooks.listEndpoints", status: 200, query: NO_QUERY },
+  { method: "GET", path: "/webhooks", action: "webhooks.listEndpoints", status: 200, query: NoFields },
   {
     method: "POST",
     path: "/articles",
@@ -72,18 +70,18 @@ export const API_ROUTES: RouteContract[] = [
 export const ADMIN_ROUTES: RouteContract[] = [
   { method: "POST", path: "/orgs", action: "auth.createOrganization", status: 201, body: CreateOrganizationBody, location: "/orgs/:id/keys" },
   { method: "POST", path: "/orgs/:org_id/keys", action: "auth.createKey", status: 201, body: CreateApiKeyBody, location: "/orgs/:org_id/keys" },
-  { method: "GET", path: "/orgs/:org_id/keys", action: "auth.listKeys", status: 200, query: NO_QUERY },
-  { method: "DELETE", path: "/keys/:key_id", action: "auth.revokeKey", status: 200, query: NO_QUERY },
+  { method: "GET", path: "/orgs/:org_id/keys", action: "auth.listKeys", status: 200, query: NoFields },
+  { method: "DELETE", path: "/keys/:key_id", action: "auth.revokeKey", status: 200, query: NoFields },
   { method: "POST", path: "/orgs/:org_id/credits", action: "auth.grantCredits", status: 200, body: GrantCreditsBody },
-  { method: "GET", path: "/orgs/:org_id/webhooks", action: "webhooks.adminListEndpoints", status: 200, query: NO_QUERY },
+  { method: "GET", path: "/orgs/:org_id/webhooks", action: "webhooks.adminListEndpoints", status: 200, query: NoFields },
   { method: "PATCH", path: "/webhooks/:id", action: "webhooks.setEndpointActive", status: 200, body: SetEndpointActiveBody },
   { method: "GET", path: "/webhooks/:id/deliveries", action: "webhooks.listDeliveries", status: 200, query: DeliveriesQuery },
-  { method: "POST", path: "/deliveries/:id/redeliver", action: "webhooks.redeliver", status: 202, body: NoBody },
+  { method: "POST", path: "/deliveries/:id/redeliver", action: "webhooks.redeliver", status: 202, body: NoFields },
   { method: "POST", path: "/orgs/:org_id/integrations", action: "articles.createIntegration", status: 201, body: CreateIntegrationBody, location: "/orgs/:org_id/integrations" },
-  { method: "GET", path: "/orgs/:org_id/integrations", action: "articles.listIntegrations", status: 200, query: NO_QUERY },
-  { method: "DELETE", path: "/integrations/:id", action: "articles.deleteIntegration", status: 200, query: NO_QUERY },
-  { method: "POST", path: "/integrations/:id/test", action: "articles.testIntegration", status: 200, body: NoBody },
-  { method: "POST", path: "/orgs/:org_id/dashboard-links", action: "auth.createDashboardLink", status: 201, body: NoBody },
+  { method: "GET", path: "/orgs/:org_id/integrations", action: "articles.listIntegrations", status: 200, query: NoFields },
+  { method: "DELETE", path: "/integrations/:id", action: "articles.deleteIntegration", status: 200, query: NoFields },
+  { method: "POST", path: "/integrations/:id/test", action: "articles.testIntegration", status: 200, body: NoFields },
+  { method: "POST", path: "/orgs/:org_id/dashboard-links", action: "auth.createDashboardLink", status: 201, body: NoFields },
 ];
 
 export const API_PREFIX = "/v1";

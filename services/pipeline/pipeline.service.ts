@@ -1,84 +1,65 @@
 import os from "node:os";
 import type { Service, ServiceSchema, ServiceSettingSchema } from "moleculer";
-import { zodAction } from "../../shared/action";
+import { call, serve, zodAction } from "../../shared/action";
+import { ArticlesActions } from "../../shared/schemas/articles";
+import { BillingActions } from "../../shared/schemas/billing";
+import { WebhooksActions } from "../../shared/schemas/webhooks";
 import { systemClock } from "../../shared/clock";
 import { config } from "../../shared/config";
 import { dbMixin, type DbService } from "../../shared/db/mixin";
 import { rootLogger } from "../../shared/logger";
-import { CreateJob, JobPath, StageProgress, type StageOutcome } from "../../shared/schemas/jobs";
-import { ApiError } from "../../shared/errors";
+import { JobPath, PipelineActions } from "../../shared/schemas/jobs";
 import { orgId } from "../../shared/validation";
-import { completeFinalization, unfinishedFinalizations } from "./finalize";
-import { createJob, getJob, requestCancel, toJobResource } from "./jobs";
-import { fencedUpdate, LostLeaseError } from "./lease";
+import { articleHandlers } from "./article/handlers";
+import { actionCaller } from "./engine/dispatch";
+import { completeFinalization, type FinalizationDeps } from "./engine/finish";
+import { cancelJob, createJob, readJob, toJobResource } from "./engine/jobs";
+import { recordProgress } from "./engine/progress";
+import { JobRunner } from "./engine/run";
 import { recentJobs, RecentJobsParams } from "./recent-jobs";
-import { drainOutbox } from "./outbox";
-import { PIPELINE_COLLECTIONS, type JobDoc } from "./store";
-import { JobRunner } from "./worker";
-import { ArticleStageActions } from "./article/stage-actions";
+import { PIPELINE_COLLECTIONS } from "./engine/store";
+import { startSweeps } from "./engine/sweep";
 
-type PipelineService = Service & DbService & { runner?: JobRunner; sweeper?: NodeJS.Timeout; drainer?: NodeJS.Timeout; draining?: boolean };
+type PipelineService = Service & DbService & { runner?: JobRunner; stopSweeps?: () => void };
 
 const clock = systemClock;
 /** A job read that found nothing waits at most this for articles to finish an accepted request (else: 404 as before). */
 const FINISH_ACCEPTED_TIMEOUT_MS = 3000;
-const SWEEP_MS = 5000;
-const DRAIN_MS = 250;
+
 /** How a finished job settles with other services: billing for the refund, the job type's onFinish. */
-const finalizationVia = (svc: PipelineService) => ({
-  refund: (org_id: string, reference: string) => svc.broker.call("billing.refund", { org_id, reference }),
-  notify: (action: string, job: JobDoc) =>
+const finalizationVia = (svc: PipelineService): FinalizationDeps => ({
+  refund: (org_id, reference) => call(svc.broker, BillingActions.refund, { org_id, reference }),
+  notify: (action, job) =>
     svc.broker.call(action, { job_id: job._id, org_id: job.org_id, status: job.status, error: job.error, result: job.result, input: job.input }),
 });
 
-/** Durable jobs: creation, reading, cancellation, and the workers that run their stages. */
+/** Durable jobs: creation, reading, cancellation; the engine (services/pipeline/engine) runs their stages. */
 const PipelineServiceSchema: ServiceSchema<ServiceSettingSchema, PipelineService> = {
   name: "pipeline",
-  mixins: [dbMixin("pipeline", PIPELINE_COLLECTIONS), ArticleStageActions],
+  mixins: [dbMixin("pipeline", PIPELINE_COLLECTIONS)],
 
   actions: {
-    createJob: zodAction(CreateJob, async (params, ctx, svc: PipelineService) => {
+    createJob: serve(PipelineActions.createJob, async (params, ctx, svc: PipelineService) => {
       const job = await createJob(svc.db, params, clock);
       ctx.broadcast("pipeline.jobQueued", { job_id: job._id });
       return toJobResource(job);
     }),
 
-    get: zodAction(JobPath.extend({ org_id: orgId }), async ({ org_id, id }, ctx, svc: PipelineService) => {
-      try {
-        return toJobResource(await getJob(svc.db, org_id, id));
-      } catch (err) {
-        if ((err as { type?: unknown }).type !== "not_found") throw err;
-        // An article acknowledged (202) before its job could be created: articles creates it now (docs/failure-semantics.md).
-        // If articles cannot say (unreachable, or billing down for a debit to settle), the answer is 503, not a 404 it may contradict.
-        const accepted = await ctx
-          .call<{ finished: boolean }, object>("articles.finishAccepted", { org_id, id }, { timeout: FINISH_ACCEPTED_TIMEOUT_MS })
-          .catch((cause: unknown) => {
-            throw new ApiError("service_unavailable", "The job cannot be read right now. Retry with backoff.", { cause: String(cause) });
-          });
-        if (!accepted.finished) throw err;
-        return toJobResource(await getJob(svc.db, org_id, id));
-      }
-    }),
+    get: zodAction(JobPath.extend({ org_id: orgId }), ({ org_id, id }, ctx, svc: PipelineService) =>
+      readJob(svc.db, org_id, id, (params) => call(ctx, ArticlesActions.finishAccepted, params, { timeout: FINISH_ACCEPTED_TIMEOUT_MS })),
+    ),
 
     /** The dashboard's recent jobs of an organization. */
     recentJobs: zodAction(RecentJobsParams, (params, _ctx, svc: PipelineService) => recentJobs(svc.db, params)),
 
-    cancel: zodAction(JobPath.extend({ org_id: orgId }), async ({ org_id, id }, _ctx, svc: PipelineService) => {
-      const { job, canceledNow } = await requestCancel(svc.db, org_id, id, clock);
-      if (canceledNow) await completeFinalization(svc.db, job, finalizationVia(svc), clock);
-      return toJobResource(await getJob(svc.db, org_id, id));
-    }),
+    cancel: zodAction(JobPath.extend({ org_id: orgId }), ({ org_id, id }, _ctx, svc: PipelineService) =>
+      cancelJob(svc.db, org_id, id, (job) => completeFinalization(svc.db, job, finalizationVia(svc), clock), clock),
+    ),
 
-    /** A stage handler's progress; `accepted: false` tells it the job moved to another worker. */
-    reportProgress: zodAction(StageProgress, async ({ job_id, fence, stage_index, meta }, _ctx, svc: PipelineService) => {
-      try {
-        await fencedUpdate(svc.db, job_id, fence, { $set: { [`stages.${stage_index}.meta`]: meta, updated_at: clock.now() } });
-        return { accepted: true };
-      } catch (err) {
-        if (err instanceof LostLeaseError) return { accepted: false };
-        throw err;
-      }
-    }),
+    /** A stage handler's progress (stages of other services); `accepted: false` tells it the job moved to another worker. */
+    reportProgress: serve(PipelineActions.reportProgress, async (params, _ctx, svc: PipelineService) => ({
+      accepted: await recordProgress(svc.db, params, clock),
+    })),
   },
 
   events: {
@@ -89,7 +70,9 @@ const PipelineServiceSchema: ServiceSchema<ServiceSettingSchema, PipelineService
 
   started(this: PipelineService) {
     const cfg = config();
+    const log = rootLogger().child({ mod: "pipeline.engine" });
     if (cfg.PIPELINE_CONCURRENCY > 0) {
+      const call = actionCaller(this.broker, articleHandlers(cfg, this.broker, (progress) => recordProgress(this.db, progress, clock)));
       this.runner = new JobRunner(
         {
           owner: `${os.hostname()}:${process.pid}:${this.broker.nodeID}`,
@@ -99,54 +82,24 @@ const PipelineServiceSchema: ServiceSchema<ServiceSettingSchema, PipelineService
           pollMs: cfg.JOB_POLL_MS,
           stageTimeoutMs: cfg.JOB_STAGE_TIMEOUT_MS,
         },
-        {
-          db: () => this.db,
-          callStage: (action, params, timeout) => this.broker.call<StageOutcome, typeof params>(action, params, { timeout }),
-          callAction: (action, params, timeout) => this.broker.call(action, params, { timeout }),
-          finalization: finalizationVia(this),
-          clock,
-          log: rootLogger().child({ mod: "pipeline.runner" }),
-        },
+        { db: () => this.db, callStage: call, callAction: call, finalization: finalizationVia(this), clock, log: rootLogger().child({ mod: "pipeline.runner" }) },
       );
       this.runner.start();
     }
-    this.sweeper = setInterval(() => void sweepFinalizations(this), SWEEP_MS);
-    this.sweeper.unref();
-    this.drainer = setInterval(() => void handOverEvents(this), DRAIN_MS);
-    this.drainer.unref();
+    this.stopSweeps = startSweeps({
+      db: () => this.db,
+      finalization: finalizationVia(this),
+      webhooksAvailable: () => (this.broker.registry as unknown as { hasService(name: string): boolean }).hasService("webhooks"),
+      recordEvents: (events) => call(this.broker, WebhooksActions.recordEvents, { events }),
+      clock,
+      log,
+    });
   },
 
   async stopped(this: PipelineService) {
-    clearInterval(this.sweeper);
-    clearInterval(this.drainer);
+    this.stopSweeps?.();
     await this.runner?.stop();
   },
 };
-
-/**
- * Hands the outbox's job events to the webhooks service. While no webhooks service is
- * running they wait in the outbox (the partial index keeps that cheap).
- */
-async function handOverEvents(svc: PipelineService): Promise<void> {
-  if (svc.draining || !(svc.broker.registry as unknown as { hasService(name: string): boolean }).hasService("webhooks")) return;
-  svc.draining = true;
-  try {
-    while ((await drainOutbox(svc.db, (events) => svc.broker.call("webhooks.recordEvents", { events }), () => clock.now())) > 0);
-  } catch (err) {
-    rootLogger().warn({ err }, "handing job events to webhooks failed; they stay in the outbox");
-  } finally {
-    svc.draining = false;
-  }
-}
-
-/** Completes finalizations a crash interrupted (refund, then onFinish, then the event). */
-async function sweepFinalizations(svc: PipelineService): Promise<void> {
-  try {
-    const stale = await unfinishedFinalizations(svc.db, new Date(clock.now().getTime() - SWEEP_MS));
-    for (const job of stale) await completeFinalization(svc.db, job, finalizationVia(svc), clock);
-  } catch (err) {
-    rootLogger().warn({ err }, "finalization sweep failed");
-  }
-}
 
 export default PipelineServiceSchema;

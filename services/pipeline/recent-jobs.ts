@@ -2,7 +2,7 @@ import type { Db } from "mongodb";
 import { z } from "zod";
 import type { JobResource } from "../../shared/schemas/jobs";
 import { orgId } from "../../shared/validation";
-import { jobs, toJobResource } from "./jobs";
+import { jobs, toJobResource } from "./engine/jobs";
 
 /** The dashboard's jobs view: an organization's most recent jobs, newest first (index `org_created`). */
 export const RecentJobsParams = z.strictObject({ org_id: orgId, limit: z.number().int().min(1).max(100).default(20) });

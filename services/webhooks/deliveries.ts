@@ -1,5 +1,6 @@
 import type { Db } from "mongodb";
 import type { Clock } from "../../shared/clock";
+import { claimOne, free, updateFenced } from "../../shared/db/lease";
 import { pageNewestFirst, type PageRequest } from "../../shared/db/paging";
 import { NotFoundError, ValidationError } from "../../shared/errors";
 import type { ListPage } from "../../shared/schemas/pagination";
@@ -29,7 +30,7 @@ const WAITING: DeliveryStatus[] = ["pending", "failed"];
 
 /** Due and not held by a live lease (a lapsed lease is the mark of a process that died mid-attempt). */
 function dueFilter(now: Date) {
-  return { status: { $in: WAITING }, next_attempt_at: { $lte: now }, $or: [{ lease: null }, { "lease.expires_at": { $lte: now } }] };
+  return { status: { $in: WAITING }, next_attempt_at: { $lte: now }, ...free(now) };
 }
 
 export interface DueDelivery {
@@ -60,11 +61,15 @@ export interface Claim {
 /** Claims one delivery if it is still due and free: atomic, so two processes never both hold it. */
 export async function claimDelivery(db: Db, id: string, owner: string, leaseMs: number, clock: Clock): Promise<Claim | null> {
   const now = clock.now();
-  const before = await deliveries(db).findOneAndUpdate(
-    { _id: id, ...dueFilter(now) },
-    { $set: { lease: { owner, expires_at: new Date(now.getTime() + leaseMs), started_at: now }, updated_at: now }, $inc: { fence: 1, attempt_count: 1 } },
-    { returnDocument: "before" },
-  );
+  const before = await claimOne(deliveries(db), { _id: id, status: { $in: WAITING }, next_attempt_at: { $lte: now } }, {
+    owner,
+    leaseMs,
+    now,
+    leaseExtra: { started_at: now },
+    set: { updated_at: now },
+    inc: { attempt_count: 1 },
+    returnDocument: "before",
+  });
   if (!before) return null;
   const interrupted: AttemptRecord | null = before.lease
     ? {
@@ -82,11 +87,10 @@ export async function claimDelivery(db: Db, id: string, owner: string, leaseMs: 
 
 /** Writes the outcome under the claim's fence; false when another process has taken the delivery since. */
 async function settle(db: Db, claim: Claim, next: NextState, records: AttemptRecord[], now: Date): Promise<boolean> {
-  const res = await deliveries(db).updateOne(
-    { _id: claim.delivery._id, fence: claim.fence },
-    { $set: { ...next, lease: null, updated_at: now }, $push: { attempts: { $each: records } } },
-  );
-  return res.matchedCount === 1;
+  return updateFenced(deliveries(db), claim.delivery._id, claim.fence, {
+    $set: { ...next, lease: null, updated_at: now },
+    $push: { attempts: { $each: records } },
+  });
 }
 
 /**

@@ -1,4 +1,5 @@
-import type { Collection, Db, Document, OptionalUnlessRequiredId } from "mongodb";
+import type { Db } from "mongodb";
+import { insertNew } from "../../shared/db/duplicate-key";
 import type { Clock } from "../../shared/clock";
 import { parseEventPayload, type EventSurface } from "../../shared/events/catalog";
 import { newId } from "../../shared/ids";
@@ -47,25 +48,13 @@ export interface RecordOutcome {
   deliveries: number;
 }
 
-/** The delivery body (spec §6): serialized once, so every attempt signs and sends the same bytes. */
+/** The delivery body (rule: a delivery body is `{ event, data }`): serialized once, so every attempt signs and sends the same bytes. */
 export function eventBody(kind: string, payload: Record<string, unknown>): string {
   return JSON.stringify({ event: kind, data: payload });
 }
 
 /** `msg_` + the delivery id without dashes: the `webhook-id` receivers deduplicate on. */
 export const webhookIdFor = (deliveryId: string): string => `msg_${deliveryId.replace(/-/g, "")}`;
-
-/** Inserts what is new; documents whose unique key already exists are left as they are. Returns how many were inserted. */
-async function insertNew<T extends Document>(col: Collection<T>, docs: OptionalUnlessRequiredId<T>[]): Promise<number> {
-  if (!docs.length) return 0;
-  try {
-    return (await col.insertMany(docs, { ordered: false })).insertedCount;
-  } catch (err) {
-    const e = err as { writeErrors?: { code?: number }[]; insertedCount?: number };
-    if (e.writeErrors?.length && e.writeErrors.every((w) => w.code === 11000)) return e.insertedCount ?? 0;
-    throw err;
-  }
-}
 
 /**
  * Records events idempotently (the event id is the key) and fans each out to the active endpoints

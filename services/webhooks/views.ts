@@ -12,7 +12,7 @@ export function toAdminEndpointResource(doc: EndpointDoc): WebhookEndpointResour
   return { ...toEndpointResource(doc), org_id: doc.org_id, surface: doc.surface };
 }
 
-/** The creation response (spec §2): the one place the secret is shown. */
+/** The creation response (rule: a webhook secret is shown once): the one place the secret is shown. */
 export function toCreatedEndpoint(doc: EndpointDoc): CreatedWebhookEndpoint {
   return { id: doc._id, object: "webhook_endpoint", url: doc.url, events: doc.events, secret: doc.secret };
 }

@@ -1,6 +1,6 @@
 import os from "node:os";
 import type { Context, Service, ServiceSchema, ServiceSettingSchema } from "moleculer";
-import { zodAction } from "../../shared/action";
+import { serve, zodAction } from "../../shared/action";
 import { systemClock } from "../../shared/clock";
 import { config } from "../../shared/config";
 import { dbMixin, type DbService } from "../../shared/db/mixin";
@@ -14,7 +14,7 @@ import {
   ListDeliveriesParams,
   ListEndpointsParams,
   PublishParams,
-  RecordEventsParams,
+  WebhooksActions,
   SetEndpointActiveParams,
 } from "../../shared/schemas/webhooks";
 import { listDeliveries, redeliver } from "./deliveries";
@@ -72,7 +72,7 @@ const WebhooksServiceSchema: ServiceSchema<ServiceSettingSchema, WebhooksService
     }),
 
     /** The pipeline's outbox hands over job events here, at least once; a malformed one is logged and skipped. */
-    recordEvents: zodAction(RecordEventsParams, async ({ events }, ctx, svc: WebhooksService) => {
+    recordEvents: serve(WebhooksActions.recordEvents, async ({ events }, ctx, svc: WebhooksService) => {
       const valid = articleEventsToRecord(events, (e, problem) =>
         logFor(ctx, { org_id: e.org_id }).error({ event_id: e.id, kind: e.kind, problem }, "job event breaks the event catalog; not delivered"),
       );

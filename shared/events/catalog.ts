@@ -7,7 +7,7 @@ import { formatIssues, uuid } from "../validation";
  * Every event kind the platform can deliver, declared once with the zod schema of its `data`.
  * Kinds are namespaced by surface: `job.succeeded` exists on all three surfaces with different
  * payloads (an article job, a recruiting run, a voice analysis job), so a kind alone is not enough.
- * Article surface: spec §6. Recruiting and voice: sibling-surfaces.md §6. Decisions: docs/webhooks.md#the-event-catalog.
+ * Article surface: the API's job events. Recruiting and voice: the sibling surfaces' events. Decisions: docs/webhooks.md#the-event-catalog.
  */
 export const EVENT_SURFACES = ["articles", "recruiting", "voice"] as const;
 export type EventSurface = (typeof EVENT_SURFACES)[number];
@@ -19,7 +19,7 @@ const count = z.number().int("must be a whole number").min(0, "must be at least 
 
 type Outcome = "succeeded" | "failed";
 
-/** The job resource without stages (spec §6), as the article pipeline hands it over. */
+/** The job resource without stages (rule: job events carry the job without its stages), as the article pipeline hands it over. */
 function articleJob(status: Outcome) {
   return z.strictObject({
     id: uuid,

@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from "node:crypto";
 
 /**
- * Standard Webhooks signing (spec §6; https://www.standardwebhooks.com). The secret is
+ * Standard Webhooks signing (rule: every delivery is signed; https://www.standardwebhooks.com). The secret is
  * `whsec_` + base64 of the key bytes; the MAC covers `{webhook-id}.{webhook-timestamp}.{raw body}`.
  */
 export const SECRET_PREFIX = "whsec_";

@@ -1,5 +1,4 @@
 import OpenAI from "openai";
-import type { Config } from "../config";
 
 export interface GeneratedImageBytes {
   bytes: Buffer;
@@ -46,20 +45,6 @@ export function openAICompatibleImages(options: OpenAICompatibleImagesOptions): 
       tokensOut: usage?.output_tokens ?? 0,
     };
   };
-}
-
-/** The configured images model, or undefined when none is (the offline SVG title card applies). */
-export function imageModelFrom(
-  cfg: Pick<Config, "IMAGES_BASE_URL" | "IMAGES_API_KEY" | "IMAGES_MODEL"> & Partial<Pick<Config, "LLM_TIMEOUT_MS" | "LLM_MAX_RETRIES">>,
-): GenerateImageFn | undefined {
-  if (!cfg.IMAGES_BASE_URL || !cfg.IMAGES_MODEL) return undefined;
-  return openAICompatibleImages({
-    baseURL: cfg.IMAGES_BASE_URL,
-    apiKey: cfg.IMAGES_API_KEY ?? "none",
-    model: cfg.IMAGES_MODEL,
-    timeoutMs: cfg.LLM_TIMEOUT_MS,
-    maxRetries: cfg.LLM_MAX_RETRIES,
-  });
 }
 
 /** Media type from the magic bytes, and the pixel size where the header states it (PNG IHDR, JPEG SOFn, WebP VP8/VP8L/VP8X). */

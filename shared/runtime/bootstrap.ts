@@ -2,6 +2,8 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { ServiceBroker } from "moleculer";
+import { call } from "../action";
+import { AuthActions, DEFAULT_RATE_LIMIT_RPM } from "../schemas/admin";
 
 const ADMIN_TOKEN_FILE = "admin-token";
 const DEMO_MARKER_FILE = "demo-bootstrap.json";
@@ -53,10 +55,10 @@ export interface DemoCredentials {
 export async function bootstrapDemo(broker: ServiceBroker, dataDir: string): Promise<DemoCredentials | undefined> {
   const marker = path.join(dataDir, DEMO_MARKER_FILE);
   if (await exists(marker)) return undefined;
-  const orgs = await broker.call<number, object>("auth.countOrganizations", {});
+  const orgs = await call(broker, AuthActions.countOrganizations, {});
   if (orgs > 0) return undefined;
-  const org = await broker.call<{ id: string; credit_balance: number }, object>("auth.createOrganization", { name: "Demo organization", credits: 1000 });
-  const key = await broker.call<{ id: string; key: string }, object>("auth.createKey", { org_id: org.id, mode: "test", rate_limit_rpm: 60 });
+  const org = await call(broker, AuthActions.createOrganization, { name: "Demo organization", credits: 1000 });
+  const key = await call(broker, AuthActions.createKey, { org_id: org.id, mode: "test", rate_limit_rpm: DEFAULT_RATE_LIMIT_RPM });
   await fs.writeFile(marker, JSON.stringify({ org_id: org.id, key_id: key.id, created_at: new Date().toISOString() }, null, 2));
   return { org_id: org.id, credit_balance: org.credit_balance, api_key: key.key };
 }

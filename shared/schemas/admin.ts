@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { uuid } from "../validation";
+import { contract } from "../action";
+import type { RateLimitState } from "../errors";
+import { NoFields, uuid } from "../validation";
 
 /** Admin API contracts (the dashboard's part), shared by the gateway and the owning services. */
 
@@ -8,9 +10,12 @@ export const CreateOrganizationBody = z.strictObject({
   credits: z.number().int("must be a whole number").min(0, "must be at least 0").max(10_000_000, "must be at most 10000000").default(0),
 });
 
+/** The rate budget of a key created without one: requests per minute. */
+export const DEFAULT_RATE_LIMIT_RPM = 60;
+
 export const CreateApiKeyBody = z.strictObject({
   mode: z.enum(["live", "test"], { message: "must be 'live' or 'test'" }),
-  rate_limit_rpm: z.number().int("must be a whole number").min(1, "must be at least 1").max(1_000_000, "must be at most 1000000").default(60),
+  rate_limit_rpm: z.number().int("must be a whole number").min(1, "must be at least 1").max(1_000_000, "must be at most 1000000").default(DEFAULT_RATE_LIMIT_RPM),
 });
 
 export const GrantCreditsBody = z.strictObject({
@@ -39,3 +44,25 @@ export interface ApiKeyResource {
   last_used_at: string | null;
   revoked_at: string | null;
 }
+
+// The auth service's actions other services call: params and reply declared once (shared/action.ts `contract`).
+
+export const AuthenticateParams = z.strictObject({ token: z.string().max(8192) });
+/** Who a valid key belongs to, and its rate window after this request was counted. */
+export interface Authenticated {
+  org_id: string;
+  key_id: string;
+  mode: "live" | "test";
+  rateLimit: RateLimitState;
+}
+export const CreateApiKeyParams = CreateApiKeyBody.extend(OrgPath.shape);
+/** The created key: the only response that shows the key itself. */
+export type CreatedApiKey = ApiKeyResource & { key: string };
+
+export const AuthActions = {
+  authenticate: contract<Authenticated>()("auth.authenticate", AuthenticateParams),
+  createOrganization: contract<OrganizationResource>()("auth.createOrganization", CreateOrganizationBody),
+  getOrganization: contract<Omit<OrganizationResource, "credit_balance">>()("auth.getOrganization", OrgPath),
+  countOrganizations: contract<number>()("auth.countOrganizations", NoFields),
+  createKey: contract<CreatedApiKey>()("auth.createKey", CreateApiKeyParams),
+};

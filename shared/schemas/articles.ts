@@ -1,21 +1,22 @@
 import { z } from "zod";
+import { contract } from "../action";
 import { orgId, uuid } from "../validation";
 import { pageQuery, PageParams } from "./pagination";
 
 export const ARTICLE_MODES = ["standard", "deep_research"] as const;
-export const DERIVATIVE_KINDS = ["x_thread", "linkedin", "newsletter"] as const;
+const DERIVATIVE_KINDS = ["x_thread", "linkedin", "newsletter"] as const;
 export const ARTICLE_STATUSES = ["draft", "in_review", "approved", "published"] as const;
 export type ArticleMode = (typeof ARTICLE_MODES)[number];
 export type DerivativeKind = (typeof DERIVATIVE_KINDS)[number];
 export type ArticleStatus = (typeof ARTICLE_STATUSES)[number];
 
-/** The words the pipeline aims for (spec §4): a target outside is clamped and the job says so. */
+/** The words the pipeline aims for (rule: target_words is clamped to the pipeline's range): a target outside is clamped and the job says so. */
 export const PIPELINE_MIN_WORDS = 600;
 export const PIPELINE_MAX_WORDS = 3000;
 
 const text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
 
-/** POST /v1/articles (spec §4): every bound and default of the table; unknown fields are refused. */
+/** POST /v1/articles (rule: unknown fields are refused, every bound and default is the contract's): every bound and default of the table; unknown fields are refused. */
 export const CreateArticleBody = z.strictObject({
   topic: z.string().trim().min(4, "must be at least 4 characters").max(500, "must be at most 500 characters"),
   target_keyword: z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters").optional(),
@@ -39,16 +40,16 @@ export const CreateArticleBody = z.strictObject({
     .refine((kinds) => new Set(kinds).size === kinds.length, "must list each kind at most once")
     .default([]),
 });
-export type CreateArticleInput = z.output<typeof CreateArticleBody>;
+type CreateArticleInput = z.output<typeof CreateArticleBody>;
 
 /** What the article pipeline receives as job input: the request with its defaults applied. */
 export type ArticleJobInput = CreateArticleInput & { target_keyword: string };
 
-/** A citation (spec §2) and, beyond the spec, the exact passage of the source the claim rests on. */
+/** A citation (rule: every claim carries its source) and, beyond the spec, the exact passage of the source the claim rests on. */
 export const Citation = z.strictObject({ claim: z.string().min(1), url: z.string().min(1), title: z.string(), quote: z.string().min(1) });
 export type Citation = z.output<typeof Citation>;
 
-export const FaqItem = z.strictObject({ question: z.string().min(1), answer: z.string().min(1) });
+const FaqItem = z.strictObject({ question: z.string().min(1), answer: z.string().min(1) });
 
 /** The quality score and what it is made of, each part 0–100 (docs/article-pipeline.md#the-quality-score). */
 export const QualityBreakdown = z.strictObject({
@@ -108,7 +109,7 @@ export const GeneratedArticle = z.strictObject({
 });
 export type GeneratedArticle = z.output<typeof GeneratedArticle>;
 
-/** `Idempotency-Key` (spec §4), as the gateway hands it to `articles.create`. */
+/** `Idempotency-Key` (rule: a repeated key with the same body replays the first answer), as the gateway hands it to `articles.create`. */
 export const IdempotencyKey = z
   .string()
   .regex(/^[\x20-\x7e]{1,255}$/, "must be 1 to 255 printable ASCII characters");
@@ -116,7 +117,7 @@ export const IdempotencyKey = z
 /** What `articles.create` receives: the validated body, the organization and the optional Idempotency-Key. */
 export const CreateArticleParams = CreateArticleBody.extend({ org_id: orgId, idempotency_key: IdempotencyKey.optional() });
 
-/** The Job acknowledgement of spec §2: the answer to POST /v1/articles, first time and on replay. */
+/** The job acknowledgement (rule: a paid request is answered 202 with its job): the answer to POST /v1/articles, first time and on replay. */
 export interface JobAcknowledgement {
   id: string;
   object: "job";
@@ -127,7 +128,7 @@ export interface JobAcknowledgement {
   links: { self: string };
 }
 
-/** What `articles.saveGenerated` returns: the article job's `result` (spec §2, Job). `citations` is their number. */
+/** What `articles.saveGenerated` returns: the article job's `result` (the Job resource's `result`). `citations` is their number. */
 export interface GeneratedArticleResult {
   article_id: string;
   title: string;
@@ -136,13 +137,11 @@ export interface GeneratedArticleResult {
   citations: number;
 }
 
-export const ArticlePath = z.strictObject({ id: uuid });
-
 /** GET /v1/articles: newest first, `limit` default 20 and capped at 50, cursor `starting_after`. */
 export const ListArticlesQuery = z.strictObject(pageQuery({ defaultLimit: 20, maxLimit: 50 }));
 export const ListArticlesParams = PageParams.extend({ org_id: orgId });
 
-export const ARTICLE_FORMATS = ["markdown", "html"] as const;
+const ARTICLE_FORMATS = ["markdown", "html"] as const;
 export type ArticleFormat = (typeof ARTICLE_FORMATS)[number];
 
 /** GET /v1/articles/{id}: `format` omits the other rendering; omitted returns both. */
@@ -164,9 +163,25 @@ const updateFields = {
 const atLeastOneField = (body: Record<string, unknown>) => UPDATABLE_FIELDS.some((field) => body[field] !== undefined);
 const AT_LEAST_ONE = { message: `must contain at least one of ${UPDATABLE_FIELDS.join(", ")}` };
 
-/** PATCH /v1/articles/{id} (spec §4): at least one field, each within its bound. */
+/** PATCH /v1/articles/{id} (rule: a partial update changes at least one field): at least one field, each within its bound. */
 export const UpdateArticleBody = z.strictObject(updateFields).refine(atLeastOneField, AT_LEAST_ONE);
 export const UpdateArticleParams = z.strictObject({ ...updateFields, org_id: orgId, id: uuid }).refine(atLeastOneField, AT_LEAST_ONE);
 export type ArticleUpdate = Omit<z.output<typeof UpdateArticleParams>, "org_id" | "id">;
 
 export const GetMediaParams = z.strictObject({ id: z.string() });
+/** `articles.getMedia`'s reply: the headers articles decides and the bytes. */
+export interface MediaResponse {
+  headers: Record<string, string>;
+  /** Base64, so the bytes cross the JSON transport unchanged. */
+  body_base64: string;
+}
+
+/** `articles.finishAccepted`: whether an acknowledged request's job exists now. */
+export const FinishAcceptedParams = z.strictObject({ org_id: orgId, id: uuid });
+
+// The articles service's actions other services call: params and reply declared once (shared/action.ts `contract`).
+export const ArticlesActions = {
+  saveGenerated: contract<GeneratedArticleResult>()("articles.saveGenerated", GeneratedArticle),
+  finishAccepted: contract<{ finished: boolean }>()("articles.finishAccepted", FinishAcceptedParams),
+  getMedia: contract<MediaResponse>()("articles.getMedia", GetMediaParams),
+};

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { contract } from "../action";
+import { ARTICLE_MODES } from "./articles";
 import { orgId, queryInt } from "../validation";
 
 /** Billing contracts: the `GET /v1/usage` query the gateway validates, and the params and results of every billing action. */
@@ -17,7 +19,7 @@ const reference = z.string().min(1, "must not be empty").max(200, "must be at mo
 const reason = z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters");
 const tokenCount = z.number().int("must be a whole number").min(0, "must be at least 0").max(100_000_000, "must be at most 100000000");
 
-/** `GET /v1/usage?days=N`: default 30, values above 90 are capped to 90 (spec §8); anything else than digits is a 400. */
+/** `GET /v1/usage?days=N`: default 30, values above 90 are capped to 90 (rule: usage looks back at most 90 days); anything else than digits is a 400. */
 export const UsageQuery = z.strictObject({
   days: queryInt({ min: 1, max: MAX_USAGE_DAYS, default: DEFAULT_USAGE_DAYS, clampToMax: true }),
 });
@@ -55,7 +57,6 @@ export const RefundParams = z.strictObject({
   reference,
 });
 
-export const ARTICLE_MODES = ["standard", "deep_research"] as const;
 
 export const QuoteParams = z.strictObject({
   mode: z.enum(ARTICLE_MODES, { message: "must be 'standard' or 'deep_research'" }),
@@ -63,6 +64,10 @@ export const QuoteParams = z.strictObject({
   derivatives: z.array(z.string().min(1).max(50)).max(20),
   language: z.string().min(1, "must not be empty").max(12, "must be at most 12 characters"),
 });
+
+/** Prices an article (the one pricing table, services/billing/pricing.ts) and debits that price, in one call. */
+export const ChargeArticleParams = z.strictObject({ org_id: orgId, reference, reason, article: QuoteParams });
+export type ArticleChargeInput = z.output<typeof ChargeArticleParams>;
 
 export const RecordTokensParams = z.strictObject({ org_id: orgId, tokens_in: tokenCount, tokens_out: tokenCount });
 
@@ -116,10 +121,27 @@ export interface UsageDay {
   tokens_out: number;
 }
 
-/** The usage report (spec §2): `daily` holds one row per UTC day, oldest first, ending today. */
+/** The usage report (rule: one row per UTC day, no gaps): `daily` holds one row per UTC day, oldest first, ending today. */
 export interface UsageReport {
   object: "usage";
   days: number;
   credit_balance: number;
   daily: UsageDay[];
 }
+
+// The billing service's actions: params and reply declared once (shared/action.ts `contract`).
+/** What `billing.chargeArticle` took: the price with its components, and the movement. */
+export type ArticleCharge = Quote & CreditMovementResult;
+
+export const BillingActions = {
+  chargeArticle: contract<ArticleCharge>()("billing.chargeArticle", ChargeArticleParams),
+  openAccount: contract<BalanceResult>()("billing.openAccount", OpenAccountParams),
+  grant: contract<CreditMovementResult>()("billing.grant", GrantParams),
+  balance: contract<BalanceResult>()("billing.balance", BalanceParams),
+  quote: contract<Quote>()("billing.quote", QuoteParams),
+  debit: contract<CreditMovementResult>()("billing.debit", DebitParams),
+  refund: contract<RefundResult>()("billing.refund", RefundParams),
+  recordTokens: contract<Record<string, never>>()("billing.recordTokens", RecordTokensParams),
+  recordRequests: contract<Record<string, never>>()("billing.recordRequests", RecordRequestsParams),
+  usage: contract<UsageReport>()("billing.usage", UsageParams),
+};

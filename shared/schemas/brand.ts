@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { contract } from "../action";
 import { httpUrl, orgId, uuid } from "../validation";
 import { pageQuery } from "./pagination";
 
@@ -70,3 +71,49 @@ export interface RetrievedChunk {
 }
 
 export type VoiceStatus = "none" | "ready" | "failed";
+
+/** A brand profile as its API shows it, with its counts of sources and chunks. */
+export interface BrandProfileSummary {
+  id: string;
+  object: "brand_profile";
+  name: string;
+  website_url: string | null;
+  description: string | null;
+  voice_status: VoiceStatus;
+  sources: number;
+  chunks: number;
+  created_at: string;
+}
+
+/** The full profile: summary, fact sheet and voice profile. */
+export interface BrandProfileResource extends BrandProfileSummary {
+  voice_error: string | null;
+  voice_profile: Record<string, unknown> | null;
+  fact_sheet: { facts: { fact: string; kind: string; chunk_id: string; source_url: string | null }[]; updated_at: string } | null;
+  updated_at: string;
+}
+
+export interface SourceResource {
+  id: string;
+  object: "kb_source";
+  type: SourceType;
+  title: string;
+  url: string | null;
+  status: string;
+  error: string | null;
+  pages: number;
+  chunks: number;
+  ingest_job_id: string;
+  created_at: string;
+  updated_at: string;
+  ingested_at: string | null;
+}
+
+export const ProfileParams = ProfilePath.extend({ org_id: orgId });
+
+// The brand-knowledge service's actions other services call: params and reply declared once (shared/action.ts `contract`).
+export const BrandKnowledgeActions = {
+  getProfile: contract<BrandProfileResource>()("brand-knowledge.getProfile", ProfileParams),
+  listSources: contract<{ object: "list"; data: SourceResource[] }>()("brand-knowledge.listSources", ProfileParams),
+  retrieve: contract<RetrievedChunk[]>()("brand-knowledge.retrieve", RetrieveParams),
+};

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { contract } from "../action";
 import { uuid } from "../validation";
 
 export const JOB_TYPES = ["article", "ingest_source"] as const;
@@ -16,7 +17,7 @@ export interface JobStage {
   meta?: Record<string, unknown>;
 }
 
-/** The Job resource of spec §2. */
+/** The Job resource (rule: a job shows every stage it will run, with its status). */
 export interface JobResource {
   id: string;
   object: "job";
@@ -31,11 +32,10 @@ export interface JobResource {
   finished_at: string | null;
 }
 
-/** The job as events carry it: the resource without `stages` (spec §6). */
+/** The job as events carry it: the resource without `stages` (rule: job events carry the job without its stages). */
 export type JobEventPayload = Omit<JobResource, "stages" | "object" | "stage">;
 
 export const JobPath = z.strictObject({ id: uuid });
-export const NoBody = z.strictObject({});
 
 /** A stage as a job type declares it: where its handler runs. */
 export interface StageSpec {
@@ -43,6 +43,8 @@ export interface StageSpec {
   label: string;
   /** The action that runs the stage; it may live in any service. */
   action: string;
+  /** Run only when the request asks for it (e.g. an article's cover image). */
+  optional?: boolean;
 }
 
 /** What the pipeline passes to a stage handler action. */
@@ -72,6 +74,11 @@ export const StageProgress = z.strictObject({
   stage_index: z.number().int().min(0),
   meta: z.record(z.string(), z.unknown()),
 });
+export type StageProgressParams = z.output<typeof StageProgress>;
+/** `pipeline.reportProgress`'s reply: false when the job has moved to another worker. */
+export interface StageProgressReply {
+  accepted: boolean;
+}
 
 export const CreateJob = z.strictObject({
   job_id: uuid,
@@ -82,3 +89,9 @@ export const CreateJob = z.strictObject({
   /** Stage keys to run, in order; defaults to every stage of the type. */
   stages: z.array(z.string()).optional(),
 });
+
+// The pipeline's actions other services call: params and reply declared once (shared/action.ts `contract`).
+export const PipelineActions = {
+  createJob: contract<JobResource>()("pipeline.createJob", CreateJob),
+  reportProgress: contract<StageProgressReply>()("pipeline.reportProgress", StageProgress),
+};

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { contract } from "../action";
 import { EVENT_SURFACES, eventKinds, type EventSurface } from "../events/catalog";
 import { httpUrl, orgId, uuid } from "../validation";
 import { PageParams, pageQuery } from "./pagination";
@@ -16,7 +17,7 @@ function knownKinds(surface: EventSurface, events: string[] | undefined, ctx: z.
   });
 }
 
-/** `POST /v1/webhooks`: the article surface's kinds only (spec §4). */
+/** `POST /v1/webhooks`: the article surface's kinds only (rule: an endpoint subscribes only to its surface's event kinds). */
 export const CreateWebhookBody = z
   .strictObject({ url: httpUrl, events: eventList.optional() })
   .superRefine((body, ctx) => knownKinds("articles", body.events, ctx));
@@ -106,3 +107,15 @@ export interface WebhookDeliveryResource {
   created_at: string;
   updated_at: string;
 }
+
+/** `webhooks.recordEvents`' reply: events seen for the first time, deliveries created, events refused by the catalog. */
+export interface RecordEventsReply {
+  recorded: number;
+  deliveries: number;
+  rejected: number;
+}
+
+// The webhooks service's actions other services call: params and reply declared once (shared/action.ts `contract`).
+export const WebhooksActions = {
+  recordEvents: contract<RecordEventsReply>()("webhooks.recordEvents", RecordEventsParams),
+};

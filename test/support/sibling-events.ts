@@ -1,4 +1,4 @@
-/** A voice-surface call object as `call.completed` carries it (sibling-surfaces.md §6). */
+/** A voice-surface call object as `call.completed` carries it (the voice surface's events). */
 export const COMPLETED_CALL = {
   id: "call_1",
   object: "call",

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { API_KEY_PATTERN, digestsEqual, displayApiKey, generateApiKey, hashApiKey, isWellFormedApiKey } from "../../services/auth/api-key";
+import { API_KEY_PATTERN, displayApiKey, generateApiKey, hashApiKey, isWellFormedApiKey } from "../../services/auth/api-key";
 import { bearerToken, secretsEqual } from "../../shared/bearer";
 
 describe("API key format", () => {
@@ -38,10 +38,10 @@ describe("key hashing and comparison", () => {
   it("compares digests exactly", () => {
     const a = hashApiKey(generateApiKey("test"));
     const b = hashApiKey(generateApiKey("test"));
-    expect(digestsEqual(a, a)).toBe(true);
-    expect(digestsEqual(a, b)).toBe(false);
-    expect(digestsEqual(a, a.slice(0, 62))).toBe(false);
-    expect(digestsEqual("", "")).toBe(false);
+    expect(secretsEqual(a, a)).toBe(true);
+    expect(secretsEqual(a, b)).toBe(false);
+    expect(secretsEqual(a, a.slice(0, 62))).toBe(false);
+    expect(secretsEqual("", "")).toBe(false);
   });
 
   it("compares secrets of any length without throwing", () => {

@@ -1,5 +1,5 @@
 import { JSDOM } from "jsdom";
-import { imageModelFrom } from "../../shared/llm/openai-images";
+import { imageModelFrom } from "../../shared/llm/from-config";
 import { brandSeed, createCoverImage, escapeXml, paletteFor, titleCardSvg, wrapText } from "../../services/pipeline/article/cover-image";
 import { decideBriefByRules } from "../../services/pipeline/article/recon";
 import { startFakeOpenAI, TINY_PNG } from "../support/fake-openai";

@@ -5,7 +5,7 @@ import type { StageCallParams } from "../../shared/schemas/jobs";
 import type { BrandProfileView } from "../../services/pipeline/article/recon";
 import { ARTICLE_STAGE_KEYS, buildGeneratedArticle, runArticleStage, type ArticleStageDeps } from "../../services/pipeline/article/stages";
 import type { Evidence } from "../../services/pipeline/article/types";
-import { JOB_TYPE_SPECS } from "../../services/pipeline/job-types";
+import { JOB_TYPE_SPECS } from "../../shared/job-types";
 import { ROUTE_PLANNING_PAGES } from "../support/fake-searxng";
 
 const BRAND_ID = "9b0c7a52-3f0e-4a53-9d59-0d6f7d6b2a11";

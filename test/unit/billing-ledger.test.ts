@@ -1,6 +1,6 @@
 import type { Db } from "mongodb";
 import { useServiceDatabase } from "../support/test-database";
-import { debitCredits, getBalance, grantCredits, openAccount, recoverPendingLedger, refundDebit } from "../../services/billing/ledger";
+import { chargeArticle, debitCredits, getBalance, grantCredits, openAccount, recoverPendingLedger, refundDebit } from "../../services/billing/ledger";
 import { BILLING_COLLECTIONS, billingCollections, type LedgerRow } from "../../services/billing/store";
 import { recordRequests, recordTokens, usageReport } from "../../services/billing/usage";
 import type { Clock } from "../../shared/clock";
@@ -328,5 +328,27 @@ describe("usage report", () => {
     clock.set("2024-12-31T10:00:00Z");
     await debitCredits(db, { org_id: org, amount: 10, reference: `new-${org}`, reason: "article" }, clock);
     expect((await c().accounts.findOne({ _id: org }))?.credits_by_day).toEqual({ "2024-12-31": 10 });
+  });
+});
+
+describe("charging an article", () => {
+  const article = { mode: "deep_research" as const, image: true, derivatives: ["linkedin"], language: "de" };
+
+  it("prices the article and debits that price in one call; a repeat of the reference is replayed", async () => {
+    const org = await fundedOrg(100);
+    const reference = newId();
+    const first = await chargeArticle(db, { org_id: org, reference, reason: "article job", article });
+    expect(first).toMatchObject({ credits: 36, credit_balance: 64, replayed: false });
+    expect(first.breakdown.map((p) => p.component)).toEqual(["mode:deep_research", "image", "derivatives", "non_english_language"]);
+    expect(await chargeArticle(db, { org_id: org, reference, reason: "article job", article })).toMatchObject({ credits: 36, credit_balance: 64, replayed: true });
+    expect((await c().ledger.find({ org_id: org, kind: "debit" }).toArray()).map((r) => [r.reference, r.amount])).toEqual([[reference, 36]]);
+  });
+
+  it("refuses a price the balance cannot cover, charging nothing", async () => {
+    const org = await fundedOrg(20);
+    const err = await rejection(chargeArticle(db, { org_id: org, reference: newId(), reason: "article job", article }));
+    expect(err).toBeInstanceOf(InsufficientCreditsError);
+    expect(err.data).toEqual({ needed: 36, available: 20 });
+    expect((await getBalance(db, org)).credit_balance).toBe(20);
   });
 });

@@ -1,5 +1,17 @@
 import { Errors } from "moleculer";
-import { ApiError, ERROR_CATALOG, InsufficientCreditsError, InvalidApiKeyError, RateLimitError, toHttpError, ValidationError } from "../../shared/errors";
+import {
+  ApiError,
+  ERROR_CATALOG,
+  httpErrorResponse,
+  InsufficientCreditsError,
+  InvalidApiKeyError,
+  isTransportError,
+  RateLimitError,
+  RETRY_AFTER_S,
+  toHttpError,
+  TRANSPORT_ERRORS,
+  ValidationError,
+} from "../../shared/errors";
 
 describe("error catalog", () => {
   it("has every code of the spec and of the sibling surfaces with its status", () => {
@@ -50,5 +62,60 @@ describe("mapping errors to HTTP", () => {
   it("maps an unavailable service to 503", () => {
     expect(toHttpError(new Errors.ServiceNotAvailableError({ action: "auth.authenticate" })).status).toBe(503);
     expect(toHttpError(new Errors.RequestRejectedError({ action: "pipeline.get", nodeID: "gone" })).status).toBe(503);
+  });
+});
+
+describe("the transport-error list", () => {
+  // Each member, as the code that raises it builds it: the job waits (no attempt used) and HTTP answers 503.
+  const raised: [string, Error][] = [
+    ["ServiceNotFoundError", new Errors.ServiceNotFoundError({ action: "pipeline.get" })],
+    ["ServiceNotAvailableError", new Errors.ServiceNotAvailableError({ action: "auth.authenticate" })],
+    ["RequestTimeoutError", new Errors.RequestTimeoutError({ action: "billing.debit", nodeID: "n1" })],
+    ["RequestRejectedError", new Errors.RequestRejectedError({ action: "pipeline.get", nodeID: "gone" })],
+    ["RequestSkippedError", new Errors.RequestSkippedError({ action: "articles.create", nodeID: "n1" })],
+    ["ServiceUnavailableError", new (require("moleculer-web").Errors.ServiceUnavailableError)()],
+  ];
+
+  it("has exactly the members below", () => {
+    expect([...TRANSPORT_ERRORS].sort()).toEqual(raised.map(([name]) => name).sort());
+  });
+
+  it.each(raised)("%s is a transport error, answered 503 with a retry hint", (name, err) => {
+    expect(err.name).toBe(name);
+    expect(isTransportError(err)).toBe(true);
+    const mapped = httpErrorResponse(err, { method: "GET", path: "/v1/jobs/x", methodsAt: () => [] });
+    expect(mapped.status).toBe(503);
+    expect(mapped.body.error.code).toBe("service_unavailable");
+    expect(mapped.headers["retry-after"]).toBe(String(RETRY_AFTER_S));
+  });
+
+  it("does not take an action's own failure for one", () => {
+    expect(isTransportError(new Errors.MoleculerError("boom", 500, "SOMETHING"))).toBe(false);
+    expect(isTransportError(new ValidationError("x"))).toBe(false);
+    expect(isTransportError(null)).toBe(false);
+  });
+});
+
+describe("the HTTP edge's error responses", () => {
+  const routeMiss = Object.assign(new Error("Not found"), { name: "NotFoundError", code: 404, type: "NOT_FOUND" });
+
+  it("answers a route miss 405 with Allow when the path has other methods, else 404", () => {
+    const wrongMethod = httpErrorResponse(routeMiss, { method: "DELETE", path: "/v1/usage", methodsAt: (p) => (p === "/v1/usage" ? ["GET"] : []) });
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.body.error.code).toBe("method_not_allowed");
+    expect(wrongMethod.headers.allow).toBe("GET");
+    const none = httpErrorResponse(routeMiss, { method: "GET", path: "/v1/nothing", methodsAt: () => [] });
+    expect(none).toEqual({ status: 404, body: { error: { code: "not_found", message: "No route for GET /v1/nothing." } }, headers: {} });
+  });
+
+  it("answers the web layer's own bad request 400 invalid_request", () => {
+    const bad = Object.assign(new Error("Bad request"), { name: "BadRequestError", code: 400 });
+    expect(httpErrorResponse(bad, { method: "GET", path: "/v1/jobs/%zz", methodsAt: () => [] }).body.error.code).toBe("invalid_request");
+  });
+
+  it("adds the rate-limit headers to a 429 and the challenge to a 401", () => {
+    const limited = httpErrorResponse(new RateLimitError({ limit: 5, remaining: 0, reset: 100, retryAfter: 7 }), { path: "/v1/usage", methodsAt: () => [] });
+    expect(limited.headers).toMatchObject({ "x-ratelimit-limit": "5", "x-ratelimit-remaining": "0", "x-ratelimit-reset": "100", "retry-after": "7" });
+    expect(httpErrorResponse(new InvalidApiKeyError(), { path: "/v1/usage", methodsAt: () => [] }).headers["www-authenticate"]).toBe('Bearer realm="api"');
   });
 });

@@ -1,7 +1,6 @@
 import { chunkDocument } from "../../services/brand-knowledge/knowledge/chunk";
 import { extractDocument } from "../../shared/text/extract";
-import { buildFactSheet, buildFactSheetWithModel, classifySentence } from "../../services/brand-knowledge/knowledge/fact-sheet";
-import type { ChatMessage, CompleteFn } from "../../shared/llm/types";
+import { buildFactSheet, classifySentence } from "../../services/brand-knowledge/knowledge/fact-sheet";
 import { KNOWLEDGE_CORPUS } from "../support/knowledge-corpus";
 
 const chunks = [
@@ -100,64 +99,5 @@ describe("classifySentence", () => {
 
   it.each(["How much does it cost per month?", "Sign up for a free trial today.", "Thanks for reading.", "Too short."])("%s is no fact", (sentence) => {
     expect(classifySentence(sentence)).toBeNull();
-  });
-});
-
-describe("buildFactSheetWithModel", () => {
-  it("keeps model facts that cite a given chunk and quote only its numbers", async () => {
-    const prompts: ChatMessage[][] = [];
-    const complete: CompleteFn = async (messages) => {
-      prompts.push(messages);
-      return {
-        text:
-          "```json\n" +
-          JSON.stringify({
-            facts: [
-              { fact: "Kestrel's Team plan costs $29 per vehicle per month.", kind: "figure", chunk_id: "c-pricing" },
-              { fact: "Kestrel offers route optimisation and live tracking.", kind: "offering", chunk_id: "c-product" },
-              { fact: "Kestrel has 5,000 customers.", kind: "figure", chunk_id: "c-about-2" },
-              { fact: "Kestrel won an award.", kind: "claim", chunk_id: "c-unknown" },
-              { fact: "Kestrel is great.", kind: "opinion", chunk_id: "c-about" },
-            ],
-          }) +
-          "\n```",
-        tokensIn: 900,
-        tokensOut: 120,
-      };
-    };
-    const result = await buildFactSheetWithModel(chunks, complete);
-    expect(result.source).toBe("model");
-    expect(result).toMatchObject({ tokensIn: 900, tokensOut: 120 });
-    expect(result.facts).toEqual([
-      { fact: "Kestrel's Team plan costs $29 per vehicle per month.", kind: "figure", chunkId: "c-pricing", sourceUrl: "https://kestrel.example/pricing" },
-      { fact: "Kestrel offers route optimisation and live tracking.", kind: "offering", chunkId: "c-product", sourceUrl: "https://kestrel.example/product" },
-    ]);
-    expect(prompts).toHaveLength(1);
-    for (const c of chunks) expect(prompts[0][1].content).toContain(`<passage id="${c.id}">\n${c.text}\n</passage>`);
-  });
-
-  it("spreads passages over calls within the token budget, richest first", async () => {
-    const calls: string[] = [];
-    const complete: CompleteFn = async (messages) => {
-      calls.push(messages[1].content);
-      return { text: '{"facts": []}', tokensIn: 10, tokensOut: 2 };
-    };
-    const result = await buildFactSheetWithModel(chunks, complete, { tokensPerCall: 30, maxCalls: 2 });
-    const passages = calls.map((c) => c.match(/<passage id="([^"]+)">/g));
-    expect(passages).toEqual([['<passage id="c-pricing">'], [expect.any(String)]]);
-    expect(result).toMatchObject({ tokensIn: 20, tokensOut: 4, source: "offline" });
-  });
-
-  it("falls back to the offline sheet when the model answers nothing usable", async () => {
-    const complete: CompleteFn = async () => ({ text: "I cannot help with that.", tokensIn: 50, tokensOut: 8 });
-    const result = await buildFactSheetWithModel(chunks, complete);
-    expect(result).toEqual({ facts: buildFactSheet(chunks), tokensIn: 50, tokensOut: 8, source: "offline" });
-  });
-
-  it("survives a failing call", async () => {
-    const complete: CompleteFn = async () => {
-      throw new Error("model unavailable");
-    };
-    await expect(buildFactSheetWithModel(chunks, complete)).resolves.toMatchObject({ source: "offline", tokensIn: 0 });
   });
 });

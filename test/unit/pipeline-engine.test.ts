@@ -3,11 +3,11 @@ import pino from "pino";
 import { startEmbeddedMongo, type EmbeddedMongo } from "../../shared/embedded-mongo";
 import type { Clock } from "../../shared/clock";
 import type { StageCallParams, StageOutcome } from "../../shared/schemas/jobs";
-import { completeFinalization } from "../../services/pipeline/finalize";
-import { createJob, getJob, jobs, requestCancel } from "../../services/pipeline/jobs";
-import { claimNextJob, fencedUpdate, LostLeaseError } from "../../services/pipeline/lease";
-import { OUTBOX, PIPELINE_COLLECTIONS } from "../../services/pipeline/store";
-import { JobRunner, type RunnerDeps } from "../../services/pipeline/worker";
+import { completeFinalization } from "../../services/pipeline/engine/finish";
+import { createJob, getJob, jobs, requestCancel } from "../../services/pipeline/engine/jobs";
+import { claimNextJob, fencedUpdate, LostLeaseError } from "../../services/pipeline/engine/claim";
+import { OUTBOX, PIPELINE_COLLECTIONS } from "../../services/pipeline/engine/store";
+import { JobRunner, type RunnerDeps } from "../../services/pipeline/engine/run";
 import { waitFor } from "../support/wait";
 
 const ORG = "5f2b6a4e-1111-4111-8111-111111111111";

@@ -11,7 +11,7 @@ describe("isEnglish", () => {
   });
 });
 
-describe("priceArticle: the full matrix of spec §1", () => {
+describe("priceArticle: the full matrix of the credit pricing rule", () => {
   const languages = [
     { language: "en", surcharge: 0 },
     { language: "en-GB", surcharge: 0 },

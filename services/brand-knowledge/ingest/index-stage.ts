@@ -7,7 +7,7 @@ import { sources } from "../sources";
 import { CHUNKS, type ChunkDoc, type SourceDoc } from "../store";
 import { activeChunks } from "../retrieval";
 import { clearStaging, readStaging } from "./staging";
-import type { IngestDeps, StagedChunk } from "./stages";
+import type { IngestDeps, StagedChunk } from "./types";
 
 /**
  * index: the new chunks are written under a generation of their own, then the source is switched

@@ -1,35 +1,19 @@
 import type { Db } from "mongodb";
 import { ApiError } from "../../../shared/errors";
-import type { Clock } from "../../../shared/clock";
-import type { UrlPolicy } from "../../../shared/net/url-guard";
 import type { StageCallParams, StageOutcome } from "../../../shared/schemas/jobs";
 import { crawlSite, fetchSinglePage, type CrawledPage, type CrawlResult } from "../crawl/crawler";
 import { chunkDocument } from "../knowledge/chunk";
 import { contextualizeChunks } from "../knowledge/contextualize";
-import type { Embedder } from "../knowledge/embeddings";
 import { extractDocument, extractPlainText } from "../../../shared/text/extract";
-import type { CompleteFn } from "../../../shared/llm/types";
 import type { ExtractedDocument } from "../../../shared/text/document";
-import type { Chunk, ContextualizedChunk } from "../knowledge/types";
+import type { Chunk } from "../knowledge/types";
 import { sources } from "../sources";
 import type { SourceDoc } from "../store";
 import { indexChunks, refreshProfileKnowledge } from "./index-stage";
 import { patchStaging, readStaging, writeStaging } from "./staging";
-
-export interface IngestDeps {
-  db: Db;
-  clock: Clock;
-  policy: UrlPolicy;
-  embedder: Embedder;
-  complete?: CompleteFn;
-  crawl: { maxPages: number; maxDepth: number; totalTimeMs: number; pageTimeoutMs: number };
-  /** Best effort, never throws; false when the job has moved to another worker (this run should stop). */
-  reportProgress(meta: Record<string, unknown>): Promise<boolean>;
-  recordTokens(tokensIn: number, tokensOut: number): Promise<void>;
-}
+import type { IngestDeps, StagedChunk } from "./types";
 
 type StagePage = { url: string | null; title?: string; contentType: string; body: string };
-type StagedChunk = ContextualizedChunk & { lang?: string; vector?: number[] };
 
 /** Pasted text has no URL; its documents are named after the source so chunk ids stay stable. */
 /** A fetched page's address; for a text source, the address it says its text came from, else a reference to the source. */
@@ -182,4 +166,3 @@ export async function runIngestStage(deps: IngestDeps, call: StageCallParams): P
 }
 
 export { documentUrlOf };
-export type { StagedChunk };

@@ -17,7 +17,7 @@ export interface ClampedTarget {
   clamped?: { requested: number; used: number };
 }
 
-/** The pipeline writes 600 to 3000 words (spec §4); a request outside is clamped and the plan says so. */
+/** The pipeline writes 600 to 3000 words (rule: target_words is clamped to the pipeline's range); a request outside is clamped and the plan says so. */
 export function clampTargetWords(requested: number): ClampedTarget {
   const used = Math.min(PIPELINE_MAX_WORDS, Math.max(PIPELINE_MIN_WORDS, Math.round(requested)));
   return used === requested ? { used } : { used, clamped: { requested, used } };

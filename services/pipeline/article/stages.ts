@@ -4,6 +4,7 @@ import type { GenerateImageFn } from "../../../shared/llm/openai-images";
 import type { CompleteFn } from "../../../shared/llm/types";
 import { CreateArticleBody, GeneratedArticle, type ArticleJobInput } from "../../../shared/schemas/articles";
 import type { RetrievedChunk } from "../../../shared/schemas/brand";
+import type { ArticleStageKey } from "../../../shared/job-types";
 import type { StageCallParams, StageOutcome } from "../../../shared/schemas/jobs";
 import type { ExtractedDocument } from "../../../shared/text/document";
 import { createCoverImage, type CoverImage } from "./cover-image";
@@ -66,10 +67,18 @@ export interface ArticleState {
   derivatives: ArticleDerivatives;
 }
 
+/**
+ * The job's state as the article stages left it: the one place its untyped record is read as `ArticleState`
+ * (each key is written only by the stage that owns it, from a value of that type).
+ */
+function stateOf(state: Record<string, unknown>): Partial<ArticleState> {
+  return state as Partial<ArticleState>;
+}
+
 function need<K extends keyof ArticleState>(state: Record<string, unknown>, key: K): ArticleState[K] {
-  const value = state[key];
+  const value = stateOf(state)[key];
   if (value === undefined || value === null) throw new Error(`the job state has no ${key}: stages ran out of order`);
-  return value as ArticleState[K];
+  return value;
 }
 
 type StageRunner = (deps: ArticleStageDeps, call: StageCallParams, input: ArticleJobInput, model: MeteredModel | undefined) => Promise<StageOutcome>;
@@ -97,7 +106,8 @@ function researchDepsFor(deps: ArticleStageDeps, brief: ArticleBrief, progress?:
   };
 }
 
-const STAGES: Record<string, StageRunner> = {
+/** One runner per stage the article job type declares (shared/job-types.ts): the compiler holds the two lists equal. */
+const STAGES: Record<ArticleStageKey, StageRunner> = {
   /** recon: intent, angle, the brand's facts and voice. */
   async recon(deps, _call, input, model) {
     const profile = input.brand_profile_id ? await deps.getProfile(input.brand_profile_id) : null;
@@ -157,7 +167,7 @@ const STAGES: Record<string, StageRunner> = {
     const brief = need(call.state, "brief");
     const outline = need(call.state, "outline");
     const evidence = need(call.state, "evidence");
-    const check = assertEnoughEvidence(brief, outline, evidence, call.state.research as ResearchReport | undefined);
+    const check = assertEnoughEvidence(brief, outline, evidence, stateOf(call.state).research);
     // Thin evidence makes a shorter article, never a padded one: the plan is cut to what the evidence backs.
     const fitted = fitOutlineToEvidence(outline, check);
     const shortened = fitted.target_words < outline.target_words ? { shortened: { planned: outline.target_words, to: fitted.target_words } } : {};
@@ -263,7 +273,7 @@ export const ARTICLE_STAGE_KEYS = Object.keys(STAGES);
 
 /** One stage of an article job, dispatched on its key; each stage gets its own metered model so its meta shows its usage. */
 export async function runArticleStage(deps: ArticleStageDeps, call: StageCallParams): Promise<StageOutcome> {
-  const run = STAGES[call.stage];
+  const run = (STAGES as Record<string, StageRunner | undefined>)[call.stage];
   if (!run) throw new Error(`unknown article stage "${call.stage}"`);
   const model = deps.complete ? new MeteredModel(deps.complete, deps.recordTokens, deps.modelRetries) : undefined;
   let outcome: StageOutcome;
@@ -307,7 +317,7 @@ export function buildGeneratedArticle(params: { job_id: string; org_id: string; 
     flesch_score: score.flesch_score,
     quality_score: score.quality_score,
     quality_breakdown: score.quality_breakdown,
-    image: (state.image as CoverImage | undefined) ?? null,
-    derivatives: (state.derivatives as ArticleDerivatives | undefined) ?? null,
+    image: stateOf(state).image ?? null,
+    derivatives: stateOf(state).derivatives ?? null,
   });
 }

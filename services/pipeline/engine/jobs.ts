@@ -1,9 +1,10 @@
 import type { Collection, Db } from "mongodb";
-import { ApiError, NotFoundError } from "../../shared/errors";
-import type { Clock } from "../../shared/clock";
-import type { JobEventPayload, JobResource, JobType } from "../../shared/schemas/jobs";
-import { finalizationFor, stagesOf } from "./job-types";
-import { JOBS, type JobDoc } from "./store";
+import { isDuplicateKeyError } from "../../../shared/db/duplicate-key";
+import { ApiError, NotFoundError } from "../../../shared/errors";
+import type { Clock } from "../../../shared/clock";
+import type { JobEventPayload, JobResource, JobType } from "../../../shared/schemas/jobs";
+import { jobTypeSpec, stagesOf } from "../../../shared/job-types";
+import { JOBS, type Finalization, type JobDoc } from "./store";
 
 export const jobs = (db: Db): Collection<JobDoc> => db.collection<JobDoc>(JOBS);
 
@@ -48,11 +49,42 @@ export async function createJob(db: Db, spec: NewJob, clock: Clock): Promise<Job
     await jobs(db).insertOne(doc);
     return doc;
   } catch (err) {
-    if ((err as { code?: number }).code !== 11000) throw err;
+    if (!isDuplicateKeyError(err)) throw err;
     const existing = await jobs(db).findOne({ _id: spec.job_id });
     if (!existing || existing.org_id !== spec.org_id) throw err;
     return existing;
   }
+}
+
+/**
+ * A job as the API reads it. When none is found, the articles service may hold an article acknowledged (202)
+ * before its job could be created: `finishAccepted` has it create the job now (docs/failure-semantics.md).
+ * If articles cannot say (unreachable, or billing down for a debit to settle), the answer is 503, not a 404
+ * it may contradict.
+ */
+export async function readJob(
+  db: Db,
+  orgId: string,
+  jobId: string,
+  finishAccepted: (params: { org_id: string; id: string }) => Promise<{ finished: boolean }>,
+): Promise<JobResource> {
+  try {
+    return toJobResource(await getJob(db, orgId, jobId));
+  } catch (err) {
+    if ((err as { type?: unknown }).type !== "not_found") throw err;
+    const accepted = await finishAccepted({ org_id: orgId, id: jobId }).catch((cause: unknown) => {
+      throw new ApiError("service_unavailable", "The job cannot be read right now. Retry with backoff.", { cause: String(cause) });
+    });
+    if (!accepted.finished) throw err;
+    return toJobResource(await getJob(db, orgId, jobId));
+  }
+}
+
+/** Cancels a job (see `requestCancel`); one canceled at once is finalized now. Returns the job as it then is. */
+export async function cancelJob(db: Db, orgId: string, jobId: string, finalize: (job: JobDoc) => Promise<void>, clock: Clock): Promise<JobResource> {
+  const { job, canceledNow } = await requestCancel(db, orgId, jobId, clock);
+  if (canceledNow) await finalize(job);
+  return toJobResource(await getJob(db, orgId, jobId));
 }
 
 /** A job of the organization; another organization's job is indistinguishable from a missing one. */
@@ -122,4 +154,13 @@ export async function requestCancel(db: Db, orgId: string, jobId: string, clock:
     if (running) return { job: running, canceledNow: false };
   }
   throw new ApiError("service_unavailable", "The job changed state while canceling; retry.");
+}
+
+/** What a job owes once it reaches `status`. */
+export function finalizationFor(job: Pick<JobDoc, "type" | "credits_charged">, status: "succeeded" | "failed" | "canceled"): Finalization {
+  return {
+    refund: status !== "succeeded" && job.credits_charged > 0 ? "pending" : "none",
+    notify: jobTypeSpec(job.type).onFinish ? "pending" : "none",
+    event: status === "canceled" ? "none" : "pending",
+  };
 }

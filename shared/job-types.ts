@@ -1,8 +1,9 @@
-import type { JobType, StageSpec } from "../../shared/schemas/jobs";
-import type { Finalization, JobDoc } from "./store";
+import type { JobType, StageSpec } from "./schemas/jobs";
 
 const INGEST_STAGE = "brand-knowledge.runIngestStage";
-const ARTICLE_STAGE = "pipeline.articleStage";
+/** The article job's handlers: they run in the pipeline's own process (called in-process, not over the broker). */
+export const ARTICLE_STAGE = "pipeline.articleStage";
+export const ARTICLE_COMPLETE = "pipeline.completeArticle";
 
 export interface JobTypeSpec {
   stages: StageSpec[];
@@ -15,23 +16,27 @@ export interface JobTypeSpec {
   complete?: string;
 }
 
-/** Every job type's stages, in order, the action that runs each one, and who is told of the end. */
-export const JOB_TYPE_SPECS: Partial<Record<JobType, JobTypeSpec>> = {
+/**
+ * Every job type's stages, in order, the action that runs each one, and who is told of the end: declared
+ * here once. The pipeline's engine queues and runs them, the article stage runner implements exactly these
+ * keys, and the articles service acknowledges a job with them.
+ */
+export const JOB_TYPE_SPECS = {
   ingest_source: {
     onFinish: "brand-knowledge.ingestFinished",
     stages: [
-    { key: "crawl", label: "Fetching pages", action: INGEST_STAGE },
-    { key: "extract", label: "Extracting readable text", action: INGEST_STAGE },
-    { key: "chunk", label: "Splitting into chunks", action: INGEST_STAGE },
-    { key: "contextualize", label: "Situating chunks in their documents", action: INGEST_STAGE },
-    { key: "embed", label: "Embedding chunks", action: INGEST_STAGE },
-    { key: "index", label: "Indexing for retrieval", action: INGEST_STAGE },
-    { key: "refresh", label: "Refreshing fact sheet and voice profile", action: INGEST_STAGE },
+      { key: "crawl", label: "Fetching pages", action: INGEST_STAGE },
+      { key: "extract", label: "Extracting readable text", action: INGEST_STAGE },
+      { key: "chunk", label: "Splitting into chunks", action: INGEST_STAGE },
+      { key: "contextualize", label: "Situating chunks in their documents", action: INGEST_STAGE },
+      { key: "embed", label: "Embedding chunks", action: INGEST_STAGE },
+      { key: "index", label: "Indexing for retrieval", action: INGEST_STAGE },
+      { key: "refresh", label: "Refreshing fact sheet and voice profile", action: INGEST_STAGE },
     ],
   },
   article: {
-    // The articles service queues the first seven, plus image and derivatives only when requested.
-    complete: "pipeline.completeArticle",
+    // The articles service queues the stages that are not optional, plus image and derivatives only when requested.
+    complete: ARTICLE_COMPLETE,
     stages: [
       { key: "recon", label: "Understanding the topic and brand", action: ARTICLE_STAGE },
       { key: "plan", label: "Planning the outline", action: ARTICLE_STAGE },
@@ -40,14 +45,17 @@ export const JOB_TYPE_SPECS: Partial<Record<JobType, JobTypeSpec>> = {
       { key: "edit", label: "Editing and checking citations", action: ARTICLE_STAGE },
       { key: "seo", label: "Optimizing for search", action: ARTICLE_STAGE },
       { key: "score", label: "Scoring quality", action: ARTICLE_STAGE },
-      { key: "image", label: "Creating the cover image", action: ARTICLE_STAGE },
-      { key: "derivatives", label: "Writing social posts and newsletter", action: ARTICLE_STAGE },
+      { key: "image", label: "Creating the cover image", action: ARTICLE_STAGE, optional: true },
+      { key: "derivatives", label: "Writing social posts and newsletter", action: ARTICLE_STAGE, optional: true },
     ],
   },
-};
+} satisfies Partial<Record<JobType, JobTypeSpec>>;
+
+/** The stage keys of the article job, as declared above. */
+export type ArticleStageKey = (typeof JOB_TYPE_SPECS.article.stages)[number]["key"];
 
 export function jobTypeSpec(type: JobType): JobTypeSpec {
-  const spec = JOB_TYPE_SPECS[type];
+  const spec = (JOB_TYPE_SPECS as Partial<Record<JobType, JobTypeSpec>>)[type];
   if (!spec) throw new Error(`no stages declared for job type ${type}`);
   return spec;
 }
@@ -64,13 +72,4 @@ export function stageSpec(type: JobType, key: string): StageSpec {
   const spec = jobTypeSpec(type).stages.find((s) => s.key === key);
   if (!spec) throw new Error(`no stage ${key} in job type ${type}`);
   return spec;
-}
-
-/** What a job owes once it reaches `status`. */
-export function finalizationFor(job: Pick<JobDoc, "type" | "credits_charged">, status: "succeeded" | "failed" | "canceled"): Finalization {
-  return {
-    refund: status !== "succeeded" && job.credits_charged > 0 ? "pending" : "none",
-    notify: jobTypeSpec(job.type).onFinish ? "pending" : "none",
-    event: status === "canceled" ? "none" : "pending",
-  };
 }

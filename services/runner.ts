@@ -2,14 +2,14 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type { Server } from "node:http";
 import { ServiceBroker } from "moleculer";
-import { brokerOptions } from "../../moleculer.config";
-import { SERVICE_LOADERS } from "../../services";
-import { useConfig, type Config } from "../config";
-import { closeDatabase, configureDatabase } from "../db/client";
-import { startEmbeddedMongo, type EmbeddedMongo } from "../embedded-mongo";
-import { initLogger, rootLogger } from "../logger";
-import { bootstrapDemo, ensureAdminToken, ensureIntegrationsKey, type DemoCredentials } from "./bootstrap";
-import { startHealthServer } from "./health";
+import { brokerOptions } from "../moleculer.config";
+import { SERVICE_LOADERS } from "./index";
+import { useConfig, type Config } from "../shared/config";
+import { closeDatabase, configureDatabase } from "../shared/db/client";
+import { startEmbeddedMongo, type EmbeddedMongo } from "../shared/embedded-mongo";
+import { initLogger, rootLogger } from "../shared/logger";
+import { bootstrapDemo, ensureAdminToken, ensureIntegrationsKey, type DemoCredentials } from "../shared/runtime/bootstrap";
+import { startHealthServer } from "../shared/runtime/health";
 
 export interface RunningPlatform {
   broker: ServiceBroker;
@@ -22,7 +22,9 @@ export interface RunningPlatform {
   stop(): Promise<void>;
 }
 
-/** Starts the services named by SERVICES, on NATS or in one process, on MongoDB or the embedded server. */
+/**
+ * The runner: the one module that knows every service (it lives beside them, so `shared/` never imports `services/`).
+ * Starts the services named by SERVICES, on NATS or in one process, on MongoDB or the embedded server. */
 export async function startPlatform(initial: Config): Promise<RunningPlatform> {
   let cfg = useConfig(initial);
   initLogger({ level: cfg.LOG_LEVEL, pretty: cfg.LOG_PRETTY });

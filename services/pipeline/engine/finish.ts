@@ -1,8 +1,9 @@
 import type { Db } from "mongodb";
-import type { Clock } from "../../shared/clock";
-import { newId } from "../../shared/ids";
+import type { Clock } from "../../../shared/clock";
+import { isDuplicateKeyError } from "../../../shared/db/duplicate-key";
+import { newId } from "../../../shared/ids";
 import { jobs, toEventPayload } from "./jobs";
-import { jobTypeSpec } from "./job-types";
+import { jobTypeSpec } from "../../../shared/job-types";
 import { OUTBOX, type JobDoc, type OutboxDoc } from "./store";
 
 export interface FinalizationDeps {
@@ -42,7 +43,7 @@ export async function completeFinalization(db: Db, job: JobDoc, deps: Finalizati
     try {
       await db.collection<OutboxDoc>(OUTBOX).insertOne(event);
     } catch (err) {
-      if ((err as { code?: number }).code !== 11000) throw err;
+      if (!isDuplicateKeyError(err)) throw err;
     }
     await jobs(db).updateOne({ _id: job._id }, { $set: { "finalize.event": "done" } });
   }

@@ -1,10 +1,8 @@
-import type { CollectionSpec } from "../../shared/db/mixin";
-import type { JobStage, JobStatus, JobType } from "../../shared/schemas/jobs";
+import type { Lease } from "../../../shared/db/lease";
+import type { CollectionSpec } from "../../../shared/db/mixin";
+import type { JobStage, JobStatus, JobType } from "../../../shared/schemas/jobs";
 
-export interface JobLease {
-  owner: string;
-  expires_at: Date;
-}
+export type JobLease = Lease;
 
 /** What is still owed after a job reached a terminal state: each step is done once, in order. */
 export type FinalizationStep = "pending" | "done" | "none";

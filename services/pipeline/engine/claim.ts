@@ -1,5 +1,6 @@
 import type { Db, UpdateFilter } from "mongodb";
-import type { Clock } from "../../shared/clock";
+import type { Clock } from "../../../shared/clock";
+import { claimOne, renewLease as renewLeaseOf, updateFenced } from "../../../shared/db/lease";
 import { jobs } from "./jobs";
 import type { JobDoc } from "./store";
 
@@ -9,18 +10,14 @@ import type { JobDoc } from "./store";
  */
 export async function claimNextJob(db: Db, owner: string, leaseMs: number, clock: Clock): Promise<JobDoc | null> {
   const now = clock.now();
-  return jobs(db).findOneAndUpdate(
-    {
-      status: { $in: ["queued", "processing"] },
-      run_after: { $lte: now },
-      $or: [{ lease: null }, { "lease.expires_at": { $lte: now } }],
-    },
-    {
-      $set: { status: "processing", lease: { owner, expires_at: new Date(now.getTime() + leaseMs) }, updated_at: now },
-      $inc: { attempts: 1, fence: 1 },
-    },
-    { sort: { run_after: 1 }, returnDocument: "after" },
-  );
+  return claimOne(jobs(db), { status: { $in: ["queued", "processing"] }, run_after: { $lte: now } }, {
+    owner,
+    leaseMs,
+    now,
+    set: { status: "processing", updated_at: now },
+    inc: { attempts: 1 },
+    sort: { run_after: 1 },
+  });
 }
 
 /** Thrown when a write finds the job under another worker's fence: this worker must stop. */
@@ -33,11 +30,10 @@ export class LostLeaseError extends Error {
 
 /** Applies `update` only while `fence` is still the job's fence. */
 export async function fencedUpdate(db: Db, jobId: string, fence: number, update: UpdateFilter<JobDoc>): Promise<void> {
-  const res = await jobs(db).updateOne({ _id: jobId, fence }, update);
-  if (res.matchedCount === 0) throw new LostLeaseError(jobId);
+  if (!(await updateFenced(jobs(db), jobId, fence, update))) throw new LostLeaseError(jobId);
 }
 
 export async function renewLease(db: Db, jobId: string, fence: number, leaseMs: number, clock: Clock): Promise<void> {
   const now = clock.now();
-  await fencedUpdate(db, jobId, fence, { $set: { "lease.expires_at": new Date(now.getTime() + leaseMs), updated_at: now } });
+  if (!(await renewLeaseOf(jobs(db), jobId, fence, leaseMs, now, { updated_at: now }))) throw new LostLeaseError(jobId);
 }
