@@ -12,6 +12,10 @@ import { buildParams, readJsonBody } from "./http-input";
 import { OPENAPI_PATH, openApiJson } from "./openapi";
 import { ADMIN_PREFIX, ADMIN_ROUTES, API_PREFIX, API_ROUTES, locationOf, methodsAt, requiredServices, type RouteContract } from "./routes";
 import { accessLog, requestIdFrom } from "./request-log";
+import { JOB_CHANGED_EVENT, isJobChangedPayload } from "../../shared/events/job-changed";
+import type { JobResource } from "../../shared/schemas/jobs";
+import { JobEventHub } from "./job-events/hub";
+import { JobEventStreams } from "./job-events/sse";
 
 type GatewayRequest = IncomingMessage & {
   $ctx: Context<unknown, Record<string, unknown>>;
@@ -24,20 +28,35 @@ type GatewayRequest = IncomingMessage & {
 type Alias = { method: string; fullPath: string };
 type GatewayService = Service & {
   server?: unknown;
+  jobEvents: JobEventHub;
+  jobStreams: JobEventStreams;
   isHTTPS?: boolean;
   httpHandler(req: IncomingMessage, res: ServerResponse): void;
   sendErrorEnvelope(req: GatewayRequest, res: ServerResponse, err: unknown): void;
 };
 
 const contracts = new Map<string, RouteContract>();
-function aliasesFor(prefix: string, routes: RouteContract[]): Record<string, string> {
-  const aliases: Record<string, string> = {};
+type AliasHandler = (this: GatewayService, req: GatewayRequest, res: ServerResponse, next: (err?: unknown) => void) => void;
+function aliasesFor(prefix: string, routes: RouteContract[]): Record<string, string | AliasHandler> {
+  const aliases: Record<string, string | AliasHandler> = {};
   for (const r of routes) {
     contracts.set(`${r.method} ${prefix}${r.path}`, r);
-    aliases[`${r.method} ${r.path}`] = r.action;
+    aliases[`${r.method} ${r.path}`] = r.stream ? serveJobEvents : r.action;
   }
   return aliases;
 }
+
+/**
+ * `GET /v1/jobs/{id}/events` (docs/job-events.md): authenticated, counted and validated like any
+ * route (prepareCall set `$params`); then served from this gateway's hub, not by an action.
+ */
+const serveJobEvents: AliasHandler = function (req, res, next) {
+  const params = req.$params as { id?: string; org_id?: string; last_event_id?: number };
+  const user = req.$ctx.meta.user as { key_id?: string } | undefined;
+  this.jobStreams
+    .serve(res, { orgId: String(params.org_id), keyId: String(user?.key_id), jobId: String(params.id), lastEventId: params.last_event_id })
+    .catch((err: unknown) => next(err));
+};
 
 /** Attempts after the first for an idempotent read whose node was lost or missing (moleculer.config.ts `lostNodeError`). */
 const READ_RETRIES = 2;
@@ -141,6 +160,29 @@ const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> 
     onError(this: GatewayService, req: GatewayRequest, res: ServerResponse, err: unknown) {
       this.sendErrorEnvelope(req, res, err);
     },
+  },
+
+  events: {
+    /** A job changed somewhere on the network: to this gateway's subscribers of that job. */
+    [JOB_CHANGED_EVENT](this: GatewayService, ctx: Context<unknown>) {
+      if (isJobChangedPayload(ctx.params)) this.jobEvents.publish(ctx.params.org_id, ctx.params.job);
+    },
+  },
+
+  created(this: GatewayService) {
+    this.jobEvents = new JobEventHub((org_id, id) => this.broker.call<JobResource, object>("pipeline.get", { org_id, id }), {
+      resyncMs: config().JOB_EVENTS_RESYNC_MS,
+    });
+    this.jobStreams = new JobEventStreams(this.jobEvents, {
+      heartbeatMs: config().JOB_EVENTS_HEARTBEAT_MS,
+      maxStreamsPerKey: config().JOB_EVENTS_MAX_STREAMS_PER_KEY,
+    });
+  },
+
+  /** Runs before moleculer-web's own `stopped` (which waits for open connections): streams end first. */
+  stopped(this: GatewayService) {
+    this.jobStreams.closeAll();
+    this.jobEvents.closeAll();
   },
 
   methods: {

@@ -3,7 +3,7 @@ import { CreateApiKeyBody, CreateOrganizationBody, GrantCreditsBody } from "../.
 import { CreateArticleBody, GetArticleQuery, IdempotencyKey, ListArticlesQuery, UpdateArticleBody } from "../../shared/schemas/articles";
 import { UsageQuery } from "../../shared/schemas/billing";
 import { CreateBrandProfileBody, CreateSourceBody, ListBrandProfilesQuery } from "../../shared/schemas/brand";
-import { NoBody } from "../../shared/schemas/jobs";
+import { LastEventId, NoBody } from "../../shared/schemas/jobs";
 import { CreateIntegrationBody, PublishArticleBody } from "../../shared/schemas/publishing";
 import { CreateWebhookBody, DeliveriesQuery, SetEndpointActiveBody } from "../../shared/schemas/webhooks";
 
@@ -25,6 +25,11 @@ export interface RouteContract {
   location?: string;
   /** Request headers passed to the action as params: param name → the header and its contract. */
   headers?: Record<string, HeaderContract>;
+  /**
+   * A streamed answer served by the gateway itself (`action` is what it reads with): the route's
+   * handler in gateway.service.ts, documented with this content type (docs/job-events.md).
+   */
+  stream?: "text/event-stream";
 }
 
 export interface HeaderContract {
@@ -46,6 +51,15 @@ export const API_ROUTES: RouteContract[] = [
   { method: "GET", path: "/usage", action: "billing.usage", status: 200, query: UsageQuery },
   { method: "GET", path: "/jobs/:id", action: "pipeline.get", status: 200, query: NO_QUERY },
   { method: "POST", path: "/jobs/:id/cancel", action: "pipeline.cancel", status: 200, body: NoBody },
+  {
+    method: "GET",
+    path: "/jobs/:id/events",
+    action: "pipeline.get",
+    status: 200,
+    query: NO_QUERY,
+    stream: "text/event-stream",
+    headers: { last_event_id: { name: "Last-Event-ID", schema: LastEventId } },
+  },
   { method: "POST", path: "/brand-profiles", action: "brand-knowledge.createProfile", status: 201, body: CreateBrandProfileBody, location: "/brand-profiles/:id" },
   { method: "GET", path: "/brand-profiles", action: "brand-knowledge.listProfiles", status: 200, query: ListBrandProfilesQuery },
   { method: "GET", path: "/brand-profiles/:id", action: "brand-knowledge.getProfile", status: 200, query: NO_QUERY },

@@ -31,10 +31,11 @@ export class LostLeaseError extends Error {
   }
 }
 
-/** Applies `update` only while `fence` is still the job's fence. */
-export async function fencedUpdate(db: Db, jobId: string, fence: number, update: UpdateFilter<JobDoc>): Promise<void> {
-  const res = await jobs(db).updateOne({ _id: jobId, fence }, update);
-  if (res.matchedCount === 0) throw new LostLeaseError(jobId);
+/** Applies `update` only while `fence` is still the job's fence; returns the job as updated. */
+export async function fencedUpdate(db: Db, jobId: string, fence: number, update: UpdateFilter<JobDoc>): Promise<JobDoc> {
+  const after = await jobs(db).findOneAndUpdate({ _id: jobId, fence }, update, { returnDocument: "after" });
+  if (!after) throw new LostLeaseError(jobId);
+  return after;
 }
 
 export async function renewLease(db: Db, jobId: string, fence: number, leaseMs: number, clock: Clock): Promise<void> {

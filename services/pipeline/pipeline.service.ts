@@ -11,6 +11,7 @@ import { orgId } from "../../shared/validation";
 import { completeFinalization, unfinishedFinalizations } from "./finalize";
 import { createJob, getJob, requestCancel, toJobResource } from "./jobs";
 import { fencedUpdate, LostLeaseError } from "./lease";
+import { announceJobChange } from "./announce";
 import { drainOutbox } from "./outbox";
 import { PIPELINE_COLLECTIONS, type JobDoc } from "./store";
 import { JobRunner } from "./worker";
@@ -61,7 +62,10 @@ const PipelineServiceSchema: ServiceSchema<ServiceSettingSchema, PipelineService
 
     cancel: zodAction(JobPath.extend({ org_id: orgId }), async ({ org_id, id }, _ctx, svc: PipelineService) => {
       const { job, canceledNow } = await requestCancel(svc.db, org_id, id, clock);
-      if (canceledNow) await completeFinalization(svc.db, job, finalizationVia(svc), clock);
+      if (canceledNow) {
+        announceJobChange(svc.broker, job);
+        await completeFinalization(svc.db, job, finalizationVia(svc), clock);
+      }
       return toJobResource(await getJob(svc.db, org_id, id));
     }),
 
@@ -102,6 +106,7 @@ const PipelineServiceSchema: ServiceSchema<ServiceSettingSchema, PipelineService
           finalization: finalizationVia(this),
           clock,
           log: rootLogger().child({ mod: "pipeline.runner" }),
+          changed: (job) => announceJobChange(this.broker, job),
         },
       );
       this.runner.start();

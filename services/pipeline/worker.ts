@@ -24,6 +24,8 @@ export interface RunnerDeps {
   finalization: FinalizationDeps;
   clock: Clock;
   log: pino.Logger;
+  /** Told, with the job as written, after each stage change and its end (live job events; announce.ts). */
+  changed?: (job: JobDoc) => void;
 }
 
 /** Errors of the transport, not of the stage: the job is retried later rather than failed. */
@@ -129,10 +131,11 @@ export class JobRunner {
         if (!this.running) return this.release(job, fence, 0);
 
         const startedAt = this.deps.clock.now();
-        await fencedUpdate(db, job._id, fence, {
+        const started = await fencedUpdate(db, job._id, fence, {
           $set: { stage: stage.key, [`stages.${i}.status`]: "running", [`stages.${i}.startedAt`]: startedAt.toISOString(), updated_at: startedAt },
           $unset: { [`stages.${i}.endedAt`]: "" },
         });
+        this.deps.changed?.(started);
         log.info({ stage: stage.key }, "stage started");
 
         const spec = stageSpec(job.type, stage.key);
@@ -156,9 +159,10 @@ export class JobRunner {
           }
           const message = String((err as Error).message ?? err).slice(0, MAX_ERROR_LENGTH);
           const endedAt = this.deps.clock.now();
-          await fencedUpdate(db, job._id, fence, {
+          const errored = await fencedUpdate(db, job._id, fence, {
             $set: { [`stages.${i}.status`]: "error", [`stages.${i}.endedAt`]: endedAt.toISOString(), updated_at: endedAt },
           });
+          this.deps.changed?.(errored);
           log.warn({ stage: stage.key, error: message }, "stage failed");
           return this.finish(job, fence, { status: "failed", error: `${stage.label} failed: ${message}` });
         }
@@ -174,7 +178,8 @@ export class JobRunner {
         for (const [k, v] of Object.entries(outcome.meta ?? {})) set[`stages.${i}.meta.${k}`] = v;
         for (const [k, v] of Object.entries(outcome.state ?? {})) set[`state.${k}`] = v;
         if (outcome.result) set.result = outcome.result;
-        await fencedUpdate(db, job._id, fence, { $set: set });
+        const ended = await fencedUpdate(db, job._id, fence, { $set: set });
+        this.deps.changed?.(ended);
         log.info({ stage: stage.key, ms: endedAt.getTime() - startedAt.getTime() }, "stage done");
       }
       const final = await jobs(db).findOne({ _id: job._id }, { projection: { result: 1, state: 1, cancel_requested_at: 1 } });
@@ -211,7 +216,7 @@ export class JobRunner {
   private async finish(job: JobDoc, fence: number, outcome: Outcome): Promise<void> {
     const db = this.deps.db();
     const now = this.deps.clock.now();
-    await fencedUpdate(db, job._id, fence, {
+    const ended = await fencedUpdate(db, job._id, fence, {
       $set: {
         status: outcome.status,
         error: outcome.status === "failed" ? outcome.error : null,
@@ -222,6 +227,7 @@ export class JobRunner {
         finalize: finalizationFor(job, outcome.status),
       },
     });
+    this.deps.changed?.(ended);
     this.deps.log.info({ job_id: job._id, status: outcome.status }, "job finished");
     const finished = await jobs(db).findOne({ _id: job._id });
     if (finished) {
