@@ -5,7 +5,7 @@ import { bearerToken, secretsEqual } from "../../shared/bearer";
 import { config } from "../../shared/config";
 import { ApiError, NotFoundError, envelope, rateLimitHeaders, toHttpError, type RateLimitState } from "../../shared/errors";
 import { rootLogger } from "../../shared/logger";
-import { checkReadiness, writeHealth } from "../../shared/runtime/health";
+import { checkReadiness, writeHealth, writeMetrics } from "../../shared/runtime/health";
 import { DOCS_PATH, writeDocsAsset, writeDocsPage, writeOpenApi } from "./docs-page";
 import { createEdgeServer } from "./http-edge";
 import { buildParams, readJsonBody } from "./http-input";
@@ -132,6 +132,19 @@ const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> 
             void checkReadiness(this.broker, requiredServices()).then((r) =>
               writeHealth(res, r.ready ? 200 : 503, { status: r.ready ? "ready" : "not_ready", checks: r.checks, missing: r.missing }),
             );
+          },
+          /**
+           * Prometheus metrics on the public port: with the admin token only (a scraper uses HEALTH_PORT,
+           * which is not published; docs/operations.md#metrics).
+           */
+          "GET /metrics"(this: GatewayService, req: GatewayRequest, res: ServerResponse) {
+            const expected = config().ADMIN_TOKEN;
+            const presented = bearerToken(req.headers.authorization);
+            if (!expected || !presented || !secretsEqual(presented, expected)) {
+              res.setHeader("www-authenticate", 'Bearer realm="admin"');
+              return this.sendErrorEnvelope(req, res, new ApiError("invalid_admin_token", "Invalid admin token. /metrics on the API port needs 'Authorization: Bearer <ADMIN_TOKEN>'; scrape HEALTH_PORT instead."));
+            }
+            void writeMetrics(res).catch((err: unknown) => this.sendErrorEnvelope(req, res, err));
           },
           /** The API's OpenAPI document and its docs page: public, like the API's documentation (docs/openapi.md). */
           [`GET ${OPENAPI_PATH}`](_req: IncomingMessage, res: ServerResponse) {

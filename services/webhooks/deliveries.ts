@@ -4,6 +4,7 @@ import { pageNewestFirst, type PageRequest } from "../../shared/db/paging";
 import { NotFoundError, ValidationError } from "../../shared/errors";
 import type { ListPage } from "../../shared/schemas/pagination";
 import type { DeliveryStatus, WebhookDeliveryResource } from "../../shared/schemas/webhooks";
+import { webhookDeliveries } from "../../shared/metrics";
 import { sendAttempt, type AttemptOutcome, type AttemptSettings } from "./attempt";
 import { requireEndpoint } from "./endpoints";
 import { deliveries, endpoints, events, type AttemptRecord, type DeliveryDoc } from "./store";
@@ -86,6 +87,7 @@ async function settle(db: Db, claim: Claim, next: NextState, records: AttemptRec
     { _id: claim.delivery._id, fence: claim.fence },
     { $set: { ...next, lease: null, updated_at: now }, $push: { attempts: { $each: records } } },
   );
+  if (res.matchedCount === 1) webhookDeliveries.inc({ outcome: next.status });
   return res.matchedCount === 1;
 }
 

@@ -281,6 +281,14 @@ describe("k8s manifests: one Deployment per service", () => {
       if (c.startupProbe) expect(c.startupProbe.httpGet?.path).toBe("/healthz");
     });
 
+    it("is scraped for /metrics on the health port (prometheus.io annotations on the pod)", () => {
+      const a = d().spec.template.metadata.annotations ?? {};
+      expect(a["prometheus.io/scrape"]).toBe("true");
+      expect(a["prometheus.io/path"]).toBe("/metrics");
+      expect(Number(a["prometheus.io/port"])).toBe(3001);
+      expect((container(d()).ports ?? []).map((p: Obj) => p.containerPort)).toContain(3001);
+    });
+
     it("has cpu and memory requests and limits, requests not above limits", () => {
       const r = container(d()).resources;
       for (const kind of ["requests", "limits"]) for (const res of ["cpu", "memory"]) expect(r?.[kind]?.[res]).toBeDefined();
