@@ -6,7 +6,8 @@ import { config } from "../../shared/config";
 import { dbMixin, type DbService } from "../../shared/db/mixin";
 import { CreateApiKeyBody, CreateOrganizationBody, GrantCreditsBody, KeyPath, OrgPath, type OrganizationResource } from "../../shared/schemas/admin";
 import { authenticateKey, createApiKey, listApiKeys, revokeApiKey } from "./keys";
-import { countOrganizations, createOrganization, requireOrganization } from "./organizations";
+import { countOrganizations, createOrganization, listOrganizations, requireOrganization } from "./organizations";
+import { PageParams, type ListPage } from "../../shared/schemas/pagination";
 import { AUTH_COLLECTIONS } from "./store";
 import { LastUsedRecorder, RequestCounter } from "./usage-recorders";
 
@@ -38,6 +39,18 @@ const AuthServiceSchema: ServiceSchema<ServiceSettingSchema, AuthService> = {
     getOrganization: zodAction(OrgPath, async ({ org_id }, _ctx, svc: AuthService) => {
       const org = await requireOrganization(svc.db, org_id);
       return { id: org._id, object: "organization", name: org.name, created_at: org.created_at.toISOString() };
+    }),
+
+    /** `GET /admin/orgs`: a page of organizations with their balances (one billing read each, at most a page). */
+    listOrganizations: zodAction(PageParams, async (page, ctx, svc: AuthService): Promise<ListPage<OrganizationResource>> => {
+      const { docs, has_more } = await listOrganizations(svc.db, page);
+      const data = await Promise.all(
+        docs.map(async (org): Promise<OrganizationResource> => {
+          const { credit_balance } = await ctx.call<{ credit_balance: number }, object>("billing.balance", { org_id: org._id });
+          return { id: org._id, object: "organization", name: org.name, credit_balance, created_at: org.created_at.toISOString() };
+        }),
+      );
+      return { object: "list", data, has_more };
     }),
 
     countOrganizations: zodAction(z.strictObject({}), (_p, _ctx, svc: AuthService) => countOrganizations(svc.db)),

@@ -1,4 +1,5 @@
 import type { Db } from "mongodb";
+import { pageNewestFirst, type PageRequest } from "../../shared/db/paging";
 import { NotFoundError } from "../../shared/errors";
 import type { Clock } from "../../shared/clock";
 import { newId } from "../../shared/ids";
@@ -18,4 +19,9 @@ export async function requireOrganization(db: Db, orgId: string): Promise<Organi
 
 export async function countOrganizations(db: Db): Promise<number> {
   return db.collection<OrganizationDoc>(ORGANIZATIONS).countDocuments({});
+}
+
+/** Every organization, newest first, paged by `starting_after` (an organization id). */
+export async function listOrganizations(db: Db, page: PageRequest): Promise<{ docs: OrganizationDoc[]; has_more: boolean }> {
+  return pageNewestFirst(db.collection<OrganizationDoc>(ORGANIZATIONS), {}, page, { what: "organization" });
 }

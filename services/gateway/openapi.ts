@@ -155,6 +155,8 @@ function operation(prefix: string, contract: RouteContract): Json {
   }
   const errors = new Set<number>([400, 401, 500, 503, ...(ROUTE_ERRORS[key] ?? [])]);
   if (contract.path.includes(":")) errors.add(404);
+  // A cursor (`starting_after`) naming no item of the list is a 404 (shared/db/paging.ts).
+  if (queryParameters(contract).some((p) => p.name === "starting_after")) errors.add(404);
   if (contract.body) (errors.add(413), errors.add(415));
   if (rateLimited) errors.add(429);
   for (const status of [...errors].sort((a, b) => a - b)) responses[status] = errorResponse(status, rateLimited);

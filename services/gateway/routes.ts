@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CreateApiKeyBody, CreateOrganizationBody, GrantCreditsBody } from "../../shared/schemas/admin";
+import { CreateApiKeyBody, CreateOrganizationBody, GrantCreditsBody, ListOrganizationsQuery } from "../../shared/schemas/admin";
 import { CreateArticleBody, GetArticleQuery, IdempotencyKey, ListArticlesQuery, UpdateArticleBody } from "../../shared/schemas/articles";
 import { UsageQuery } from "../../shared/schemas/billing";
 import { CreateBrandProfileBody, CreateSourceBody, ListBrandProfilesQuery } from "../../shared/schemas/brand";
@@ -84,6 +84,7 @@ export const API_ROUTES: RouteContract[] = [
 
 /** `/admin`: the dashboard's part, authenticated with ADMIN_TOKEN. */
 export const ADMIN_ROUTES: RouteContract[] = [
+  { method: "GET", path: "/orgs", action: "auth.listOrganizations", status: 200, query: ListOrganizationsQuery },
   { method: "POST", path: "/orgs", action: "auth.createOrganization", status: 201, body: CreateOrganizationBody, location: "/orgs/:id/keys" },
   { method: "POST", path: "/orgs/:org_id/keys", action: "auth.createKey", status: 201, body: CreateApiKeyBody, location: "/orgs/:org_id/keys" },
   { method: "GET", path: "/orgs/:org_id/keys", action: "auth.listKeys", status: 200, query: NO_QUERY },
