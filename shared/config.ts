@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 
@@ -45,6 +46,11 @@ const serviceList = z
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: port.default(3000),
+  /** The address the gateway and the health server listen on: loopback unless a deployment opens it (containers: 0.0.0.0). */
+  BIND_HOST: z
+    .string()
+    .refine((v) => isIP(v) !== 0, "must be an IP address such as 127.0.0.1, 0.0.0.0 or ::")
+    .default("127.0.0.1"),
   HEALTH_PORT: port.default(0),
   SERVICES: serviceList.default([...ALL_SERVICES]),
   NODE_ID: z.string().min(1).max(100).optional(),

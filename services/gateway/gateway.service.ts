@@ -107,7 +107,7 @@ const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> 
 
   settings: {
     port: config().PORT,
-    ip: "0.0.0.0",
+    ip: config().BIND_HOST,
     log4XXResponses: false,
     logRequest: null,
     logResponse: null,

@@ -54,7 +54,7 @@ export async function writeMetrics(res: http.ServerResponse): Promise<void> {
 }
 
 /** `/healthz`, `/readyz` and `/metrics` (docs/operations.md#metrics) on their own port, for processes that serve no HTTP API. */
-export function startHealthServer(broker: ServiceBroker, port: number, requiredServices: string[] = []): Promise<http.Server> {
+export function startHealthServer(broker: ServiceBroker, port: number, requiredServices: string[] = [], host = "127.0.0.1"): Promise<http.Server> {
   const server = http.createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0];
     if (req.method !== "GET") return writeHealth(res, 405, { error: { code: "method_not_allowed", message: "Use GET." } });
@@ -68,6 +68,6 @@ export function startHealthServer(broker: ServiceBroker, port: number, requiredS
   });
   return new Promise((resolve, reject) => {
     server.once("error", reject);
-    server.listen(port, () => resolve(server));
+    server.listen(port, host, () => resolve(server));
   });
 }
