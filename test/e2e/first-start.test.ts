@@ -75,7 +75,7 @@ describe("BIND_HOST", () => {
     const p = await spawnPlatform({ env: { DATA_DIR: tempDir("e2e-bind"), EMBEDDED_MONGO_IN_MEMORY: "true", BIND_HOST: "0.0.0.0" } });
     try {
       const port = new URL(p.url).port;
-      const out = await waitFor(() => (p.output().includes("listening on") ? p.output() : undefined), "the banner");
+      const out = await waitFor(() => (p.output().includes("Article platform listening on") ? p.output() : undefined), "the banner");
       expect(out).toContain(`Article platform listening on 0.0.0.0:${port} (every interface); from this machine: http://127.0.0.1:${port}`);
       const external = Object.values(os.networkInterfaces()).flat().find((i) => i && i.family === "IPv4" && !i.internal);
       if (external) expect(await connects(external.address, Number(port))).toBe(true);
