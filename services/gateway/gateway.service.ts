@@ -141,7 +141,6 @@ const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> 
             const expected = config().ADMIN_TOKEN;
             const presented = bearerToken(req.headers.authorization);
             if (!expected || !presented || !secretsEqual(presented, expected)) {
-              res.setHeader("www-authenticate", 'Bearer realm="admin"');
               return this.sendErrorEnvelope(req, res, new ApiError("invalid_admin_token", "Invalid admin token. /metrics on the API port needs 'Authorization: Bearer <ADMIN_TOKEN>'; scrape HEALTH_PORT instead."));
             }
             void writeMetrics(res).catch((err: unknown) => this.sendErrorEnvelope(req, res, err));
