@@ -34,6 +34,7 @@ FROM node:22-bookworm-slim AS runtime
 ENV NODE_ENV=production \
     PORT=3000 \
     HEALTH_PORT=3001 \
+    BIND_HOST=0.0.0.0 \
     NODE_OPTIONS=--enable-source-maps
 
 WORKDIR /app

@@ -1,12 +1,28 @@
+import type { Server } from "node:http";
 import { ConfigError, loadConfig } from "./shared/config";
 import { rootLogger } from "./shared/logger";
 import { startPlatform, type RunningPlatform } from "./services/runner";
 
+/**
+ * Where the gateway really listens (its server's own address, so PORT=0 shows the port taken), and the
+ * base URL to call it with from this machine: a wildcard bind is called on loopback.
+ */
+function listening(p: RunningPlatform): { bound: string; base: string } {
+  const gateway = p.broker.getLocalService("gateway") as unknown as { server?: Server } | undefined;
+  const address = gateway?.server?.address();
+  const host = address && typeof address === "object" ? address.address : p.config.BIND_HOST;
+  const port = address && typeof address === "object" ? address.port : p.config.PORT;
+  const wildcard = host === "0.0.0.0" || host === "::";
+  const hostForUrl = (h: string) => (h.includes(":") ? `[${h}]` : h);
+  const base = `http://${wildcard ? (host === "::" ? "[::1]" : "127.0.0.1") : hostForUrl(host)}:${port}`;
+  return { bound: `${hostForUrl(host)}:${port}`, base };
+}
+
 /** What a new user needs to see on the embedded default: where the API is and how to call it. */
 function printWelcome(p: RunningPlatform): void {
   if (!p.config.SERVICES.includes("gateway")) return;
-  const base = `http://localhost:${p.config.PORT}`;
-  const lines = [``, `Article platform listening on ${base}`];
+  const { bound, base } = listening(p);
+  const lines = [``, base.includes(bound) ? `Article platform listening on ${base}` : `Article platform listening on ${bound} (every interface); from this machine: ${base}`];
   if (p.generatedAdminToken) lines.push(`Admin token (generated, kept in ${p.generatedAdminToken.file}): ${p.generatedAdminToken.token}`);
   else if (p.adminTokenFile) lines.push(`Admin token: in ${p.adminTokenFile}`);
   if (p.demo) {

@@ -61,7 +61,7 @@ export async function startPlatform(initial: Config): Promise<RunningPlatform> {
   }
 
   let health: Server | undefined;
-  if (cfg.HEALTH_PORT) health = await startHealthServer(broker, cfg.HEALTH_PORT);
+  if (cfg.HEALTH_PORT) health = await startHealthServer(broker, cfg.HEALTH_PORT, [], cfg.BIND_HOST);
 
   return {
     broker,

@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 
@@ -45,6 +46,11 @@ const serviceList = z
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   PORT: port.default(3000),
+  /** The address the gateway and the health server listen on: loopback unless a deployment opens it (containers: 0.0.0.0). */
+  BIND_HOST: z
+    .string()
+    .refine((v) => isIP(v) !== 0, "must be an IP address such as 127.0.0.1, 0.0.0.0 or ::")
+    .default("127.0.0.1"),
   HEALTH_PORT: port.default(0),
   SERVICES: serviceList.default([...ALL_SERVICES]),
   NODE_ID: z.string().min(1).max(100).optional(),
@@ -64,6 +70,9 @@ const envSchema = z.object({
   HTTP_KEEP_ALIVE_TIMEOUT_MS: positiveInt.default(5000),
   HTTP_MAX_CONNECTIONS_PER_CLIENT: positiveInt.default(256),
   USAGE_FLUSH_MS: positiveInt.default(1000),
+  JOB_EVENTS_HEARTBEAT_MS: positiveInt.default(15000),
+  JOB_EVENTS_MAX_STREAMS_PER_KEY: positiveInt.default(10),
+  JOB_EVENTS_RESYNC_MS: positiveInt.default(30000),
   PIPELINE_CONCURRENCY: z.string().regex(/^\d+$/, "must be a whole number").transform(Number).pipe(z.number().int().min(0).max(64)).default(2),
   JOB_LEASE_MS: positiveInt.default(30000),
   JOB_MAX_ATTEMPTS: positiveInt.default(3),

@@ -1,4 +1,5 @@
 import { isDuplicateKeyError } from "../../shared/db/duplicate-key";
+import { creditsDebited, creditsRefunded } from "../../shared/metrics";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Db, Filter, UpdateFilter } from "mongodb";
 import { type Clock, systemClock, utcDay } from "../../shared/clock";
@@ -81,6 +82,7 @@ export async function debitCredits(
   clock: Clock = systemClock,
 ): Promise<CreditMovementResult> {
   const { credit_balance, replayed } = await applyMovement(billingCollections(db), { kind: "debit", ...params }, clock);
+  if (!replayed) creditsDebited.inc(params.amount);
   return { credit_balance, replayed };
 }
 
@@ -116,6 +118,7 @@ export async function refundDebit(db: Db, params: { org_id: string; reference: s
     },
     clock,
   );
+  if (!outcome.replayed) creditsRefunded.inc(debit.amount);
   return { refunded: debit.amount, credit_balance: outcome.credit_balance, replayed: outcome.replayed };
 }
 

@@ -8,7 +8,7 @@ import { call } from "../../shared/action";
 import { AuthActions } from "../../shared/schemas/admin";
 import { ArticlesActions } from "../../shared/schemas/articles";
 import { rootLogger } from "../../shared/logger";
-import { checkReadiness, writeHealth } from "../../shared/runtime/health";
+import { checkReadiness, writeHealth, writeMetrics } from "../../shared/runtime/health";
 import { dashboardHandler } from "./dashboard";
 import { DOCS_PATH, writeDocsAsset, writeDocsPage, writeOpenApi } from "./docs-page";
 import { createEdgeServer } from "./http-edge";
@@ -17,6 +17,10 @@ import { writeMedia } from "./media";
 import { OPENAPI_PATH, openApiJson } from "./openapi";
 import { ADMIN_PREFIX, ADMIN_ROUTES, API_PREFIX, API_ROUTES, locationOf, methodsAt, requiredServices, type RouteContract } from "./routes";
 import { accessLog, requestIdFrom } from "./request-log";
+import { JOB_CHANGED_EVENT, isJobChangedPayload } from "../../shared/events/job-changed";
+import type { JobResource } from "../../shared/schemas/jobs";
+import { JobEventHub } from "./job-events/hub";
+import { JobEventStreams } from "./job-events/sse";
 
 type GatewayRequest = IncomingMessage & {
   $ctx: Context<unknown, Record<string, unknown>>;
@@ -29,20 +33,35 @@ type GatewayRequest = IncomingMessage & {
 type Alias = { method: string; fullPath: string };
 type GatewayService = Service & {
   server?: unknown;
+  jobEvents: JobEventHub;
+  jobStreams: JobEventStreams;
   isHTTPS?: boolean;
   httpHandler(req: IncomingMessage, res: ServerResponse): void;
   sendErrorEnvelope(req: GatewayRequest, res: ServerResponse, err: unknown): void;
 };
 
 const contracts = new Map<string, RouteContract>();
-function aliasesFor(prefix: string, routes: RouteContract[]): Record<string, string> {
-  const aliases: Record<string, string> = {};
+type AliasHandler = (this: GatewayService, req: GatewayRequest, res: ServerResponse, next: (err?: unknown) => void) => void;
+function aliasesFor(prefix: string, routes: RouteContract[]): Record<string, string | AliasHandler> {
+  const aliases: Record<string, string | AliasHandler> = {};
   for (const r of routes) {
     contracts.set(`${r.method} ${prefix}${r.path}`, r);
-    aliases[`${r.method} ${r.path}`] = r.action;
+    aliases[`${r.method} ${r.path}`] = r.stream ? serveJobEvents : r.action;
   }
   return aliases;
 }
+
+/**
+ * `GET /v1/jobs/{id}/events` (docs/job-events.md): authenticated, counted and validated like any
+ * route (prepareCall set `$params`); then served from this gateway's hub, not by an action.
+ */
+const serveJobEvents: AliasHandler = function (req, res, next) {
+  const params = req.$params as { id?: string; org_id?: string; last_event_id?: number };
+  const user = req.$ctx.meta.user as { key_id?: string } | undefined;
+  this.jobStreams
+    .serve(res, { orgId: String(params.org_id), keyId: String(user?.key_id), jobId: String(params.id), lastEventId: params.last_event_id })
+    .catch((err: unknown) => next(err));
+};
 
 /** Attempts after the first for an idempotent read whose node was lost or missing (moleculer.config.ts `lostNodeError`). */
 const READ_RETRIES = 2;
@@ -93,7 +112,7 @@ const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> 
 
   settings: {
     port: config().PORT,
-    ip: "0.0.0.0",
+    ip: config().BIND_HOST,
     log4XXResponses: false,
     logRequest: null,
     logResponse: null,
@@ -119,6 +138,18 @@ const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> 
               writeHealth(res, r.ready ? 200 : 503, { status: r.ready ? "ready" : "not_ready", checks: r.checks, missing: r.missing }),
             );
           },
+          /**
+           * Prometheus metrics on the public port: with the admin token only (a scraper uses HEALTH_PORT,
+           * which is not published; docs/operations.md#metrics).
+           */
+          "GET /metrics"(this: GatewayService, req: GatewayRequest, res: ServerResponse) {
+            const expected = config().ADMIN_TOKEN;
+            const presented = bearerToken(req.headers.authorization);
+            if (!expected || !presented || !secretsEqual(presented, expected)) {
+              return this.sendErrorEnvelope(req, res, new ApiError("invalid_admin_token", "Invalid admin token. /metrics on the API port needs 'Authorization: Bearer <ADMIN_TOKEN>'; scrape HEALTH_PORT instead."));
+            }
+            void writeMetrics(res).catch((err: unknown) => this.sendErrorEnvelope(req, res, err));
+          },
           /** The API's OpenAPI document and its docs page: public, like the API's documentation (docs/openapi.md). */
           [`GET ${OPENAPI_PATH}`](_req: IncomingMessage, res: ServerResponse) {
             writeOpenApi(res, openApiJson());
@@ -141,6 +172,29 @@ const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> 
     onError(this: GatewayService, req: GatewayRequest, res: ServerResponse, err: unknown) {
       this.sendErrorEnvelope(req, res, err);
     },
+  },
+
+  events: {
+    /** A job changed somewhere on the network: to this gateway's subscribers of that job. */
+    [JOB_CHANGED_EVENT](this: GatewayService, ctx: Context<unknown>) {
+      if (isJobChangedPayload(ctx.params)) this.jobEvents.publish(ctx.params.org_id, ctx.params.job);
+    },
+  },
+
+  created(this: GatewayService) {
+    this.jobEvents = new JobEventHub((org_id, id) => this.broker.call<JobResource, object>("pipeline.get", { org_id, id }), {
+      resyncMs: config().JOB_EVENTS_RESYNC_MS,
+    });
+    this.jobStreams = new JobEventStreams(this.jobEvents, {
+      heartbeatMs: config().JOB_EVENTS_HEARTBEAT_MS,
+      maxStreamsPerKey: config().JOB_EVENTS_MAX_STREAMS_PER_KEY,
+    });
+  },
+
+  /** Runs before moleculer-web's own `stopped` (which waits for open connections): streams end first. */
+  stopped(this: GatewayService) {
+    this.jobStreams.closeAll();
+    this.jobEvents.closeAll();
   },
 
   methods: {

@@ -118,6 +118,13 @@ function successResponse(contract: RouteContract, status: number, rateLimited: b
   if (status === 201 && contract.location) {
     headers.location = { description: "Where the created resource is read.", schema: { type: "string" } };
   }
+  if (contract.stream) {
+    return {
+      description: STREAM_DESCRIPTION,
+      ...(Object.keys(headers).length ? { headers } : {}),
+      content: { [contract.stream]: { schema: { type: "string" } } },
+    };
+  }
   return {
     description,
     ...(Object.keys(headers).length ? { headers } : {}),
@@ -125,18 +132,31 @@ function successResponse(contract: RouteContract, status: number, rateLimited: b
   };
 }
 
+/** What the job event stream sends (docs/job-events.md), in the document's words. */
+const STREAM_DESCRIPTION = [
+  "A stream of Server-Sent Events, one JSON Job resource per event (`data:`), each with an `id:` that grows as the job moves on.",
+  "First `job.snapshot` (the job now), then `job.progress` on every stage change, and a final `job.succeeded`, `job.failed` or",
+  "`job.canceled`, after which the stream closes (an already finished job: only the final event). Comment lines (`: heartbeat`)",
+  "keep the connection alive. Reconnect with `Last-Event-ID` to resume: events up to that id are not sent again.",
+  "Authenticated and counted against the rate window once, as one request; open streams per API key are bounded (429).",
+].join(" ");
+
 function operation(prefix: string, contract: RouteContract): Json {
   const key = `${contract.method} ${openApiPath(prefix, contract.path)}`;
   const rateLimited = prefix === API_PREFIX;
   const responses: Record<string, Json> = {
     [contract.status]: successResponse(contract, contract.status, rateLimited, STATUS_TEXT[contract.status] ?? "Success"),
   };
+  // A stream resumed after its final event: nothing left to send, and an EventSource stops reconnecting.
+  if (contract.stream) responses["204"] = { description: "The `Last-Event-ID` sent is the job's final event: nothing more will come." };
   // The action may answer 200 instead (ctx.meta.$statusCode): a replayed Idempotency-Key.
   if (contract.headers && Object.values(contract.headers).some((h) => h.name === "Idempotency-Key") && contract.status !== 200) {
     responses["200"] = successResponse(contract, 200, rateLimited, "Replay: the same Idempotency-Key and body were seen before; the original acknowledgement.");
   }
   const errors = new Set<number>([400, 401, 500, 503, ...(ROUTE_ERRORS[key] ?? [])]);
   if (contract.path.includes(":")) errors.add(404);
+  // A cursor (`starting_after`) naming no item of the list is a 404 (shared/db/paging.ts).
+  if (queryParameters(contract).some((p) => p.name === "starting_after")) errors.add(404);
   if (contract.body) (errors.add(413), errors.add(415));
   if (rateLimited) errors.add(429);
   for (const status of [...errors].sort((a, b) => a - b)) responses[status] = errorResponse(status, rateLimited);
@@ -144,7 +164,7 @@ function operation(prefix: string, contract: RouteContract): Json {
   const parameters = [...pathParameters(contract.path), ...queryParameters(contract), ...headerParameters(contract)];
   const body = requestBody(contract);
   return {
-    operationId: contract.action,
+    operationId: contract.stream ? `${contract.action.split(".")[0]}.events` : contract.action,
     tags: [prefix === API_PREFIX ? "api" : "admin", contract.action.split(".")[0]],
     security: [{ [rateLimited ? "apiKey" : "adminToken"]: [] }],
     ...(parameters.length ? { parameters } : {}),

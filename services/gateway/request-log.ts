@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { newId } from "../../shared/ids";
 import { rootLogger } from "../../shared/logger";
+import { httpRequestDuration, httpRequests } from "../../shared/metrics";
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
 
@@ -10,9 +11,24 @@ export function requestIdFrom(req: IncomingMessage): string {
   return typeof given === "string" && SAFE_REQUEST_ID.test(given) ? given : newId();
 }
 
-/** One log line per request, with its id, organization, status and duration; never headers or bodies. */
-export function accessLog(req: IncomingMessage & { $orgId?: string; originalUrl?: string }, res: ServerResponse, next: () => void): void {
+type RoutedRequest = IncomingMessage & { $orgId?: string; originalUrl?: string; $alias?: { fullPath?: string } };
+
+/** The route template a request matched (`/v1/jobs/:id`), never its concrete path; `unmatched` for a 404 or 405. */
+export function routeTemplate(req: RoutedRequest): string {
+  return req.$alias?.fullPath || "unmatched";
+}
+
+/**
+ * One log line per request, with its id, organization, status and duration; never headers or bodies.
+ * And its metrics (shared/metrics.ts), when its connection is done with it (an event stream: when it closed).
+ */
+export function accessLog(req: RoutedRequest, res: ServerResponse, next: () => void): void {
   const started = process.hrtime.bigint();
+  res.once("close", () => {
+    const labels = { method: req.method ?? "GET", route: routeTemplate(req), status: String(res.statusCode) };
+    httpRequests.inc(labels);
+    httpRequestDuration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+  });
   res.once("finish", () => {
     rootLogger().info(
       {

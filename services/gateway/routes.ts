@@ -1,8 +1,9 @@
 import { z } from "zod";
-import { CreateApiKeyBody, CreateOrganizationBody, GrantCreditsBody } from "../../shared/schemas/admin";
+import { CreateApiKeyBody, CreateOrganizationBody, GrantCreditsBody, ListOrganizationsQuery } from "../../shared/schemas/admin";
 import { CreateArticleBody, GetArticleQuery, IdempotencyKey, ListArticlesQuery, UpdateArticleBody } from "../../shared/schemas/articles";
 import { UsageQuery } from "../../shared/schemas/billing";
 import { CreateBrandProfileBody, CreateSourceBody, ListBrandProfilesQuery } from "../../shared/schemas/brand";
+import { LastEventId } from "../../shared/schemas/jobs";
 import { CreateIntegrationBody, PublishArticleBody } from "../../shared/schemas/publishing";
 import { CreateWebhookBody, DeliveriesQuery, SetEndpointActiveBody } from "../../shared/schemas/webhooks";
 import { NoFields } from "../../shared/validation";
@@ -25,6 +26,11 @@ export interface RouteContract {
   location?: string;
   /** Request headers passed to the action as params: param name → the header and its contract. */
   headers?: Record<string, HeaderContract>;
+  /**
+   * A streamed answer served by the gateway itself (`action` is what it reads with): the route's
+   * handler in gateway.service.ts, documented with this content type (docs/job-events.md).
+   */
+  stream?: "text/event-stream";
 }
 
 export interface HeaderContract {
@@ -44,6 +50,15 @@ export const API_ROUTES: RouteContract[] = [
   { method: "GET", path: "/usage", action: "billing.usage", status: 200, query: UsageQuery },
   { method: "GET", path: "/jobs/:id", action: "pipeline.get", status: 200, query: NoFields },
   { method: "POST", path: "/jobs/:id/cancel", action: "pipeline.cancel", status: 200, body: NoFields },
+  {
+    method: "GET",
+    path: "/jobs/:id/events",
+    action: "pipeline.get",
+    status: 200,
+    query: NoFields,
+    stream: "text/event-stream",
+    headers: { last_event_id: { name: "Last-Event-ID", schema: LastEventId } },
+  },
   { method: "POST", path: "/brand-profiles", action: "brand-knowledge.createProfile", status: 201, body: CreateBrandProfileBody, location: "/brand-profiles/:id" },
   { method: "GET", path: "/brand-profiles", action: "brand-knowledge.listProfiles", status: 200, query: ListBrandProfilesQuery },
   { method: "GET", path: "/brand-profiles/:id", action: "brand-knowledge.getProfile", status: 200, query: NoFields },
@@ -68,6 +83,7 @@ export const API_ROUTES: RouteContract[] = [
 
 /** `/admin`: the dashboard's part, authenticated with ADMIN_TOKEN. */
 export const ADMIN_ROUTES: RouteContract[] = [
+  { method: "GET", path: "/orgs", action: "auth.listOrganizations", status: 200, query: ListOrganizationsQuery },
   { method: "POST", path: "/orgs", action: "auth.createOrganization", status: 201, body: CreateOrganizationBody, location: "/orgs/:id/keys" },
   { method: "POST", path: "/orgs/:org_id/keys", action: "auth.createKey", status: 201, body: CreateApiKeyBody, location: "/orgs/:org_id/keys" },
   { method: "GET", path: "/orgs/:org_id/keys", action: "auth.listKeys", status: 200, query: NoFields },

@@ -19,6 +19,7 @@ import { JobRunner } from "./engine/run";
 import { recentJobs, RecentJobsParams } from "./recent-jobs";
 import { PIPELINE_COLLECTIONS } from "./engine/store";
 import { startSweeps } from "./engine/sweep";
+import { announceJobChange } from "./engine/announce";
 
 type PipelineService = Service & DbService & { runner?: JobRunner; stopSweeps?: () => void };
 
@@ -53,7 +54,16 @@ const PipelineServiceSchema: ServiceSchema<ServiceSettingSchema, PipelineService
     recentJobs: zodAction(RecentJobsParams, (params, _ctx, svc: PipelineService) => recentJobs(svc.db, params)),
 
     cancel: zodAction(JobPath.extend({ org_id: orgId }), ({ org_id, id }, _ctx, svc: PipelineService) =>
-      cancelJob(svc.db, org_id, id, (job) => completeFinalization(svc.db, job, finalizationVia(svc), clock), clock),
+      cancelJob(
+        svc.db,
+        org_id,
+        id,
+        (job) => {
+          announceJobChange(svc.broker, job);
+          return completeFinalization(svc.db, job, finalizationVia(svc), clock);
+        },
+        clock,
+      ),
     ),
 
     /** A stage handler's progress (stages of other services); `accepted: false` tells it the job moved to another worker. */
@@ -82,7 +92,7 @@ const PipelineServiceSchema: ServiceSchema<ServiceSettingSchema, PipelineService
           pollMs: cfg.JOB_POLL_MS,
           stageTimeoutMs: cfg.JOB_STAGE_TIMEOUT_MS,
         },
-        { db: () => this.db, callStage: call, callAction: call, finalization: finalizationVia(this), clock, log: rootLogger().child({ mod: "pipeline.runner" }) },
+        { db: () => this.db, callStage: call, callAction: call, finalization: finalizationVia(this), clock, log: rootLogger().child({ mod: "pipeline.runner" }), changed: (job) => announceJobChange(this.broker, job) },
       );
       this.runner.start();
     }

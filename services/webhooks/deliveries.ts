@@ -5,6 +5,7 @@ import { pageNewestFirst, type PageRequest } from "../../shared/db/paging";
 import { NotFoundError, ValidationError } from "../../shared/errors";
 import type { ListPage } from "../../shared/schemas/pagination";
 import type { DeliveryStatus, WebhookDeliveryResource } from "../../shared/schemas/webhooks";
+import { webhookDeliveries } from "../../shared/metrics";
 import { sendAttempt, type AttemptOutcome, type AttemptSettings } from "./attempt";
 import { requireEndpoint } from "./endpoints";
 import { deliveries, endpoints, events, type AttemptRecord, type DeliveryDoc } from "./store";
@@ -87,10 +88,12 @@ export async function claimDelivery(db: Db, id: string, owner: string, leaseMs: 
 
 /** Writes the outcome under the claim's fence; false when another process has taken the delivery since. */
 async function settle(db: Db, claim: Claim, next: NextState, records: AttemptRecord[], now: Date): Promise<boolean> {
-  return updateFenced(deliveries(db), claim.delivery._id, claim.fence, {
+  const settled = await updateFenced(deliveries(db), claim.delivery._id, claim.fence, {
     $set: { ...next, lease: null, updated_at: now },
     $push: { attempts: { $each: records } },
   });
+  if (settled) webhookDeliveries.inc({ outcome: next.status });
+  return settled;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { modelTokens } from "../metrics";
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError } from "openai";
 import type { ChatMessage, CompleteFn } from "./types";
 
@@ -34,11 +35,11 @@ export function openAICompatibleComplete(options: OpenAICompatibleOptions): Comp
       ...(callOptions.maxTokens ? { max_tokens: callOptions.maxTokens } : {}),
       ...(callOptions.json ? { response_format: { type: "json_object" as const } } : {}),
     });
-    return {
-      text: response.choices[0]?.message?.content ?? "",
-      tokensIn: response.usage?.prompt_tokens ?? 0,
-      tokensOut: response.usage?.completion_tokens ?? 0,
-    };
+    const tokensIn = response.usage?.prompt_tokens ?? 0;
+    const tokensOut = response.usage?.completion_tokens ?? 0;
+    modelTokens.inc({ direction: "in", model: options.model }, tokensIn);
+    modelTokens.inc({ direction: "out", model: options.model }, tokensOut);
+    return { text: response.choices[0]?.message?.content ?? "", tokensIn, tokensOut };
   };
 }
 

@@ -2,6 +2,7 @@ import http from "node:http";
 import type { ServiceBroker } from "moleculer";
 import type { Db } from "mongodb";
 import { pingDatabase } from "../db/mixin";
+import { metricsText } from "../metrics";
 
 export interface Readiness {
   ready: boolean;
@@ -45,12 +46,20 @@ export function writeHealth(res: http.ServerResponse, status: number, body: unkn
   res.end(payload);
 }
 
-/** `/healthz` and `/readyz` on their own port, for processes that serve no HTTP API. */
-export function startHealthServer(broker: ServiceBroker, port: number, requiredServices: string[] = []): Promise<http.Server> {
+/** The process's metrics in Prometheus text format (shared/metrics.ts). */
+export async function writeMetrics(res: http.ServerResponse): Promise<void> {
+  const { contentType, body } = await metricsText();
+  res.writeHead(200, { "content-type": contentType, "content-length": Buffer.byteLength(body), "cache-control": "no-store" });
+  res.end(body);
+}
+
+/** `/healthz`, `/readyz` and `/metrics` (docs/operations.md#metrics) on their own port, for processes that serve no HTTP API. */
+export function startHealthServer(broker: ServiceBroker, port: number, requiredServices: string[] = [], host = "127.0.0.1"): Promise<http.Server> {
   const server = http.createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0];
     if (req.method !== "GET") return writeHealth(res, 405, { error: { code: "method_not_allowed", message: "Use GET." } });
     if (path === "/healthz") return writeHealth(res, 200, { status: "ok" });
+    if (path === "/metrics") return void writeMetrics(res);
     if (path === "/readyz") {
       void checkReadiness(broker, requiredServices).then((r) => writeHealth(res, r.ready ? 200 : 503, { status: r.ready ? "ready" : "not_ready", checks: r.checks, missing: r.missing }));
       return;
@@ -59,6 +68,6 @@ export function startHealthServer(broker: ServiceBroker, port: number, requiredS
   });
   return new Promise((resolve, reject) => {
     server.once("error", reject);
-    server.listen(port, () => resolve(server));
+    server.listen(port, host, () => resolve(server));
   });
 }

@@ -1,3 +1,4 @@
+import { pageQuery } from "./pagination";
 import { z } from "zod";
 import { contract } from "../action";
 import type { RateLimitState } from "../errors";
@@ -24,6 +25,8 @@ export const GrantCreditsBody = z.strictObject({
 });
 
 export const OrgPath = z.strictObject({ org_id: uuid });
+/** `GET /admin/orgs`: newest first, cursor-paged like every list (`limit`, `starting_after`). */
+export const ListOrganizationsQuery = z.strictObject(pageQuery({ defaultLimit: 20, maxLimit: 100 }));
 export const KeyPath = z.strictObject({ key_id: uuid });
 
 export interface OrganizationResource {

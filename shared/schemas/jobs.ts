@@ -36,6 +36,11 @@ export interface JobResource {
 export type JobEventPayload = Omit<JobResource, "stages" | "object" | "stage">;
 
 export const JobPath = z.strictObject({ id: uuid });
+/** The SSE `Last-Event-ID` a reconnecting client sends: an event id of `GET /v1/jobs/{id}/events` (a whole number). */
+export const LastEventId = z
+  .string()
+  .regex(/^\d{1,9}$/, "must be an event id this stream sent (a whole number)")
+  .transform(Number);
 
 /** A stage as a job type declares it: where its handler runs. */
 export interface StageSpec {

@@ -1,4 +1,6 @@
 import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
 import path from "node:path";
 import { request } from "../support/http";
 import { spawnPlatform, tempDir } from "../support/platform";
@@ -21,6 +23,11 @@ describe("first start on the embedded defaults", () => {
       token = /Admin token \(generated, kept in [^)]+\): (\S+)/.exec(out)![1];
       key = /^\s+(svc_test_[A-Za-z0-9_-]{43})$/m.exec(out)![1];
       expect(fs.readFileSync(path.join(dataDir, "admin-token"), "utf8").trim()).toBe(token);
+      // The banner names the address the gateway really listens on: loopback by default.
+      expect(out).toContain(`Article platform listening on ${first.url}\n`);
+      expect(out).toContain(`Try: curl -H "Authorization: Bearer ${key}" ${first.url}/v1/usage?days=7`);
+      const external = Object.values(os.networkInterfaces()).flat().find((i) => i && i.family === "IPv4" && !i.internal);
+      if (external) expect(await connects(external.address, Number(new URL(first.url).port))).toBe(false);
       expect((fs.statSync(path.join(dataDir, "admin-token")).mode & 0o777).toString(8)).toBe("600");
 
       const usage = await request(first.url, "/v1/usage?days=1", { token: key });
@@ -50,6 +57,30 @@ describe("first start on the embedded defaults", () => {
       expect(test.body).toEqual({ object: "integration_test", ok: false, status: null, message: expect.stringContaining("connection refused") });
     } finally {
       await second.stop();
+    }
+  });
+});
+
+/** Whether a TCP connection to host:port is accepted. */
+function connects(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port });
+    socket.once("connect", () => (socket.destroy(), resolve(true)));
+    socket.once("error", () => resolve(false));
+  });
+}
+
+describe("BIND_HOST", () => {
+  it("opens every interface only when configured, and the banner says so", async () => {
+    const p = await spawnPlatform({ env: { DATA_DIR: tempDir("e2e-bind"), EMBEDDED_MONGO_IN_MEMORY: "true", BIND_HOST: "0.0.0.0" } });
+    try {
+      const port = new URL(p.url).port;
+      const out = await waitFor(() => (p.output().includes("Article platform listening on") ? p.output() : undefined), "the banner");
+      expect(out).toContain(`Article platform listening on 0.0.0.0:${port} (every interface); from this machine: http://127.0.0.1:${port}`);
+      const external = Object.values(os.networkInterfaces()).flat().find((i) => i && i.family === "IPv4" && !i.internal);
+      if (external) expect(await connects(external.address, Number(port))).toBe(true);
+    } finally {
+      await p.stop();
     }
   });
 });

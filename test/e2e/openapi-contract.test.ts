@@ -36,6 +36,29 @@ describe("OpenAPI document and docs page", () => {
     expect(contract.check("GET", "/v1/articles", await request(platform.url, "/v1/articles")).status).toBe(401);
   });
 
+  it("lists organizations newest first, paged by starting_after (GET /admin/orgs)", async () => {
+    for (const name of ["Paged A", "Paged B", "Paged C"]) await admin("/admin/orgs", { method: "POST", body: { name, credits: 7 } });
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    for (;;) {
+      const page = contract.check("GET", "/admin/orgs", await admin(`/admin/orgs?limit=2${cursor ? `&starting_after=${cursor}` : ""}`));
+      expect(page.status).toBe(200);
+      expect(page.body.object).toBe("list");
+      expect(page.body.data.length).toBeLessThanOrEqual(2);
+      for (const org of page.body.data) expect(org).toEqual({ id: expect.any(String), object: "organization", name: expect.any(String), credit_balance: expect.any(Number), created_at: expect.any(String) });
+      seen.push(...page.body.data.map((o: { id: string }) => o.id));
+      if (!page.body.has_more) break;
+      cursor = page.body.data[page.body.data.length - 1].id;
+    }
+    const all = (await admin("/admin/orgs?limit=100")).body.data;
+    expect(seen).toEqual(all.map((o: { id: string }) => o.id));
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(all.slice(0, 3).map((o: { name: string; credit_balance: number }) => [o.name, o.credit_balance])).toEqual([["Paged C", 7], ["Paged B", 7], ["Paged A", 7]]);
+    expect(contract.check("GET", "/admin/orgs", await admin(`/admin/orgs?starting_after=${randomUUID()}`)).status).toBe(404);
+    expect(contract.check("GET", "/admin/orgs", await admin("/admin/orgs?limit=0")).status).toBe(400);
+    expect(contract.check("GET", "/admin/orgs", await request(platform.url, "/admin/orgs", { token: "wrong" })).status).toBe(401);
+  });
+
   it("matches the platform's success answers: 201, 202, 200 replay, 200 lists and reads", async () => {
     const org = contract.check("POST", "/admin/orgs", await admin("/admin/orgs", { method: "POST", body: { name: "Contract org", credits: 5 } }));
     expect(org.status).toBe(201);

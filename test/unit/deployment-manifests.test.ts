@@ -22,7 +22,7 @@ const SERVICES = ["gateway", "auth", "billing", "articles", "brand-knowledge", "
 
 /** Every variable a deployment may set for the platform processes. */
 const KNOWN_ENV = new Set([
-  "NODE_ENV", "PORT", "HEALTH_PORT", "SERVICES", "NODE_ID", "NATS_URL", "MONGO_URL", "MONGO_DB_PREFIX",
+  "NODE_ENV", "PORT", "HEALTH_PORT", "BIND_HOST", "SERVICES", "NODE_ID", "NATS_URL", "MONGO_URL", "MONGO_DB_PREFIX",
   "DATA_DIR", "LOG_LEVEL", "LOG_PRETTY", "ADMIN_TOKEN", "MAX_BODY_BYTES", "REQUEST_TIMEOUT_MS", "USAGE_FLUSH_MS",
   "LLM_BASE_URL", "LLM_API_KEY", "LLM_MODEL", "EMBEDDINGS_BASE_URL", "EMBEDDINGS_API_KEY", "EMBEDDINGS_MODEL",
   "SEARCH_PROVIDER", "SEARXNG_URL", "PIPELINE_CONCURRENCY", "INTEGRATIONS_ENCRYPTION_KEYS",
@@ -268,6 +268,7 @@ describe("k8s manifests: one Deployment per service", () => {
       expect(cfg.SERVICES).toEqual([service]);
       expect(cfg.NODE_ENV).toBe("production");
       expect(cfg.HEALTH_PORT).toBe(3001);
+      expect(cfg.BIND_HOST).toBe("0.0.0.0"); // the default, loopback, would refuse the Service and the probes
       expect(cfg.embeddedMongo).toBe(false);
       expect(cfg.NATS_URL).toBeDefined();
     });
@@ -279,6 +280,14 @@ describe("k8s manifests: one Deployment per service", () => {
       expect(portNumber(c, c.readinessProbe.httpGet.port)).toBe(3001);
       expect(portNumber(c, c.livenessProbe.httpGet.port)).toBe(3001);
       if (c.startupProbe) expect(c.startupProbe.httpGet?.path).toBe("/healthz");
+    });
+
+    it("is scraped for /metrics on the health port (prometheus.io annotations on the pod)", () => {
+      const a = d().spec.template.metadata.annotations ?? {};
+      expect(a["prometheus.io/scrape"]).toBe("true");
+      expect(a["prometheus.io/path"]).toBe("/metrics");
+      expect(Number(a["prometheus.io/port"])).toBe(3001);
+      expect((container(d()).ports ?? []).map((p: Obj) => p.containerPort)).toContain(3001);
     });
 
     it("has cpu and memory requests and limits, requests not above limits", () => {
@@ -540,6 +549,7 @@ describe("docker-compose.yml", () => {
       expect(s.build).toEqual(svc("gateway").build);
       expect(s.environment.SERVICES).toBe(service);
       expect(s.environment.HEALTH_PORT).toBe("3001");
+      expect(s.environment.BIND_HOST).toBe("0.0.0.0");
       expect(s.user).toBe("1000:1000");
       expect(s.read_only).toBe(true);
       expect(s.tmpfs.some((t: string) => t.startsWith("/tmp"))).toBe(true);
@@ -609,6 +619,7 @@ describe("Dockerfile and .dockerignore", () => {
     expect(user!.split(":")[0]).not.toMatch(/^(root|0)$/);
     expect(inFinal("ENV").join(" ")).toMatch(/NODE_ENV=production/);
     expect(inFinal("ENV").join(" ")).toMatch(/HEALTH_PORT=3001/);
+    expect(inFinal("ENV").join(" ")).toMatch(/BIND_HOST=0\.0\.0\.0/);
     expect(inFinal("EXPOSE").join(" ").split(/\s+/).sort()).toEqual(["3000", "3001"]);
     expect(inFinal("HEALTHCHECK").join(" ")).toMatch(/\/healthz/);
     expect(JSON.parse(inFinal("CMD").pop()!)).toEqual(["node", "dist/main.js"]);

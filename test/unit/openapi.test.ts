@@ -32,7 +32,8 @@ describe("OpenAPI document", () => {
       for (const r of routes) {
         const o = op(doc, r.method, prefix + r.path.replace(/:([a-z_]+)/g, "{$1}"));
         expect(o).toBeDefined();
-        expect(o.operationId).toBe(r.action);
+        expect(o.operationId).toBe(r.stream ? `${r.action.split(".")[0]}.events` : r.action);
+        if (r.stream) expect(Object.keys(o.responses[String(r.status)].content)).toEqual([r.stream]);
         expect(o.security).toEqual([{ [scheme]: [] }]);
         expect(o.responses[String(r.status)]).toBeDefined();
         const names = [...r.path.matchAll(/:([a-z_]+)/g)].map((m) => m[1]);
@@ -44,6 +45,8 @@ describe("OpenAPI document", () => {
     }
     const operations = Object.values(doc.paths).flatMap((p) => Object.keys(p as object));
     expect(operations).toHaveLength(API_ROUTES.length + ADMIN_ROUTES.length);
+    const ids = Object.values(doc.paths).flatMap((p) => Object.values(p as Record<string, Json>).map((o) => o.operationId));
+    expect(new Set(ids).size).toBe(ids.length);
     expect(doc.components.securitySchemes).toEqual({
       apiKey: expect.objectContaining({ type: "http", scheme: "bearer" }),
       adminToken: expect.objectContaining({ type: "http", scheme: "bearer" }),

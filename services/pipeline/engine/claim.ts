@@ -1,6 +1,6 @@
 import type { Db, UpdateFilter } from "mongodb";
 import type { Clock } from "../../../shared/clock";
-import { claimOne, renewLease as renewLeaseOf, updateFenced } from "../../../shared/db/lease";
+import { claimOne, renewLease as renewLeaseOf } from "../../../shared/db/lease";
 import { jobs } from "./jobs";
 import type { JobDoc } from "./store";
 
@@ -28,9 +28,11 @@ export class LostLeaseError extends Error {
   }
 }
 
-/** Applies `update` only while `fence` is still the job's fence. */
-export async function fencedUpdate(db: Db, jobId: string, fence: number, update: UpdateFilter<JobDoc>): Promise<void> {
-  if (!(await updateFenced(jobs(db), jobId, fence, update))) throw new LostLeaseError(jobId);
+/** Applies `update` only while `fence` is still the job's fence; returns the job as updated. */
+export async function fencedUpdate(db: Db, jobId: string, fence: number, update: UpdateFilter<JobDoc>): Promise<JobDoc> {
+  const after = await jobs(db).findOneAndUpdate({ _id: jobId, fence }, update, { returnDocument: "after" });
+  if (!after) throw new LostLeaseError(jobId);
+  return after;
 }
 
 export async function renewLease(db: Db, jobId: string, fence: number, leaseMs: number, clock: Clock): Promise<void> {

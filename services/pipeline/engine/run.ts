@@ -25,6 +25,8 @@ export interface RunnerDeps {
   finalization: FinalizationDeps;
   clock: Clock;
   log: pino.Logger;
+  /** Told, with the job as written, after each stage change and its end (live job events; announce.ts). */
+  changed?: (job: JobDoc) => void;
 }
 
 /** A stage handler that is unreachable is waited for with backoff, up to this many times, without using up attempts. */
@@ -188,14 +190,17 @@ export class JobRunner {
     for (;;) {
       if (run.lost) throw new LostLeaseError(job._id);
       if (this.running) {
-        const started = await jobs(run.db).updateOne(
+        const started = await jobs(run.db).findOneAndUpdate(
           { _id: job._id, fence, cancel_requested_at: null },
           {
             $set: { stage: job.stages[i].key, [`stages.${i}.status`]: "running", [`stages.${i}.startedAt`]: startedAt.toISOString(), updated_at: startedAt },
             $unset: { [`stages.${i}.endedAt`]: "" },
           },
         );
-        if (started.matchedCount === 1) return "started";
+        if (started) {
+          this.deps.changed?.(started);
+          return "started";
+        }
       }
       const fresh = await jobs(run.db).findOne({ _id: job._id }, { projection: { fence: 1, cancel_requested_at: 1 } });
       if (!fresh || fresh.fence !== fence) throw new LostLeaseError(job._id);
@@ -224,9 +229,10 @@ export class JobRunner {
     }
     const message = errorMessage(err);
     const endedAt = this.deps.clock.now();
-    await fencedUpdate(run.db, job._id, fence, {
+    const errored = await fencedUpdate(run.db, job._id, fence, {
       $set: { [`stages.${i}.status`]: "error", [`stages.${i}.endedAt`]: endedAt.toISOString(), updated_at: endedAt },
     });
+    this.deps.changed?.(errored);
     run.log.warn({ stage: stage.key, error: message }, "stage failed");
     return this.finish(job, fence, { status: "failed", error: `${stage.label} failed: ${message}` });
   }
@@ -244,7 +250,8 @@ export class JobRunner {
     for (const [k, v] of Object.entries(outcome.meta ?? {})) set[`stages.${i}.meta.${k}`] = v;
     for (const [k, v] of Object.entries(outcome.state ?? {})) set[`state.${k}`] = v;
     if (outcome.result) set.result = outcome.result;
-    await fencedUpdate(run.db, run.job._id, run.fence, { $set: set });
+    const ended = await fencedUpdate(run.db, run.job._id, run.fence, { $set: set });
+    this.deps.changed?.(ended);
     run.log.info({ stage: run.job.stages[i].key, ms: endedAt.getTime() - startedAt.getTime() }, "stage done");
   }
 
@@ -281,7 +288,7 @@ export class JobRunner {
   private async finish(job: JobDoc, fence: number, outcome: Outcome): Promise<void> {
     const db = this.deps.db();
     const now = this.deps.clock.now();
-    await fencedUpdate(db, job._id, fence, {
+    const ended = await fencedUpdate(db, job._id, fence, {
       $set: {
         status: outcome.status,
         error: outcome.status === "failed" ? outcome.error : null,
@@ -292,12 +299,10 @@ export class JobRunner {
         finalize: finalizationFor(job, outcome.status),
       },
     });
+    this.deps.changed?.(ended);
     this.deps.log.info({ job_id: job._id, status: outcome.status }, "job finished");
-    const finished = await jobs(db).findOne({ _id: job._id });
-    if (finished) {
-      await completeFinalization(db, finished, this.deps.finalization, this.deps.clock).catch((err) =>
-        this.deps.log.warn({ err, job_id: job._id }, "finalization interrupted; the sweeper completes it"),
-      );
-    }
+    await completeFinalization(db, ended, this.deps.finalization, this.deps.clock).catch((err) =>
+      this.deps.log.warn({ err, job_id: job._id }, "finalization interrupted; the sweeper completes it"),
+    );
   }
 }

@@ -1,0 +1,31 @@
+import type { Context, Middleware } from "moleculer";
+import { transportRequestDuration, transportRequests } from "../metrics";
+
+type Handler = (ctx: Context) => Promise<unknown>;
+
+/**
+ * Counts and times every action call (shared/metrics.ts): `remote` when this process sent it over the
+ * transport (the time includes both trips), `local` when this process handled it. Moleculer's internal
+ * `$node.*` actions are left out.
+ */
+export function transportMetricsMiddleware(): Middleware {
+  const wrap = (side: "local" | "remote") => (next: Handler, action: { name: string }) => {
+    if (action.name.startsWith("$")) return next;
+    return function measured(ctx: Context) {
+      const end = transportRequestDuration.startTimer({ action: action.name, side });
+      return next(ctx).then(
+        (result) => {
+          end();
+          transportRequests.inc({ action: action.name, side, outcome: "ok" });
+          return result;
+        },
+        (err: unknown) => {
+          end();
+          transportRequests.inc({ action: action.name, side, outcome: "error" });
+          throw err;
+        },
+      );
+    };
+  };
+  return { name: "TransportMetrics", localAction: wrap("local"), remoteAction: wrap("remote") } as unknown as Middleware;
+}
