@@ -16,7 +16,7 @@ import { notFoundPage } from "./views/access";
 export function dashboardHandler(broker: ServiceBroker): (req: IncomingMessage, res: ServerResponse) => boolean {
   const timeout = config().REQUEST_TIMEOUT_MS;
   const router = createRouter(DASHBOARD_ROUTES, {
-    act: (action, params) => broker.call(action, params, { timeout }),
+    caller: { call: (action, params, opts) => broker.call(action, params, { timeout, ...opts }) },
     secure: () => config().NODE_ENV === "production",
   });
   return (req, res) => {

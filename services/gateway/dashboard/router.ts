@@ -1,14 +1,14 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { call as callAction, type Caller } from "../../../shared/action";
 import { toHttpError } from "../../../shared/errors";
+import { AuthActions } from "../../../shared/schemas/admin";
+import { DashboardActions } from "../../../shared/schemas/dashboard";
 import { rootLogger } from "../../../shared/logger";
 import type { Html } from "./html";
 import { readForm, sendHtml } from "./http";
 import { assertCsrfToken, assertOperator, assertOrgAccess, assertSameOrigin, CsrfError, DASHBOARD_PREFIX, sessionIdFrom, type Session } from "./session";
 import { errorPage, notFoundPage } from "./views/access";
 import type { Notice, OrgRef } from "./views/layout";
-
-/** Calls one service action: the dashboard reaches business rules only through the services' actions. */
-export type CallAction = <T>(action: string, params: Record<string, unknown>) => Promise<T>;
 
 export interface Call {
   req: IncomingMessage;
@@ -18,7 +18,8 @@ export interface Call {
   /** The posted form (POST only). */
   form: URLSearchParams;
   session: Session | null;
-  act: CallAction;
+  /** Calls the services' actions (through their contracts, `shared/action.ts` `call`): the dashboard reaches business rules only through them. */
+  caller: Caller;
   /** Production: cookies are Secure. */
   secure: boolean;
 }
@@ -57,7 +58,7 @@ function compile(path: string): { re: RegExp; names: string[] } {
   return { re: new RegExp(`^${DASHBOARD_PREFIX}${source}/?$`, "i"), names };
 }
 
-export function createRouter(routes: DashboardRoute[], deps: { act: CallAction; secure: () => boolean }) {
+export function createRouter(routes: DashboardRoute[], deps: { caller: Caller; secure: () => boolean }) {
   const compiled = routes.map((r) => ({ ...r, ...compile(r.path) }));
   const log = () => rootLogger().child({ mod: "gateway.dashboard" });
 
@@ -70,7 +71,7 @@ export function createRouter(routes: DashboardRoute[], deps: { act: CallAction; 
       const sid = sessionIdFrom(req);
       if (sid) {
         // An unknown or expired session is no session; auth being unreachable is a 503, not a sign-out.
-        session = await deps.act<Omit<Session, "id">>("auth.getDashboardSession", { session: sid }).then(
+        session = await callAction(deps.caller, DashboardActions.getDashboardSession, { session: sid }).then(
           (s) => ({ ...s, id: sid }),
           (err: unknown) => {
             if ((err as { type?: string }).type === "not_found") return null;
@@ -90,7 +91,7 @@ export function createRouter(routes: DashboardRoute[], deps: { act: CallAction; 
 
       if (req.method === "POST") assertSameOrigin(req);
       const form = req.method === "POST" ? await readForm(req) : new URLSearchParams();
-      call = { req, res, params, query: url.searchParams, form, session, act: deps.act, secure: deps.secure() };
+      call = { req, res, params, query: url.searchParams, form, session, caller: deps.caller, secure: deps.secure() };
 
       if (route.access !== "public") {
         if (!session) return void redirectToSignIn(res);
@@ -98,7 +99,7 @@ export function createRouter(routes: DashboardRoute[], deps: { act: CallAction; 
         if (route.access === "operator") assertOperator(session);
         if (route.access === "org") {
           assertOrgAccess(session, params.org);
-          const org = await deps.act<OrgRef & { created_at: string }>("auth.getOrganization", { org_id: params.org });
+          const org = await callAction(deps.caller, AuthActions.getOrganization, { org_id: params.org });
           (call as OrgCall).org = { id: org.id, name: org.name, created_at: org.created_at };
         }
       }
