@@ -118,9 +118,10 @@ async function showOrgList(c: SessionCall, notice?: Notice): Promise<Html> {
     ...(q ? { q } : {}),
     ...(after && /^[0-9a-f-]{36}$/i.test(after) ? { starting_after: after } : {}),
   });
-  const rows: OrgRow[] = await Promise.all(
-    list.data.map(async (o) => ({ ...o, credit_balance: (await call(c.caller, BillingActions.balance, { org_id: o.id })).credit_balance })),
-  );
+  // One call for the page's balances, not one per organization.
+  const balances = list.data.length ? await call(c.caller, BillingActions.balances, { org_ids: list.data.map((o) => o.id) }) : { data: [] };
+  const balanceOf = new Map(balances.data.map((b) => [b.org_id, b.credit_balance]));
+  const rows: OrgRow[] = list.data.map((o) => ({ ...o, credit_balance: balanceOf.get(o.id) ?? 0 }));
   return orgListPage(c.session, rows, q, { next: list.has_more ? list.data[list.data.length - 1]?.id : undefined }, notice);
 }
 
