@@ -189,11 +189,20 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
     path: "/sign-in",
     access: "public",
     async handler(c) {
+      // Over its budget of wrong tokens, an address is refused before its token is even compared.
+      const client = c.req.socket.remoteAddress ?? "unknown";
+      const wait = c.signInBudget.retryAfterSeconds(client);
+      if (wait > 0) {
+        const text = `Too many wrong admin tokens from your address: signing in is paused for ${Math.ceil(wait / 60)} minute(s).`;
+        return sendHtml(c.res, 429, signInPage({ kind: "error", text }), { "retry-after": String(wait) });
+      }
       const expected = config().ADMIN_TOKEN;
       const presented = c.form.get("admin_token") ?? "";
       if (!expected || !presented || !secretsEqual(presented, expected)) {
+        c.signInBudget.recordFailure(client);
         return sendHtml(c.res, 401, signInPage({ kind: "error", text: "That is not the admin token." }));
       }
+      c.signInBudget.recordSuccess(client);
       const opened = await call(c.caller, DashboardActions.openOperatorSession, {});
       redirect(c.res, "/dashboard/orgs", { "set-cookie": sessionCookie(opened.session, opened.expires_at, c.secure) });
     },

@@ -7,6 +7,7 @@ import { rootLogger } from "../../../shared/logger";
 import type { Html } from "./html";
 import { readForm, sendHtml } from "./http";
 import { assertCsrfToken, assertOperator, assertOrgAccess, assertSameOrigin, CsrfError, DASHBOARD_PREFIX, sessionIdFrom, type Session } from "./session";
+import type { FailureBudget } from "./sign-in-budget";
 import { errorPage, notFoundPage } from "./views/access";
 import type { Notice, OrgRef } from "./views/layout";
 
@@ -22,6 +23,8 @@ export interface Call {
   caller: Caller;
   /** Production: cookies are Secure. */
   secure: boolean;
+  /** Wrong admin tokens per client address on the sign-in form: one budget per gateway process (sign-in-budget.ts). */
+  signInBudget: FailureBudget;
 }
 
 export interface SessionCall extends Call {
@@ -58,7 +61,7 @@ function compile(path: string): { re: RegExp; names: string[] } {
   return { re: new RegExp(`^${DASHBOARD_PREFIX}${source}/?$`, "i"), names };
 }
 
-export function createRouter(routes: DashboardRoute[], deps: { caller: Caller; secure: () => boolean }) {
+export function createRouter(routes: DashboardRoute[], deps: { caller: Caller; secure: () => boolean; signInBudget: FailureBudget }) {
   const compiled = routes.map((r) => ({ ...r, ...compile(r.path) }));
   const log = () => rootLogger().child({ mod: "gateway.dashboard" });
 
@@ -91,7 +94,7 @@ export function createRouter(routes: DashboardRoute[], deps: { caller: Caller; s
 
       if (req.method === "POST") assertSameOrigin(req);
       const form = req.method === "POST" ? await readForm(req) : new URLSearchParams();
-      call = { req, res, params, query: url.searchParams, form, session, caller: deps.caller, secure: deps.secure() };
+      call = { req, res, params, query: url.searchParams, form, session, caller: deps.caller, secure: deps.secure(), signInBudget: deps.signInBudget };
 
       if (route.access !== "public") {
         if (!session) return void redirectToSignIn(res);
