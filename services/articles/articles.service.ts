@@ -6,8 +6,8 @@ import { config } from "../../shared/config";
 import { dbMixin, type DbService } from "../../shared/db/mixin";
 import { rootLogger } from "../../shared/logger";
 import { publicBaseUrl } from "../../shared/public-url";
-import { ArticlesActions, CreateArticleParams, GetArticleParams, ListArticlesParams, UpdateArticleParams } from "../../shared/schemas/articles";
-import { CreateIntegrationParams, IntegrationPath, ListIntegrationsParams, PublishArticleParams } from "../../shared/schemas/publishing";
+import { ArticlesActions, CreateArticleParams, UpdateArticleParams } from "../../shared/schemas/articles";
+import { IntegrationActions, PublishArticleParams } from "../../shared/schemas/publishing";
 import { createArticleJob, type CreationDeps } from "./create-article";
 import { updateArticle } from "./edit-article";
 import { readMedia } from "./media";
@@ -62,9 +62,9 @@ const ArticlesServiceSchema: ServiceSchema<ServiceSettingSchema, ArticlesService
       return ack;
     }),
 
-    list: zodAction(ListArticlesParams, ({ org_id, ...page }, _ctx, svc: ArticlesService) => listArticles(svc.db, org_id, page)),
+    list: serve(ArticlesActions.list, ({ org_id, ...page }, _ctx, svc: ArticlesService) => listArticles(svc.db, org_id, page)),
 
-    get: zodAction(GetArticleParams, async ({ org_id, id, format }, _ctx, svc: ArticlesService) =>
+    get: serve(ArticlesActions.get, async ({ org_id, id, format }, _ctx, svc: ArticlesService) =>
       readArticleResource(svc.db, await requireArticle(svc.db, org_id, id), mediaBase(), format),
     ),
 
@@ -76,10 +76,10 @@ const ArticlesServiceSchema: ServiceSchema<ServiceSettingSchema, ArticlesService
     publish: zodAction(PublishArticleParams, (params, ctx, svc: ArticlesService) => publishArticle(publishingDeps(svc, ctx), params)),
 
     /** The dashboard's integrations (`/admin`): create, list, delete, test. */
-    createIntegration: zodAction(CreateIntegrationParams, ({ org_id, ...input }, ctx, svc: ArticlesService) => createIntegration(publishingDeps(svc, ctx), org_id, input)),
-    listIntegrations: zodAction(ListIntegrationsParams, ({ org_id }, _ctx, svc: ArticlesService) => listIntegrations(svc.db, org_id)),
-    deleteIntegration: zodAction(IntegrationPath, ({ id }, _ctx, svc: ArticlesService) => deleteIntegration(svc.db, id)),
-    testIntegration: zodAction(IntegrationPath, ({ id }, ctx, svc: ArticlesService) => testIntegration(publishingDeps(svc, ctx), id)),
+    createIntegration: serve(IntegrationActions.createIntegration, ({ org_id, ...input }, ctx, svc: ArticlesService) => createIntegration(publishingDeps(svc, ctx), org_id, input)),
+    listIntegrations: serve(IntegrationActions.listIntegrations, ({ org_id }, _ctx, svc: ArticlesService) => listIntegrations(svc.db, org_id)),
+    deleteIntegration: serve(IntegrationActions.deleteIntegration, ({ id }, _ctx, svc: ArticlesService) => deleteIntegration(svc.db, id)),
+    testIntegration: serve(IntegrationActions.testIntegration, ({ id }, ctx, svc: ArticlesService) => testIntegration(publishingDeps(svc, ctx), id)),
 
     /** The pipeline found no job with this id: finish the article request accepted under it, if any. */
     finishAccepted: serve(ArticlesActions.finishAccepted, async ({ org_id, id }, ctx, svc: ArticlesService) => ({

@@ -1,6 +1,6 @@
 import type { Db } from "mongodb";
 import { NotFoundError } from "../../shared/errors";
-import type { ArticleFormat } from "../../shared/schemas/articles";
+import type { ArticleFormat, ArticleResource, ArticleSummary } from "../../shared/schemas/articles";
 import type { ArticlePublication } from "../../shared/schemas/publishing";
 import type { ListPage } from "../../shared/schemas/pagination";
 import { pageNewestFirst, type PageRequest } from "../../shared/db/paging";
@@ -15,7 +15,7 @@ export async function requireArticle(db: Db, orgId: string, articleId: string): 
 }
 
 /** An item of GET /v1/articles: what a list view shows, without the text, its renderings and the SEO extras. */
-export function toArticleSummary(doc: ArticleDoc) {
+export function toArticleSummary(doc: ArticleDoc): ArticleSummary {
   return {
     id: doc._id,
     object: "article" as const,
@@ -49,12 +49,12 @@ export async function articlePublications(db: Db, articleId: string): Promise<Ar
 }
 
 /** The Article resource with its publications. */
-export async function readArticleResource(db: Db, doc: ArticleDoc, mediaBaseUrl: string, format?: ArticleFormat) {
+export async function readArticleResource(db: Db, doc: ArticleDoc, mediaBaseUrl: string, format?: ArticleFormat): Promise<ArticleResource> {
   return toArticleResource(doc, mediaBaseUrl, format, await articlePublications(db, doc._id));
 }
 
 /** The Article resource (docs/articles.md#article); `format` leaves out the other rendering. */
-export function toArticleResource(doc: ArticleDoc, mediaBaseUrl: string, format?: ArticleFormat, publications: ArticlePublication[] = []) {
+export function toArticleResource(doc: ArticleDoc, mediaBaseUrl: string, format?: ArticleFormat, publications: ArticlePublication[] = []): ArticleResource {
   return {
     id: doc._id,
     object: "article" as const,
@@ -91,7 +91,7 @@ export function toArticleResource(doc: ArticleDoc, mediaBaseUrl: string, format?
 }
 
 /** Newest first, paged by `starting_after`, without the text, its renderings and the SEO extras. */
-export async function listArticles(db: Db, orgId: string, page: PageRequest): Promise<ListPage<ReturnType<typeof toArticleSummary>>> {
+export async function listArticles(db: Db, orgId: string, page: PageRequest): Promise<ListPage<ArticleSummary>> {
   const { docs, has_more } = await pageNewestFirst(articleCollections(db).articles, { org_id: orgId }, page, {
     what: "article",
     projection: { content_markdown: 0, content_html: 0, json_ld: 0, faq: 0, derivatives: 0 },

@@ -1,9 +1,9 @@
 import type { Context, Service, ServiceSchema, ServiceSettingSchema } from "moleculer";
-import { call, serve, zodAction } from "../../shared/action";
+import { call, serve } from "../../shared/action";
 import { systemClock } from "../../shared/clock";
 import { config } from "../../shared/config";
 import { dbMixin, type DbService } from "../../shared/db/mixin";
-import { AuthActions, GrantCreditsBody, KeyPath, OrgPath } from "../../shared/schemas/admin";
+import { AuthActions } from "../../shared/schemas/admin";
 import { BillingActions } from "../../shared/schemas/billing";
 import { dashboardActions } from "./dashboard-actions";
 import { DASHBOARD_COLLECTIONS } from "./dashboard-sessions";
@@ -49,14 +49,14 @@ const AuthServiceSchema: ServiceSchema<ServiceSettingSchema, AuthService> = {
       return createApiKey(svc.db, params, clock);
     }),
 
-    listKeys: zodAction(OrgPath, async ({ org_id }, _ctx, svc: AuthService) => {
+    listKeys: serve(AuthActions.listKeys, async ({ org_id }, _ctx, svc: AuthService) => {
       await requireOrganization(svc.db, org_id);
       return { object: "list", data: await listApiKeys(svc.db, org_id) };
     }),
 
-    revokeKey: zodAction(KeyPath, ({ key_id }, _ctx, svc: AuthService) => revokeApiKey(svc.db, key_id, clock)),
+    revokeKey: serve(AuthActions.revokeKey, ({ key_id }, _ctx, svc: AuthService) => revokeApiKey(svc.db, key_id, clock)),
 
-    grantCredits: zodAction(GrantCreditsBody.extend(OrgPath.shape), async ({ org_id, amount, reason }, ctx: Context, svc: AuthService) => {
+    grantCredits: serve(AuthActions.grantCredits, async ({ org_id, amount, reason }, ctx: Context, svc: AuthService) => {
       await requireOrganization(svc.db, org_id);
       const grant = await call(ctx, BillingActions.grant, { org_id, amount, reason });
       return { object: "credit_grant", org_id, amount, credit_balance: grant.credit_balance };

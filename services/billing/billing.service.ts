@@ -2,7 +2,7 @@ import type { Service, ServiceSchema, ServiceSettingSchema } from "moleculer";
 import { serve } from "../../shared/action";
 import { dbMixin, type DbService } from "../../shared/db/mixin";
 import { BillingActions } from "../../shared/schemas/billing";
-import { chargeArticle, debitCredits, getBalance, grantCredits, openAccount, recoverPendingLedger, refundDebit } from "./ledger";
+import { chargeArticle, debitCredits, getBalance, getBalances, grantCredits, openAccount, recoverPendingLedger, refundDebit } from "./ledger";
 import { priceArticle } from "./pricing";
 import { BILLING_COLLECTIONS } from "./store";
 import { recordRequests, recordTokens, usageReport } from "./usage";
@@ -21,6 +21,8 @@ const BillingServiceSchema: ServiceSchema<ServiceSettingSchema, BillingService> 
     openAccount: serve(BillingActions.openAccount, (params, _ctx, svc: BillingService) => openAccount(svc.db, params)),
     grant: serve(BillingActions.grant, (params, _ctx, svc: BillingService) => grantCredits(svc.db, params)),
     balance: serve(BillingActions.balance, ({ org_id }, _ctx, svc: BillingService) => getBalance(svc.db, org_id)),
+    /** The operator's organization list: a page's balances in one call. */
+    balances: serve(BillingActions.balances, ({ org_ids }, _ctx, svc: BillingService) => getBalances(svc.db, org_ids)),
     quote: serve(BillingActions.quote, (params) => priceArticle(params)),
     chargeArticle: serve(BillingActions.chargeArticle, (params, _ctx, svc: BillingService) => chargeArticle(svc.db, params)),
     debit: serve(BillingActions.debit, (params, _ctx, svc: BillingService) => debitCredits(svc.db, params)),

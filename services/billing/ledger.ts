@@ -5,7 +5,7 @@ import type { Db, Filter, UpdateFilter } from "mongodb";
 import { type Clock, systemClock, utcDay } from "../../shared/clock";
 import { ApiError, InsufficientCreditsError, NotFoundError, ValidationError } from "../../shared/errors";
 import { newId } from "../../shared/ids";
-import type { ArticleCharge, ArticleChargeInput, BalanceResult, CreditMovementResult, RefundResult } from "../../shared/schemas/billing";
+import type { ArticleCharge, ArticleChargeInput, BalanceResult, BalancesResult, CreditMovementResult, RefundResult } from "../../shared/schemas/billing";
 import { priceArticle } from "./pricing";
 import { type AccountDoc, type BillingCollections, billingCollections, type LedgerKind, type LedgerRow } from "./store";
 import { addDays } from "./usage";
@@ -46,6 +46,15 @@ type Collections = BillingCollections;
 
 export async function getBalance(db: Db, orgId: string): Promise<BalanceResult> {
   return { credit_balance: await balanceOf(billingCollections(db), orgId) };
+}
+
+/** The balances of several organizations in one read, in the order asked; one without an account has 0 (as `getBalance`). */
+export async function getBalances(db: Db, orgIds: string[]): Promise<BalancesResult> {
+  const found = orgIds.length
+    ? await billingCollections(db).accounts.find({ _id: { $in: [...new Set(orgIds)] } }, { projection: { credit_balance: 1 } }).toArray()
+    : [];
+  const balance = new Map(found.map((a) => [a._id, a.credit_balance]));
+  return { object: "list", data: orgIds.map((org_id) => ({ org_id, credit_balance: balance.get(org_id) ?? 0 })) };
 }
 
 /** Creates the account if missing and grants the initial credits once (reference `initial:<org_id>`). */

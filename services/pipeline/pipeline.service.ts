@@ -16,7 +16,7 @@ import { completeFinalization, type FinalizationDeps } from "./engine/finish";
 import { cancelJob, createJob, readJob, toJobResource } from "./engine/jobs";
 import { recordProgress } from "./engine/progress";
 import { JobRunner } from "./engine/run";
-import { recentJobs, RecentJobsParams } from "./recent-jobs";
+import { recentJobs } from "./recent-jobs";
 import { PIPELINE_COLLECTIONS } from "./engine/store";
 import { startSweeps } from "./engine/sweep";
 import { announceJobChange } from "./engine/announce";
@@ -46,12 +46,12 @@ const PipelineServiceSchema: ServiceSchema<ServiceSettingSchema, PipelineService
       return toJobResource(job);
     }),
 
-    get: zodAction(JobPath.extend({ org_id: orgId }), ({ org_id, id }, ctx, svc: PipelineService) =>
+    get: serve(PipelineActions.get, ({ org_id, id }, ctx, svc: PipelineService) =>
       readJob(svc.db, org_id, id, (params) => call(ctx, ArticlesActions.finishAccepted, params, { timeout: FINISH_ACCEPTED_TIMEOUT_MS })),
     ),
 
     /** The dashboard's recent jobs of an organization. */
-    recentJobs: zodAction(RecentJobsParams, (params, _ctx, svc: PipelineService) => recentJobs(svc.db, params)),
+    recentJobs: serve(PipelineActions.recentJobs, (params, _ctx, svc: PipelineService) => recentJobs(svc.db, params)),
 
     cancel: zodAction(JobPath.extend({ org_id: orgId }), ({ org_id, id }, _ctx, svc: PipelineService) =>
       cancelJob(

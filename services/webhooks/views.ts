@@ -1,5 +1,4 @@
-import type { EventSurface } from "../../shared/events/catalog";
-import type { CreatedWebhookEndpoint, WebhookDeliveryResource, WebhookEndpointResource } from "../../shared/schemas/webhooks";
+import type { AdminWebhookEndpointResource, CreatedWebhookEndpoint, WebhookDeliveryResource, WebhookEndpointResource } from "../../shared/schemas/webhooks";
 import type { DeliveryDoc, EndpointDoc } from "./store";
 
 /** The endpoint as `GET /v1/webhooks` lists it: never the secret. */
@@ -8,7 +7,7 @@ export function toEndpointResource(doc: EndpointDoc): WebhookEndpointResource {
 }
 
 /** The dashboard's view adds whose endpoint it is and which surface's events it takes. */
-export function toAdminEndpointResource(doc: EndpointDoc): WebhookEndpointResource & { org_id: string; surface: EventSurface } {
+export function toAdminEndpointResource(doc: EndpointDoc): AdminWebhookEndpointResource {
   return { ...toEndpointResource(doc), org_id: doc.org_id, surface: doc.surface };
 }
 

@@ -8,15 +8,7 @@ import { parseEventPayload, resolveSurface } from "../../shared/events/catalog";
 import { newId } from "../../shared/ids";
 import { logFor, rootLogger } from "../../shared/logger";
 import { outboundPolicy } from "../../shared/net/policy";
-import {
-  CreateEndpointParams,
-  DeliveryPath,
-  ListDeliveriesParams,
-  ListEndpointsParams,
-  PublishParams,
-  WebhooksActions,
-  SetEndpointActiveParams,
-} from "../../shared/schemas/webhooks";
+import { CreateEndpointParams, ListEndpointsParams, PublishParams, WebhooksActions } from "../../shared/schemas/webhooks";
 import { listDeliveries, redeliver } from "./deliveries";
 import { DeliveryDispatcher } from "./dispatcher";
 import { createEndpoint, listEndpoints, registrationRules, setEndpointActive } from "./endpoints";
@@ -54,18 +46,18 @@ const WebhooksServiceSchema: ServiceSchema<ServiceSettingSchema, WebhooksService
     })),
 
     /** `GET /admin/orgs/:org_id/webhooks`: every surface's endpoints of the organization. */
-    adminListEndpoints: zodAction(ListEndpointsParams, async ({ org_id }, _ctx, svc: WebhooksService) => ({
+    adminListEndpoints: serve(WebhooksActions.adminListEndpoints, async ({ org_id }, _ctx, svc: WebhooksService) => ({
       object: "list",
       data: (await listEndpoints(svc.db, org_id)).map(toAdminEndpointResource),
     })),
 
-    setEndpointActive: zodAction(SetEndpointActiveParams, async ({ id, active }, _ctx, svc: WebhooksService) =>
+    setEndpointActive: serve(WebhooksActions.setEndpointActive, async ({ id, active }, _ctx, svc: WebhooksService) =>
       toAdminEndpointResource(await setEndpointActive(svc.db, id, active, clock)),
     ),
 
-    listDeliveries: zodAction(ListDeliveriesParams, ({ id, ...page }, _ctx, svc: WebhooksService) => listDeliveries(svc.db, id, page)),
+    listDeliveries: serve(WebhooksActions.listDeliveries, ({ id, ...page }, _ctx, svc: WebhooksService) => listDeliveries(svc.db, id, page)),
 
-    redeliver: zodAction(DeliveryPath, async ({ id }, ctx, svc: WebhooksService) => {
+    redeliver: serve(WebhooksActions.redeliver, async ({ id }, ctx, svc: WebhooksService) => {
       const delivery = await redeliver(svc.db, id, clock);
       ctx.broadcast(DELIVERIES_DUE, {});
       return toDeliveryResource(delivery);

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { contract } from "../action";
 import type { RateLimitState } from "../errors";
 import { NoFields, uuid } from "../validation";
+import type { ListPage } from "./pagination";
 
 /** Admin API contracts (the dashboard's part), shared by the gateway and the owning services. */
 
@@ -62,10 +63,25 @@ export const CreateApiKeyParams = CreateApiKeyBody.extend(OrgPath.shape);
 /** The created key: the only response that shows the key itself. */
 export type CreatedApiKey = ApiKeyResource & { key: string };
 
+/** An organization as the organization list and `auth.getOrganization` show it: without its balance (billing owns that). */
+export type OrganizationSummary = Omit<OrganizationResource, "credit_balance">;
+
+export const GrantCreditsParams = GrantCreditsBody.extend(OrgPath.shape);
+/** `auth.grantCredits`' reply: the grant and the balance after it. */
+export interface CreditGrant {
+  object: "credit_grant";
+  org_id: string;
+  amount: number;
+  credit_balance: number;
+}
+
 export const AuthActions = {
   authenticate: contract<Authenticated>()("auth.authenticate", AuthenticateParams),
   createOrganization: contract<OrganizationResource>()("auth.createOrganization", CreateOrganizationBody),
-  getOrganization: contract<Omit<OrganizationResource, "credit_balance">>()("auth.getOrganization", OrgPath),
+  getOrganization: contract<OrganizationSummary>()("auth.getOrganization", OrgPath),
   countOrganizations: contract<number>()("auth.countOrganizations", NoFields),
   createKey: contract<CreatedApiKey>()("auth.createKey", CreateApiKeyParams),
+  listKeys: contract<Omit<ListPage<ApiKeyResource>, "has_more">>()("auth.listKeys", OrgPath),
+  revokeKey: contract<ApiKeyResource>()("auth.revokeKey", KeyPath),
+  grantCredits: contract<CreditGrant>()("auth.grantCredits", GrantCreditsParams),
 };

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { contract } from "../action";
 import { orgId, uuid } from "../validation";
-import { pageQuery, PageParams } from "./pagination";
+import { pageQuery, PageParams, type ListPage } from "./pagination";
+import type { ArticlePublication } from "./publishing";
 
 export const ARTICLE_MODES = ["standard", "deep_research"] as const;
 const DERIVATIVE_KINDS = ["x_thread", "linkedin", "newsletter"] as const;
@@ -179,9 +180,64 @@ export interface MediaResponse {
 /** `articles.finishAccepted`: whether an acknowledged request's job exists now. */
 export const FinishAcceptedParams = z.strictObject({ org_id: orgId, id: uuid });
 
+/** The Article resource (docs/articles.md#article); `format` leaves out the other rendering. */
+export interface ArticleResource {
+  id: string;
+  object: "article";
+  status: ArticleStatus;
+  mode: ArticleMode;
+  language: string;
+  topic: string;
+  target_keyword: string;
+  brand_profile_id: string | null;
+  job_id: string;
+  title: string;
+  slug: string;
+  meta_title: string;
+  meta_description: string;
+  content_markdown?: string;
+  content_html?: string;
+  citations: Citation[];
+  title_variants: string[];
+  faq: GeneratedArticle["faq"];
+  json_ld: Record<string, unknown>;
+  word_count: number;
+  read_minutes: number;
+  flesch_score: number;
+  quality_score: number;
+  quality_breakdown: GeneratedArticle["quality_breakdown"];
+  derivatives: GeneratedArticle["derivatives"];
+  image: { url: string; alt: string; media_type: string; width: number; height: number } | null;
+  publications: ArticlePublication[];
+  created_at: string;
+  updated_at: string;
+}
+
+/** An item of GET /v1/articles: what a list view shows, without the text, its renderings and the SEO extras. */
+export type ArticleSummary = Pick<
+  ArticleResource,
+  | "id"
+  | "object"
+  | "status"
+  | "title"
+  | "slug"
+  | "topic"
+  | "target_keyword"
+  | "mode"
+  | "language"
+  | "word_count"
+  | "quality_score"
+  | "brand_profile_id"
+  | "job_id"
+  | "created_at"
+  | "updated_at"
+>;
+
 // The articles service's actions other services call: params and reply declared once (shared/action.ts `contract`).
 export const ArticlesActions = {
   saveGenerated: contract<GeneratedArticleResult>()("articles.saveGenerated", GeneratedArticle),
   finishAccepted: contract<{ finished: boolean }>()("articles.finishAccepted", FinishAcceptedParams),
   getMedia: contract<MediaResponse>()("articles.getMedia", GetMediaParams),
+  get: contract<ArticleResource>()("articles.get", GetArticleParams),
+  list: contract<ListPage<ArticleSummary>>()("articles.list", ListArticlesParams),
 };

@@ -49,6 +49,12 @@ export const GrantParams = z.strictObject({
 
 export const BalanceParams = z.strictObject({ org_id: orgId });
 
+/** At most this many organizations per `billing.balances` call: a page of the operator's organization list and then some. */
+export const MAX_BALANCES_PER_CALL = 100;
+export const BalancesParams = z.strictObject({
+  org_ids: z.array(orgId).max(MAX_BALANCES_PER_CALL, `must hold at most ${MAX_BALANCES_PER_CALL} organization ids`),
+});
+
 export const DebitParams = z.strictObject({ org_id: orgId, amount, reference, reason });
 
 export const RefundParams = z.strictObject({
@@ -91,6 +97,12 @@ export type QuoteInput = z.output<typeof QuoteParams>;
 
 export interface BalanceResult {
   credit_balance: number;
+}
+
+/** `billing.balances`' reply: one row per id asked for, in the order asked; an organization without an account has 0. */
+export interface BalancesResult {
+  object: "list";
+  data: { org_id: string; credit_balance: number }[];
 }
 
 export interface CreditMovementResult {
@@ -138,6 +150,7 @@ export const BillingActions = {
   openAccount: contract<BalanceResult>()("billing.openAccount", OpenAccountParams),
   grant: contract<CreditMovementResult>()("billing.grant", GrantParams),
   balance: contract<BalanceResult>()("billing.balance", BalanceParams),
+  balances: contract<BalancesResult>()("billing.balances", BalancesParams),
   quote: contract<Quote>()("billing.quote", QuoteParams),
   debit: contract<CreditMovementResult>()("billing.debit", DebitParams),
   refund: contract<RefundResult>()("billing.refund", RefundParams),

@@ -1,5 +1,8 @@
 import { z } from "zod";
+import { contract } from "../action";
 import { orgId, uuid } from "../validation";
+import type { OrganizationSummary } from "./admin";
+import type { ListPage } from "./pagination";
 
 /** Dashboard contracts (docs/dashboard.md): sign-in links, sessions and the organization list. */
 
@@ -40,3 +43,13 @@ export interface DashboardSessionView {
 export interface OpenedDashboardSession extends DashboardSessionView {
   session: string;
 }
+
+// The auth service's dashboard actions: params and reply declared once (shared/action.ts `contract`).
+export const DashboardActions = {
+  createDashboardLink: contract<DashboardLink>()("auth.createDashboardLink", CreateDashboardLinkParams),
+  redeemDashboardLink: contract<OpenedDashboardSession>()("auth.redeemDashboardLink", RedeemDashboardLinkParams),
+  openOperatorSession: contract<OpenedDashboardSession>()("auth.openOperatorSession", OpenOperatorSessionParams),
+  getDashboardSession: contract<DashboardSessionView>()("auth.getDashboardSession", DashboardSessionParams),
+  endDashboardSession: contract<{ ended: boolean }>()("auth.endDashboardSession", DashboardSessionParams),
+  listOrganizations: contract<ListPage<OrganizationSummary>>()("auth.listOrganizations", ListOrganizationsParams),
+};

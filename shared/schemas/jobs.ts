@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { contract } from "../action";
-import { uuid } from "../validation";
+import { orgId, uuid } from "../validation";
 
 export const JOB_TYPES = ["article", "ingest_source"] as const;
 export type JobType = (typeof JOB_TYPES)[number];
@@ -41,6 +41,10 @@ export const LastEventId = z
   .string()
   .regex(/^\d{1,9}$/, "must be an event id this stream sent (a whole number)")
   .transform(Number);
+/** A job of the organization (another organization's is a 404). */
+export const GetJobParams = JobPath.extend({ org_id: orgId });
+/** The dashboard's jobs view: an organization's most recent jobs, newest first. */
+export const RecentJobsParams = z.strictObject({ org_id: orgId, limit: z.number().int().min(1).max(100).default(20) });
 
 /** A stage as a job type declares it: where its handler runs. */
 export interface StageSpec {
@@ -99,4 +103,6 @@ export const CreateJob = z.strictObject({
 export const PipelineActions = {
   createJob: contract<JobResource>()("pipeline.createJob", CreateJob),
   reportProgress: contract<StageProgressReply>()("pipeline.reportProgress", StageProgress),
+  get: contract<JobResource>()("pipeline.get", GetJobParams),
+  recentJobs: contract<{ object: "list"; data: JobResource[] }>()("pipeline.recentJobs", RecentJobsParams),
 };

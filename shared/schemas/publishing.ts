@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { contract } from "../action";
 import { httpUrl, orgId, uuid } from "../validation";
+import type { ListPage } from "./pagination";
 
 /**
  * Publishing contracts (docs/publishing.md): integrations (the dashboard's part, `/admin`) and
@@ -180,3 +182,18 @@ export interface ArticlePublication {
   status: "published" | "draft";
   published_at: string;
 }
+
+/** `articles.deleteIntegration`'s reply. */
+export interface DeletedIntegration {
+  id: string;
+  object: "integration";
+  deleted: true;
+}
+
+// The articles service's integration actions (the dashboard and `/admin`): params and reply declared once (shared/action.ts `contract`).
+export const IntegrationActions = {
+  createIntegration: contract<IntegrationResource>()("articles.createIntegration", CreateIntegrationParams),
+  listIntegrations: contract<ListPage<IntegrationResource>>()("articles.listIntegrations", ListIntegrationsParams),
+  deleteIntegration: contract<DeletedIntegration>()("articles.deleteIntegration", IntegrationPath),
+  testIntegration: contract<IntegrationTestResult>()("articles.testIntegration", IntegrationPath),
+};

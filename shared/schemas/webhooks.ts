@@ -2,7 +2,7 @@ import { z } from "zod";
 import { contract } from "../action";
 import { EVENT_SURFACES, eventKinds, type EventSurface } from "../events/catalog";
 import { httpUrl, orgId, uuid } from "../validation";
-import { PageParams, pageQuery } from "./pagination";
+import { PageParams, pageQuery, type ListPage } from "./pagination";
 
 /** Webhook contracts, shared by the gateway (HTTP input) and the webhooks service (action params). */
 
@@ -69,6 +69,12 @@ export interface WebhookEndpointResource {
   created_at: string;
 }
 
+/** The dashboard's and `/admin`'s view of an endpoint: whose it is and which surface's events it takes. */
+export interface AdminWebhookEndpointResource extends WebhookEndpointResource {
+  org_id: string;
+  surface: EventSurface;
+}
+
 /** The creation response: the only place the secret ever appears. */
 export interface CreatedWebhookEndpoint {
   id: string;
@@ -118,4 +124,8 @@ export interface RecordEventsReply {
 // The webhooks service's actions other services call: params and reply declared once (shared/action.ts `contract`).
 export const WebhooksActions = {
   recordEvents: contract<RecordEventsReply>()("webhooks.recordEvents", RecordEventsParams),
+  adminListEndpoints: contract<{ object: "list"; data: AdminWebhookEndpointResource[] }>()("webhooks.adminListEndpoints", ListEndpointsParams),
+  setEndpointActive: contract<AdminWebhookEndpointResource>()("webhooks.setEndpointActive", SetEndpointActiveParams),
+  listDeliveries: contract<ListPage<WebhookDeliveryResource>>()("webhooks.listDeliveries", ListDeliveriesParams),
+  redeliver: contract<WebhookDeliveryResource>()("webhooks.redeliver", DeliveryPath),
 };

@@ -7,7 +7,8 @@ import { utcDay } from "../../shared/clock";
 import { closeDatabase, databaseFor } from "../../shared/db/client";
 import { toHttpError } from "../../shared/errors";
 import { newId } from "../../shared/ids";
-import type { CreditMovementResult, RefundResult, UsageReport } from "../../shared/schemas/billing";
+import { call as callContract } from "../../shared/action";
+import { BillingActions, type CreditMovementResult, type RefundResult, type UsageReport } from "../../shared/schemas/billing";
 import { startNats, type NatsServer } from "../support/nats";
 
 /** Two billing replicas and a caller on a real nats-server, sharing one database: what other services see. */
@@ -92,6 +93,29 @@ describe("billing service over NATS", () => {
     expect(await call("grant", { org_id: org, amount: 20, reason: "promo", reference: `promo-${org}` })).toEqual({ credit_balance: 120, replayed: false });
     expect(await call("grant", { org_id: org, amount: 20, reason: "promo", reference: `promo-${org}` })).toEqual({ credit_balance: 120, replayed: true });
     expect(await call("balance", { org_id: org })).toEqual({ credit_balance: 120 });
+  });
+
+  it("reports the balances of several organizations in one call, in the order asked, 0 without an account", async () => {
+    const [rich, poor] = [await fundedOrg(300), await fundedOrg(7)];
+    const unknown = newId();
+    expect(await callContract(caller, BillingActions.balances, { org_ids: [poor, unknown, rich, poor] })).toEqual({
+      object: "list",
+      data: [
+        { org_id: poor, credit_balance: 7 },
+        { org_id: unknown, credit_balance: 0 },
+        { org_id: rich, credit_balance: 300 },
+        { org_id: poor, credit_balance: 7 },
+      ],
+    });
+    expect(await callContract(caller, BillingActions.balances, { org_ids: [] })).toEqual({ object: "list", data: [] });
+    for (const [org_ids, message] of [
+      [Array.from({ length: 101 }, newId), "org_ids: must hold at most 100 organization ids"],
+      [["acme"], "org_ids.0: must be a UUID"],
+    ] as const) {
+      const err = await failure(call("balances", { org_ids }));
+      expect(err.status).toBe(400);
+      expect(err.body.error.message).toBe(message);
+    }
   });
 
   it("quotes an article", async () => {

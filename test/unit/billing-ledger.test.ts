@@ -1,6 +1,6 @@
 import type { Db } from "mongodb";
 import { useServiceDatabase } from "../support/test-database";
-import { chargeArticle, debitCredits, getBalance, grantCredits, openAccount, recoverPendingLedger, refundDebit } from "../../services/billing/ledger";
+import { chargeArticle, debitCredits, getBalance, getBalances, grantCredits, openAccount, recoverPendingLedger, refundDebit } from "../../services/billing/ledger";
 import { BILLING_COLLECTIONS, billingCollections, type LedgerRow } from "../../services/billing/store";
 import { recordRequests, recordTokens, usageReport } from "../../services/billing/usage";
 import type { Clock } from "../../shared/clock";
@@ -65,6 +65,25 @@ describe("accounts and grants", () => {
   it("creates the account on a first grant", async () => {
     const org = newId();
     expect(await grantCredits(db, { org_id: org, amount: 7, reason: "welcome" })).toEqual({ credit_balance: 7, replayed: false });
+  });
+});
+
+describe("balances of several organizations", () => {
+  it("reads them at once, in the order asked, duplicates repeated, 0 for an organization without an account", async () => {
+    const [a, b] = [await fundedOrg(40), await fundedOrg(0)];
+    await grantCredits(db, { org_id: b, amount: 5, reason: "promo" });
+    const none = newId();
+    expect(await getBalances(db, [b, none, a, b])).toEqual({
+      object: "list",
+      data: [
+        { org_id: b, credit_balance: 5 },
+        { org_id: none, credit_balance: 0 },
+        { org_id: a, credit_balance: 40 },
+        { org_id: b, credit_balance: 5 },
+      ],
+    });
+    for (const org of [a, b, none]) expect((await getBalances(db, [org])).data[0].credit_balance).toBe((await getBalance(db, org)).credit_balance);
+    expect(await getBalances(db, [])).toEqual({ object: "list", data: [] });
   });
 });
 

@@ -6,6 +6,7 @@ import { accessLog, requestIdFrom } from "../request-log";
 import { sendHtml } from "./http";
 import { DASHBOARD_ROUTES } from "./pages";
 import { createRouter } from "./router";
+import { FailureBudget, SIGN_IN_BUDGET } from "./sign-in-budget";
 import { DASHBOARD_PREFIX } from "./session";
 import { notFoundPage } from "./views/access";
 
@@ -16,8 +17,10 @@ import { notFoundPage } from "./views/access";
 export function dashboardHandler(broker: ServiceBroker): (req: IncomingMessage, res: ServerResponse) => boolean {
   const timeout = config().REQUEST_TIMEOUT_MS;
   const router = createRouter(DASHBOARD_ROUTES, {
-    act: (action, params) => broker.call(action, params, { timeout }),
+    caller: { call: (action, params, opts) => broker.call(action, params, { timeout, ...opts }) },
     secure: () => config().NODE_ENV === "production",
+    // Per process: each gateway replica keeps its own.
+    signInBudget: new FailureBudget(SIGN_IN_BUDGET),
   });
   return (req, res) => {
     const path = (req.url ?? "/").split("?")[0];

@@ -1,12 +1,16 @@
-import type { ApiKeyResource } from "../../../shared/schemas/admin";
-import type { UsageReport } from "../../../shared/schemas/billing";
-import type { JobResource } from "../../../shared/schemas/jobs";
-import type { IntegrationResource, IntegrationTestResult } from "../../../shared/schemas/publishing";
-import type { WebhookDeliveryResource, WebhookEndpointResource } from "../../../shared/schemas/webhooks";
-import type { DashboardLink, OpenedDashboardSession } from "../../../shared/schemas/dashboard";
+import type { z } from "zod";
+import { call, type Contract } from "../../../shared/action";
+import { AuthActions, type ApiKeyResource, type CreatedApiKey } from "../../../shared/schemas/admin";
+import { ArticlesActions } from "../../../shared/schemas/articles";
+import { BillingActions } from "../../../shared/schemas/billing";
+import { DashboardActions, type DashboardLink } from "../../../shared/schemas/dashboard";
+import { PipelineActions } from "../../../shared/schemas/jobs";
+import { IntegrationActions, type IntegrationResource, type IntegrationTestResult } from "../../../shared/schemas/publishing";
+import { WebhooksActions, type AdminWebhookEndpointResource } from "../../../shared/schemas/webhooks";
 import { config } from "../../../shared/config";
 import { secretsEqual } from "../../../shared/bearer";
 import { NotFoundError, ValidationError } from "../../../shared/errors";
+import { parseOrThrow } from "../../../shared/validation";
 import { html, type Html } from "./html";
 import { redirect, sendHtml, sendJson } from "./http";
 import type { Call, DashboardRoute, OrgCall, SessionCall } from "./router";
@@ -26,7 +30,6 @@ import {
   USAGE_WINDOWS,
   usagePage,
   webhooksPage,
-  type ArticleView,
   type JobRow,
 } from "./views/org-sections";
 
@@ -35,22 +38,19 @@ import {
  * `/admin` and `/v1`, after checking that what it names belongs to the organization of the path.
  */
 
-type List<T> = { object: "list"; data: T[]; has_more?: boolean };
-type AdminEndpoint = WebhookEndpointResource & { surface: string; org_id: string };
-
 const PAGE = 50;
 
 // ---------------------------------------------------------------- ownership (an id of another organization is a 404)
 
 async function ownedKey(c: OrgCall, keyId: string): Promise<ApiKeyResource> {
-  const keys = await c.act<List<ApiKeyResource>>("auth.listKeys", { org_id: c.org.id });
+  const keys = await call(c.caller, AuthActions.listKeys, { org_id: c.org.id });
   const key = keys.data.find((k) => k.id === keyId);
   if (!key) throw new NotFoundError("API key");
   return key;
 }
 
-async function ownedEndpoint(c: OrgCall, endpointId: string): Promise<AdminEndpoint> {
-  const list = await c.act<List<AdminEndpoint>>("webhooks.adminListEndpoints", { org_id: c.org.id });
+async function ownedEndpoint(c: OrgCall, endpointId: string): Promise<AdminWebhookEndpointResource> {
+  const list = await call(c.caller, WebhooksActions.adminListEndpoints, { org_id: c.org.id });
   const endpoint = list.data.find((e) => e.id === endpointId);
   if (!endpoint) throw new NotFoundError("webhook endpoint");
   return endpoint;
@@ -58,11 +58,11 @@ async function ownedEndpoint(c: OrgCall, endpointId: string): Promise<AdminEndpo
 
 /** A delivery of the endpoint: paging from it as the cursor is refused (404) unless it is one of the endpoint's. */
 async function assertDeliveryOf(c: OrgCall, endpointId: string, deliveryId: string): Promise<void> {
-  await c.act("webhooks.listDeliveries", { id: endpointId, limit: 1, starting_after: deliveryId });
+  await call(c.caller, WebhooksActions.listDeliveries, { id: endpointId, limit: 1, starting_after: deliveryId });
 }
 
 async function ownedIntegration(c: OrgCall, id: string): Promise<IntegrationResource> {
-  const list = await c.act<List<IntegrationResource>>("articles.listIntegrations", { org_id: c.org.id });
+  const list = await call(c.caller, IntegrationActions.listIntegrations, { org_id: c.org.id });
   const found = list.data.find((i) => i.id === id);
   if (!found) throw new NotFoundError("integration");
   return found;
@@ -72,10 +72,10 @@ async function ownedIntegration(c: OrgCall, id: string): Promise<IntegrationReso
 
 async function showOverview(c: OrgCall, extra: { notice?: Notice; link?: DashboardLink } = {}): Promise<Html> {
   const [balance, keys, integrations, endpoints] = await Promise.all([
-    c.act<{ credit_balance: number }>("billing.balance", { org_id: c.org.id }),
-    c.act<List<ApiKeyResource>>("auth.listKeys", { org_id: c.org.id }),
-    c.act<List<IntegrationResource>>("articles.listIntegrations", { org_id: c.org.id }),
-    c.act<List<AdminEndpoint>>("webhooks.adminListEndpoints", { org_id: c.org.id }),
+    call(c.caller, BillingActions.balance, { org_id: c.org.id }),
+    call(c.caller, AuthActions.listKeys, { org_id: c.org.id }),
+    call(c.caller, IntegrationActions.listIntegrations, { org_id: c.org.id }),
+    call(c.caller, WebhooksActions.adminListEndpoints, { org_id: c.org.id }),
   ]);
   return overviewPage(
     c.session,
@@ -84,25 +84,25 @@ async function showOverview(c: OrgCall, extra: { notice?: Notice; link?: Dashboa
   );
 }
 
-async function showKeys(c: OrgCall, notice?: Notice, created?: ApiKeyResource & { key: string }): Promise<Html> {
-  const keys = await c.act<List<ApiKeyResource>>("auth.listKeys", { org_id: c.org.id });
+async function showKeys(c: OrgCall, notice?: Notice, created?: CreatedApiKey): Promise<Html> {
+  const keys = await call(c.caller, AuthActions.listKeys, { org_id: c.org.id });
   return keysPage({ session: c.session, org: c.org, notice }, keys.data, created);
 }
 
 async function showIntegrations(c: OrgCall, notice?: Notice, tested?: { id: string; result: IntegrationTestResult }): Promise<Html> {
-  const list = await c.act<List<IntegrationResource>>("articles.listIntegrations", { org_id: c.org.id });
+  const list = await call(c.caller, IntegrationActions.listIntegrations, { org_id: c.org.id });
   return integrationsPage({ session: c.session, org: c.org, notice }, list.data, tested);
 }
 
 async function showWebhooks(c: OrgCall, notice?: Notice): Promise<Html> {
-  const list = await c.act<List<AdminEndpoint>>("webhooks.adminListEndpoints", { org_id: c.org.id });
+  const list = await call(c.caller, WebhooksActions.adminListEndpoints, { org_id: c.org.id });
   return webhooksPage({ session: c.session, org: c.org, notice }, list.data);
 }
 
 async function showDeliveries(c: OrgCall, notice?: Notice): Promise<Html> {
   const endpoint = await ownedEndpoint(c, c.params.endpoint);
   const after = c.query.get("starting_after");
-  const page = await c.act<List<WebhookDeliveryResource>>("webhooks.listDeliveries", {
+  const page = await call(c.caller, WebhooksActions.listDeliveries, {
     id: endpoint.id,
     limit: 20,
     ...(after && /^[0-9a-f-]{36}$/i.test(after) ? { starting_after: after } : {}),
@@ -113,22 +113,23 @@ async function showDeliveries(c: OrgCall, notice?: Notice): Promise<Html> {
 async function showOrgList(c: SessionCall, notice?: Notice): Promise<Html> {
   const q = (c.query.get("q") ?? "").trim().slice(0, 200);
   const after = c.query.get("starting_after");
-  const list = await c.act<List<{ id: string; name: string; created_at: string }>>("auth.listOrganizations", {
+  const list = await call(c.caller, DashboardActions.listOrganizations, {
     limit: PAGE,
     ...(q ? { q } : {}),
     ...(after && /^[0-9a-f-]{36}$/i.test(after) ? { starting_after: after } : {}),
   });
-  const rows: OrgRow[] = await Promise.all(
-    list.data.map(async (o) => ({ ...o, credit_balance: (await c.act<{ credit_balance: number }>("billing.balance", { org_id: o.id })).credit_balance })),
-  );
+  // One call for the page's balances, not one per organization.
+  const balances = list.data.length ? await call(c.caller, BillingActions.balances, { org_ids: list.data.map((o) => o.id) }) : { data: [] };
+  const balanceOf = new Map(balances.data.map((b) => [b.org_id, b.credit_balance]));
+  const rows: OrgRow[] = list.data.map((o) => ({ ...o, credit_balance: balanceOf.get(o.id) ?? 0 }));
   return orgListPage(c.session, rows, q, { next: list.has_more ? list.data[list.data.length - 1]?.id : undefined }, notice);
 }
 
 /** Recent jobs with the article each produced (matched through the article's `job_id`). */
 async function jobRows(c: OrgCall): Promise<JobRow[]> {
   const [jobs, articles] = await Promise.all([
-    c.act<List<JobResource>>("pipeline.recentJobs", { org_id: c.org.id, limit: 20 }),
-    c.act<List<{ id: string; title: string; job_id: string }>>("articles.list", { org_id: c.org.id, limit: 50 }),
+    call(c.caller, PipelineActions.recentJobs, { org_id: c.org.id, limit: 20 }),
+    call(c.caller, ArticlesActions.list, { org_id: c.org.id, limit: 50 }),
   ]);
   const byJob = new Map(articles.data.map((a) => [a.job_id, { id: a.id, title: a.title }]));
   return jobs.data.map((job) => ({ job, article: byJob.get(job.id) ?? null }));
@@ -151,6 +152,12 @@ const doneNotice = (c: Call): Notice | undefined => {
   const key = c.query.get("done");
   return key && Object.prototype.hasOwnProperty.call(DONE_MESSAGES, key) ? { kind: "ok", text: DONE_MESSAGES[key] } : undefined;
 };
+
+/**
+ * What a form typed, checked against the action's own contract before the call: a refusal carries the
+ * rule's message exactly as the action would give it, and the call is typed by the contract.
+ */
+const formParams = <S extends z.ZodType>(action: Contract<S, unknown>, typed: Record<string, unknown>): z.output<S> => parseOrThrow(action.params, typed);
 
 const intField = (form: URLSearchParams, name: string): number | string => {
   const raw = (form.get(name) ?? "").trim();
@@ -182,12 +189,21 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
     path: "/sign-in",
     access: "public",
     async handler(c) {
+      // Over its budget of wrong tokens, an address is refused before its token is even compared.
+      const client = c.req.socket.remoteAddress ?? "unknown";
+      const wait = c.signInBudget.retryAfterSeconds(client);
+      if (wait > 0) {
+        const text = `Too many wrong admin tokens from your address: signing in is paused for ${Math.ceil(wait / 60)} minute(s).`;
+        return sendHtml(c.res, 429, signInPage({ kind: "error", text }), { "retry-after": String(wait) });
+      }
       const expected = config().ADMIN_TOKEN;
       const presented = c.form.get("admin_token") ?? "";
       if (!expected || !presented || !secretsEqual(presented, expected)) {
+        c.signInBudget.recordFailure(client);
         return sendHtml(c.res, 401, signInPage({ kind: "error", text: "That is not the admin token." }));
       }
-      const opened = await c.act<OpenedDashboardSession>("auth.openOperatorSession", {});
+      c.signInBudget.recordSuccess(client);
+      const opened = await call(c.caller, DashboardActions.openOperatorSession, {});
       redirect(c.res, "/dashboard/orgs", { "set-cookie": sessionCookie(opened.session, opened.expires_at, c.secure) });
     },
   },
@@ -207,14 +223,14 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
     async handler(c) {
       const token = c.form.get("token") ?? "";
       const opened = /^[A-Za-z0-9_-]{43}$/.test(token)
-        ? await c.act<OpenedDashboardSession>("auth.redeemDashboardLink", { token }).catch((err: unknown) => {
+        ? await call(c.caller, DashboardActions.redeemDashboardLink, { token }).catch((err: unknown) => {
             if ((err as { type?: string }).type === "not_found") return null;
             throw err;
           })
         : null;
       if (!opened) return sendHtml(c.res, 404, linkLandingPage("", { kind: "error", text: "This sign-in link has expired or was used already." }));
       // A browser holds one session: an earlier one (the operator's, say) is replaced.
-      if (c.session) await c.act("auth.endDashboardSession", { session: c.session.id });
+      if (c.session) await call(c.caller, DashboardActions.endDashboardSession, { session: c.session.id });
       redirect(c.res, orgUrl(opened.org_id!), { "set-cookie": sessionCookie(opened.session, opened.expires_at, c.secure) });
     },
   },
@@ -223,7 +239,7 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
     path: "/sign-out",
     access: "session",
     async handler(c) {
-      await c.act("auth.endDashboardSession", { session: c.session.id });
+      await call(c.caller, DashboardActions.endDashboardSession, { session: c.session.id });
       redirect(c.res, "/dashboard/sign-in", { "set-cookie": clearedSessionCookie(c.secure) });
     },
   },
@@ -242,7 +258,11 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
     path: "/orgs",
     access: "operator",
     async handler(c) {
-      const org = await c.act<{ id: string }>("auth.createOrganization", { name: c.form.get("name") ?? "", credits: intField(c.form, "credits") || 0 });
+      const org = await call(
+        c.caller,
+        AuthActions.createOrganization,
+        formParams(AuthActions.createOrganization, { name: c.form.get("name") ?? "", credits: intField(c.form, "credits") || 0 }),
+      );
       redirect(c.res, `${orgUrl(org.id)}?done=organization`);
     },
     onRefused: (c, notice) => showOrgList(c, notice),
@@ -253,7 +273,11 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
     access: "org",
     async handler(c) {
       if (c.session.role !== "operator") throw new NotFoundError("page");
-      await c.act("auth.grantCredits", { org_id: c.org.id, amount: intField(c.form, "amount"), reason: c.form.get("reason") ?? "" });
+      await call(
+        c.caller,
+        AuthActions.grantCredits,
+        formParams(AuthActions.grantCredits, { org_id: c.org.id, amount: intField(c.form, "amount"), reason: c.form.get("reason") ?? "" }),
+      );
       done(c, "", "granted");
     },
     onRefused: (c, notice) => showOverview(c, { notice }),
@@ -264,7 +288,7 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
     access: "org",
     async handler(c) {
       if (c.session.role !== "operator") throw new NotFoundError("page");
-      const link = await c.act<DashboardLink>("auth.createDashboardLink", { org_id: c.org.id });
+      const link = await call(c.caller, DashboardActions.createDashboardLink, { org_id: c.org.id });
       sendHtml(c.res, 201, await showOverview(c, { link, notice: { kind: "ok", text: "Sign-in link issued. Send it to the organization: it works once." } }));
     },
   },
@@ -291,11 +315,11 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
     path: "/orgs/:org/keys",
     access: "org",
     async handler(c) {
-      const created = await c.act<ApiKeyResource & { key: string }>("auth.createKey", {
-        org_id: c.org.id,
-        mode: c.form.get("mode") ?? "",
-        rate_limit_rpm: intField(c.form, "rate_limit_rpm"),
-      });
+      const created = await call(
+        c.caller,
+        AuthActions.createKey,
+        formParams(AuthActions.createKey, { org_id: c.org.id, mode: c.form.get("mode") ?? "", rate_limit_rpm: intField(c.form, "rate_limit_rpm") }),
+      );
       // Rendered, not redirected: the full key exists in this response only.
       sendHtml(c.res, 201, await showKeys(c, { kind: "ok", text: "Key created." }, created));
     },
@@ -330,7 +354,7 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
     access: "org",
     async handler(c) {
       const key = await ownedKey(c, c.params.key);
-      await c.act("auth.revokeKey", { key_id: key.id });
+      await call(c.caller, AuthActions.revokeKey, { key_id: key.id });
       done(c, "/keys", "revoked");
     },
   },
@@ -359,7 +383,7 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
     async handler(c) {
       const kind = c.form.get("kind") ?? "";
       if (!isIntegrationKind(kind)) throw new ValidationError("kind: must be one of the listed kinds");
-      await c.act("articles.createIntegration", { ...integrationBody(kind, c.form), org_id: c.org.id });
+      await call(c.caller, IntegrationActions.createIntegration, formParams(IntegrationActions.createIntegration, { ...integrationBody(kind, c.form), org_id: c.org.id }));
       done(c, "/integrations", "created");
     },
     async onRefused(c, notice) {
@@ -375,7 +399,7 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
     access: "org",
     async handler(c) {
       const integration = await ownedIntegration(c, c.params.integration);
-      const result = await c.act<IntegrationTestResult>("articles.testIntegration", { id: integration.id });
+      const result = await call(c.caller, IntegrationActions.testIntegration, { id: integration.id });
       sendHtml(c.res, 200, await showIntegrations(c, undefined, { id: integration.id, result }));
     },
     onRefused: (c, notice) => showIntegrations(c, notice),
@@ -408,7 +432,7 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
     access: "org",
     async handler(c) {
       const integration = await ownedIntegration(c, c.params.integration);
-      await c.act("articles.deleteIntegration", { id: integration.id });
+      await call(c.caller, IntegrationActions.deleteIntegration, { id: integration.id });
       done(c, "/integrations", "removed");
     },
   },
@@ -436,7 +460,7 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
       const endpoint = await ownedEndpoint(c, c.params.endpoint);
       const active = c.form.get("active");
       if (active !== "true" && active !== "false") throw new ValidationError("active: must be true or false");
-      await c.act("webhooks.setEndpointActive", { id: endpoint.id, active: active === "true" });
+      await call(c.caller, WebhooksActions.setEndpointActive, { id: endpoint.id, active: active === "true" });
       const back = (c.req.headers.referer ?? "").includes(`/webhooks/${endpoint.id}`) ? `/webhooks/${endpoint.id}` : "/webhooks";
       done(c, back, active === "true" ? "reactivated" : "deactivated");
     },
@@ -448,7 +472,7 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
     async handler(c) {
       const endpoint = await ownedEndpoint(c, c.params.endpoint);
       await assertDeliveryOf(c, endpoint.id, c.params.delivery);
-      await c.act("webhooks.redeliver", { id: c.params.delivery });
+      await call(c.caller, WebhooksActions.redeliver, { id: c.params.delivery });
       done(c, `/webhooks/${endpoint.id}`, "redelivering");
     },
     onRefused: (c, notice) => showDeliveries(c, notice),
@@ -460,7 +484,7 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
     async handler(c) {
       const days = Number(c.query.get("days") ?? 30);
       const window = (USAGE_WINDOWS as readonly number[]).includes(days) ? days : 30;
-      const report = await c.act<UsageReport>("billing.usage", { org_id: c.org.id, days: window });
+      const report = await call(c.caller, BillingActions.usage, { org_id: c.org.id, days: window });
       sendHtml(c.res, 200, usagePage({ session: c.session, org: c.org }, report));
     },
   },
@@ -478,11 +502,11 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
     path: "/orgs/:org/jobs/:job/live",
     access: "org",
     async handler(c) {
-      const job = await c.act<JobResource>("pipeline.get", { org_id: c.org.id, id: c.params.job });
+      const job = await call(c.caller, PipelineActions.get, { org_id: c.org.id, id: c.params.job });
       let article: { id: string; title: string; url: string } | null = null;
       const articleId = typeof job.result?.article_id === "string" ? job.result.article_id : null;
       if (!isRunning(job) && articleId) {
-        const a = await c.act<{ id: string; title: string }>("articles.get", { org_id: c.org.id, id: articleId, format: "markdown" }).catch((err: unknown) => {
+        const a = await call(c.caller, ArticlesActions.get, { org_id: c.org.id, id: articleId, format: "markdown" }).catch((err: unknown) => {
           if ((err as { type?: string }).type === "not_found") return null;
           throw err;
         });
@@ -496,7 +520,7 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
     path: "/orgs/:org/articles/:article",
     access: "org",
     async handler(c) {
-      const a = await c.act<ArticleView>("articles.get", { org_id: c.org.id, id: c.params.article, format: "markdown" });
+      const a = await call(c.caller, ArticlesActions.get, { org_id: c.org.id, id: c.params.article, format: "markdown" });
       sendHtml(c.res, 200, articlePage({ session: c.session, org: c.org }, a));
     },
   },

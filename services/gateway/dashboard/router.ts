@@ -1,14 +1,15 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { call as callAction, type Caller } from "../../../shared/action";
 import { toHttpError } from "../../../shared/errors";
+import { AuthActions } from "../../../shared/schemas/admin";
+import { DashboardActions } from "../../../shared/schemas/dashboard";
 import { rootLogger } from "../../../shared/logger";
 import type { Html } from "./html";
 import { readForm, sendHtml } from "./http";
 import { assertCsrfToken, assertOperator, assertOrgAccess, assertSameOrigin, CsrfError, DASHBOARD_PREFIX, sessionIdFrom, type Session } from "./session";
+import type { FailureBudget } from "./sign-in-budget";
 import { errorPage, notFoundPage } from "./views/access";
 import type { Notice, OrgRef } from "./views/layout";
-
-/** Calls one service action: the dashboard reaches business rules only through the services' actions. */
-export type CallAction = <T>(action: string, params: Record<string, unknown>) => Promise<T>;
 
 export interface Call {
   req: IncomingMessage;
@@ -18,9 +19,12 @@ export interface Call {
   /** The posted form (POST only). */
   form: URLSearchParams;
   session: Session | null;
-  act: CallAction;
+  /** Calls the services' actions (through their contracts, `shared/action.ts` `call`): the dashboard reaches business rules only through them. */
+  caller: Caller;
   /** Production: cookies are Secure. */
   secure: boolean;
+  /** Wrong admin tokens per client address on the sign-in form: one budget per gateway process (sign-in-budget.ts). */
+  signInBudget: FailureBudget;
 }
 
 export interface SessionCall extends Call {
@@ -57,7 +61,7 @@ function compile(path: string): { re: RegExp; names: string[] } {
   return { re: new RegExp(`^${DASHBOARD_PREFIX}${source}/?$`, "i"), names };
 }
 
-export function createRouter(routes: DashboardRoute[], deps: { act: CallAction; secure: () => boolean }) {
+export function createRouter(routes: DashboardRoute[], deps: { caller: Caller; secure: () => boolean; signInBudget: FailureBudget }) {
   const compiled = routes.map((r) => ({ ...r, ...compile(r.path) }));
   const log = () => rootLogger().child({ mod: "gateway.dashboard" });
 
@@ -70,7 +74,7 @@ export function createRouter(routes: DashboardRoute[], deps: { act: CallAction; 
       const sid = sessionIdFrom(req);
       if (sid) {
         // An unknown or expired session is no session; auth being unreachable is a 503, not a sign-out.
-        session = await deps.act<Omit<Session, "id">>("auth.getDashboardSession", { session: sid }).then(
+        session = await callAction(deps.caller, DashboardActions.getDashboardSession, { session: sid }).then(
           (s) => ({ ...s, id: sid }),
           (err: unknown) => {
             if ((err as { type?: string }).type === "not_found") return null;
@@ -90,7 +94,7 @@ export function createRouter(routes: DashboardRoute[], deps: { act: CallAction; 
 
       if (req.method === "POST") assertSameOrigin(req);
       const form = req.method === "POST" ? await readForm(req) : new URLSearchParams();
-      call = { req, res, params, query: url.searchParams, form, session, act: deps.act, secure: deps.secure() };
+      call = { req, res, params, query: url.searchParams, form, session, caller: deps.caller, secure: deps.secure(), signInBudget: deps.signInBudget };
 
       if (route.access !== "public") {
         if (!session) return void redirectToSignIn(res);
@@ -98,7 +102,7 @@ export function createRouter(routes: DashboardRoute[], deps: { act: CallAction; 
         if (route.access === "operator") assertOperator(session);
         if (route.access === "org") {
           assertOrgAccess(session, params.org);
-          const org = await deps.act<OrgRef & { created_at: string }>("auth.getOrganization", { org_id: params.org });
+          const org = await callAction(deps.caller, AuthActions.getOrganization, { org_id: params.org });
           (call as OrgCall).org = { id: org.id, name: org.name, created_at: org.created_at };
         }
       }
