@@ -8,6 +8,7 @@ import { BillingActions } from "../../shared/schemas/billing";
 import { dashboardActions } from "./dashboard-actions";
 import { DASHBOARD_COLLECTIONS } from "./dashboard-sessions";
 import { authenticateKey, createApiKey, listApiKeys, revokeApiKey } from "./keys";
+import { listOrganizations } from "./organization-list";
 import { countOrganizations, createOrganization, requireOrganization } from "./organizations";
 import { AUTH_COLLECTIONS } from "./store";
 import { LastUsedRecorder, RequestCounter } from "./usage-recorders";
@@ -41,6 +42,14 @@ const AuthServiceSchema: ServiceSchema<ServiceSettingSchema, AuthService> = {
       const org = await requireOrganization(svc.db, org_id);
       return { id: org._id, object: "organization", name: org.name, created_at: org.created_at.toISOString() };
     }),
+
+    /** `GET /admin/orgs` and the operator's dashboard: a page of organizations with their balances (one billing call). */
+    listOrganizations: serve(AuthActions.listOrganizations, (params, ctx, svc: AuthService) =>
+      listOrganizations(svc.db, params, async (org_ids) => {
+        const { data } = await call(ctx, BillingActions.balances, { org_ids });
+        return new Map(data.map((b) => [b.org_id, b.credit_balance]));
+      }),
+    ),
 
     countOrganizations: serve(AuthActions.countOrganizations, (_p, _ctx, svc: AuthService) => countOrganizations(svc.db)),
 

@@ -6,9 +6,8 @@ import type { DbService } from "../../shared/db/mixin";
 import { publicBaseUrl } from "../../shared/public-url";
 import { DashboardActions } from "../../shared/schemas/dashboard";
 import { createDashboardLink, endSession, openSession, readSession, redeemDashboardLink } from "./dashboard-sessions";
-import { listOrganizations } from "./organization-list";
 
-/** The auth actions behind the dashboard (docs/dashboard.md): sign-in links, sessions, the organization list. */
+/** The auth actions behind the dashboard (docs/dashboard.md): sign-in links and sessions. */
 export function dashboardActions(clock: Clock): Record<string, ActionSchema> {
   return {
     /** `POST /admin/orgs/:org_id/dashboard-links` and the operator's button. */
@@ -19,6 +18,5 @@ export function dashboardActions(clock: Clock): Record<string, ActionSchema> {
     openOperatorSession: serve(DashboardActions.openOperatorSession, (_p, _ctx, svc: DbService) => openSession(svc.db, "operator", null, clock)),
     getDashboardSession: serve(DashboardActions.getDashboardSession, ({ session }, _ctx, svc: DbService) => readSession(svc.db, session, clock)),
     endDashboardSession: serve(DashboardActions.endDashboardSession, ({ session }, _ctx, svc: DbService) => endSession(svc.db, session)),
-    listOrganizations: serve(DashboardActions.listOrganizations, (params, _ctx, svc: DbService) => listOrganizations(svc.db, params)),
   };
 }

@@ -27,7 +27,19 @@ export const GrantCreditsBody = z.strictObject({
 
 export const OrgPath = z.strictObject({ org_id: uuid });
 /** `GET /admin/orgs`: newest first, cursor-paged like every list (`limit`, `starting_after`). */
-export const ListOrganizationsQuery = z.strictObject(pageQuery({ defaultLimit: 20, maxLimit: 100 }));
+export const ListOrganizationsQuery = z.strictObject({
+  ...pageQuery({ defaultLimit: 20, maxLimit: 100 }),
+  /** Part of the name, case-insensitive. */
+  q: z.string().trim().max(200, "must be at most 200 characters").optional(),
+});
+/** `auth.listOrganizations`: the query as the gateway parsed it (the dashboard calls it the same way). */
+export const ListOrganizationsParams = z.strictObject({
+  /** Part of the name, case-insensitive. */
+  q: z.string().trim().max(200, "must be at most 200 characters").optional(),
+  limit: z.number().int().min(1).max(100).default(50),
+  starting_after: uuid.optional(),
+});
+
 export const KeyPath = z.strictObject({ key_id: uuid });
 
 export interface OrganizationResource {
@@ -79,6 +91,7 @@ export const AuthActions = {
   authenticate: contract<Authenticated>()("auth.authenticate", AuthenticateParams),
   createOrganization: contract<OrganizationResource>()("auth.createOrganization", CreateOrganizationBody),
   getOrganization: contract<OrganizationSummary>()("auth.getOrganization", OrgPath),
+  listOrganizations: contract<ListPage<OrganizationResource>>()("auth.listOrganizations", ListOrganizationsParams),
   countOrganizations: contract<number>()("auth.countOrganizations", NoFields),
   createKey: contract<CreatedApiKey>()("auth.createKey", CreateApiKeyParams),
   listKeys: contract<Omit<ListPage<ApiKeyResource>, "has_more">>()("auth.listKeys", OrgPath),

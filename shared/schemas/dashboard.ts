@@ -1,10 +1,8 @@
 import { z } from "zod";
 import { contract } from "../action";
-import { orgId, uuid } from "../validation";
-import type { OrganizationSummary } from "./admin";
-import type { ListPage } from "./pagination";
+import { orgId } from "../validation";
 
-/** Dashboard contracts (docs/dashboard.md): sign-in links, sessions and the organization list. */
+/** Dashboard contracts (docs/dashboard.md): sign-in links and sessions. */
 
 /** An opaque secret handed to a browser (a sign-in link's token, a session id): 32 random bytes, base64url. */
 export const DashboardSecret = z.string().regex(/^[A-Za-z0-9_-]{43}$/, "must be a dashboard token");
@@ -14,13 +12,6 @@ export const RedeemDashboardLinkParams = z.strictObject({ token: DashboardSecret
 /** An operator session is opened by the gateway once it has checked the admin token itself. */
 export const OpenOperatorSessionParams = z.strictObject({});
 export const DashboardSessionParams = z.strictObject({ session: z.string().max(200) });
-
-export const ListOrganizationsParams = z.strictObject({
-  /** Part of the name, case-insensitive. */
-  q: z.string().trim().max(200, "must be at most 200 characters").optional(),
-  limit: z.number().int().min(1).max(100).default(50),
-  starting_after: uuid.optional(),
-});
 
 export interface DashboardLink {
   object: "dashboard_link";
@@ -51,5 +42,4 @@ export const DashboardActions = {
   openOperatorSession: contract<OpenedDashboardSession>()("auth.openOperatorSession", OpenOperatorSessionParams),
   getDashboardSession: contract<DashboardSessionView>()("auth.getDashboardSession", DashboardSessionParams),
   endDashboardSession: contract<{ ended: boolean }>()("auth.endDashboardSession", DashboardSessionParams),
-  listOrganizations: contract<ListPage<OrganizationSummary>>()("auth.listOrganizations", ListOrganizationsParams),
 };

@@ -113,15 +113,12 @@ async function showDeliveries(c: OrgCall, notice?: Notice): Promise<Html> {
 async function showOrgList(c: SessionCall, notice?: Notice): Promise<Html> {
   const q = (c.query.get("q") ?? "").trim().slice(0, 200);
   const after = c.query.get("starting_after");
-  const list = await call(c.caller, DashboardActions.listOrganizations, {
+  const list = await call(c.caller, AuthActions.listOrganizations, {
     limit: PAGE,
     ...(q ? { q } : {}),
     ...(after && /^[0-9a-f-]{36}$/i.test(after) ? { starting_after: after } : {}),
   });
-  // One call for the page's balances, not one per organization.
-  const balances = list.data.length ? await call(c.caller, BillingActions.balances, { org_ids: list.data.map((o) => o.id) }) : { data: [] };
-  const balanceOf = new Map(balances.data.map((b) => [b.org_id, b.credit_balance]));
-  const rows: OrgRow[] = list.data.map((o) => ({ ...o, credit_balance: balanceOf.get(o.id) ?? 0 }));
+  const rows: OrgRow[] = list.data;
   return orgListPage(c.session, rows, q, { next: list.has_more ? list.data[list.data.length - 1]?.id : undefined }, notice);
 }
 
