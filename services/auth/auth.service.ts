@@ -5,12 +5,13 @@ import { systemClock } from "../../shared/clock";
 import { config } from "../../shared/config";
 import { dbMixin, type DbService } from "../../shared/db/mixin";
 import { CreateApiKeyBody, CreateOrganizationBody, GrantCreditsBody, KeyPath, OrgPath, type OrganizationResource } from "../../shared/schemas/admin";
-import { authenticateKey, createApiKey, listApiKeys, revokeApiKey } from "./keys";
+import { announceRevocation, Authenticator } from "./authenticator";
+import { createApiKey, keyHashOf, listApiKeys, revokeApiKey } from "./keys";
 import { countOrganizations, createOrganization, requireOrganization } from "./organizations";
 import { AUTH_COLLECTIONS } from "./store";
 import { LastUsedRecorder, RequestCounter } from "./usage-recorders";
 
-type AuthService = Service & DbService & { lastUsed: LastUsedRecorder; requests: RequestCounter };
+type AuthService = Service & DbService & { lastUsed: LastUsedRecorder; requests: RequestCounter; authenticator: Authenticator };
 
 const clock = systemClock;
 const LAST_USED_FLUSH_MS = 5000;
@@ -22,7 +23,8 @@ const AuthServiceSchema: ServiceSchema<ServiceSettingSchema, AuthService> = {
 
   actions: {
     authenticate: zodAction(z.strictObject({ token: z.string().max(8192) }), async ({ token }, _ctx, svc: AuthService) => {
-      const who = await authenticateKey(svc.db, token, clock);
+      // Key from this process's cache, window counted in memory against units reserved in the database (docs/request-path.md).
+      const who = await svc.authenticator.authenticate(token);
       const now = clock.now();
       svc.lastUsed.record(who.key_id, now);
       svc.requests.record(who.org_id, now);
@@ -52,7 +54,23 @@ const AuthServiceSchema: ServiceSchema<ServiceSettingSchema, AuthService> = {
       return { object: "list", data: await listApiKeys(svc.db, org_id) };
     }),
 
-    revokeKey: zodAction(KeyPath, ({ key_id }, _ctx, svc: AuthService) => revokeApiKey(svc.db, key_id, clock)),
+    /** Written, then every auth process drops the key from its cache before the call returns (docs/request-path.md#revocation). */
+    revokeKey: zodAction(KeyPath, async ({ key_id }, ctx, svc: AuthService) => {
+      const startedAt = Date.now();
+      const revoked = await revokeApiKey(svc.db, key_id, clock);
+      const hash = await keyHashOf(svc.db, key_id);
+      if (hash) {
+        const notice = await announceRevocation(svc.broker, ctx, hash, startedAt);
+        if (notice.waitedMs) svc.logger.warn({ key_id, ...notice }, "an auth process did not acknowledge a revocation: waited for its cached key to expire");
+      }
+      return revoked;
+    }),
+
+    /** The revocation notice (internal): drops a key from this process's cache. */
+    forgetKey: zodAction(z.strictObject({ key_hash: z.string().regex(/^[0-9a-f]{64}$/) }), ({ key_hash }, _ctx, svc: AuthService) => {
+      svc.authenticator.keys.forget(key_hash);
+      return { forgotten: true };
+    }),
 
     grantCredits: zodAction(GrantCreditsBody.extend(OrgPath.shape), async ({ org_id, amount, reason }, ctx: Context, svc: AuthService) => {
       await requireOrganization(svc.db, org_id);
@@ -62,6 +80,7 @@ const AuthServiceSchema: ServiceSchema<ServiceSettingSchema, AuthService> = {
   },
 
   created(this: AuthService) {
+    this.authenticator = new Authenticator(() => this.db, clock);
     this.lastUsed = new LastUsedRecorder(() => this.db);
     this.requests = new RequestCounter((counts) => this.broker.call("billing.recordRequests", { counts }));
   },
@@ -72,7 +91,8 @@ const AuthServiceSchema: ServiceSchema<ServiceSettingSchema, AuthService> = {
   },
 
   async stopped(this: AuthService) {
-    await Promise.all([this.lastUsed.stop(), this.requests.stop()]);
+    // Unused units of the windows held here go back, so the keys' next owner can use them.
+    await Promise.all([this.lastUsed.stop(), this.requests.stop(), this.authenticator.windows.releaseAll().catch(() => undefined)]);
   },
 };
 
