@@ -52,8 +52,9 @@ async function startBareServer(body: string): Promise<{ url: string; stop(): voi
 export async function benchGatewayAuth(): Promise<Record<string, unknown>> {
   const cluster = await startCluster({ LOG_LEVEL: "warn" });
   try {
-    await cluster.spawn(backendsExcept());
+    const backends = await cluster.spawn(backendsExcept());
     const gateway = await cluster.spawn("gateway");
+    const pids = { gateway: gateway.child.pid, backends: backends.child.pid, nats: cluster.nats.pid, database: cluster.mongo.pid };
     const { key } = await createOrgWithKey(gateway.url, ADMIN_TOKEN, { rate_limit_rpm: 1_000_000 });
     const path = "/v1/usage?days=1";
     const sample = await request(gateway.url, path, { token: key });
@@ -67,10 +68,10 @@ export async function benchGatewayAuth(): Promise<Record<string, unknown>> {
       bare.stop();
     }
     const empty = await measureEmptyPath(cluster.nats.url, sample.text);
-    const platform = await measure(gateway.url + path, { connections: CONNECTIONS, seconds: SECONDS, headers: { authorization: `Bearer ${key}` } });
+    const platform = await measure(gateway.url + path, { connections: CONNECTIONS, seconds: SECONDS, headers: { authorization: `Bearer ${key}` }, pids });
     // The lightest authenticated read: one job (one read in the pipeline after auth's one update).
     const jobId = await finishedIngestJob(gateway.url, key);
-    const jobRead = await measure(`${gateway.url}/v1/jobs/${jobId}`, { connections: CONNECTIONS, seconds: SECONDS, headers: { authorization: `Bearer ${key}` } });
+    const jobRead = await measure(`${gateway.url}/v1/jobs/${jobId}`, { connections: CONNECTIONS, seconds: SECONDS, headers: { authorization: `Bearer ${key}` }, pids });
     return {
       name: "authenticated GET /v1/usage through gateway → auth → billing over NATS",
       connections: CONNECTIONS,

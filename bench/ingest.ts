@@ -25,7 +25,8 @@ export async function benchIngest(): Promise<Record<string, unknown>> {
   const cluster = await startCluster({ LOG_LEVEL: "warn", CRAWL_MAX_PAGES: String(PAGES), CRAWL_MAX_DEPTH: "10", CRAWL_TIMEOUT_MS: "600000" });
   try {
     await cluster.spawn(backendsExcept("brand-knowledge", "pipeline"));
-    const brand = await cluster.spawn("brand-knowledge");
+    // BENCH_INGEST_PROF=<dir>: a CPU profile of the brand-knowledge process, written when it stops.
+    const brand = await cluster.spawn("brand-knowledge", {}, process.env.BENCH_INGEST_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_INGEST_PROF}`] : []);
     await cluster.spawn("pipeline");
     const gateway = await cluster.spawn("gateway");
     const { key } = await createOrgWithKey(gateway.url, ADMIN_TOKEN, { rate_limit_rpm: 100000 });

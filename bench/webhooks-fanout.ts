@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { cpuMicros } from "./cpu";
 import { startBrokerClient } from "../test/support/broker-client";
 import { startCluster } from "../test/support/cluster";
 import { waitFor } from "../test/support/wait";
@@ -21,6 +22,8 @@ interface FanoutRun {
   deliveriesPerSec: number;
   latencyMs: { p50: number; p90: number; p99: number; max: number };
   duplicates: number;
+  /** CPU µs per delivery of the webhooks process, the database process and this process (the receivers and the hand-over), from the first hand-over to the last receipt. */
+  cpuMicrosPerDelivery: Record<string, number>;
 }
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -35,7 +38,8 @@ async function fanout(pacing: Pacing): Promise<FanoutRun> {
   const receivers: WebhookReceiver[] = [];
   const broker = await startBrokerClient(cluster.nats.url);
   try {
-    await cluster.spawn("webhooks");
+    const webhooks = await cluster.spawn("webhooks", {}, process.env.BENCH_WEBHOOKS_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_WEBHOOKS_PROF}`] : []);
+    const pids: Record<string, number | undefined> = { webhooks: webhooks.child.pid, database: cluster.mongo.pid, receiversAndBench: process.pid };
     await broker.waitForServices(["webhooks"], 10_000);
     const orgId = randomUUID();
     const secrets: string[] = [];
@@ -46,6 +50,7 @@ async function fanout(pacing: Pacing): Promise<FanoutRun> {
     }
 
     const handedOverAt = new Map<string, number>();
+    const cpuBefore = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, pid ? cpuMicros(pid) : 0]));
     const started = Date.now();
     for (let b = 0; b < pacing.events / pacing.batch; b++) {
       const due = started + b * pacing.everyMs;
@@ -61,6 +66,9 @@ async function fanout(pacing: Pacing): Promise<FanoutRun> {
     }
     await waitFor(() => (receivers.every((r) => r.requests.length >= pacing.events) ? true : undefined), `${pacing.events * ENDPOINTS} deliveries`, 600_000, 100);
 
+    const cpuMicrosPerDelivery = Object.fromEntries(
+      Object.entries(pids).map(([k, pid]) => [k, pid ? Math.round((cpuMicros(pid) - cpuBefore[k]) / (pacing.events * ENDPOINTS)) : 0]),
+    );
     const latencies: number[] = [];
     let last = 0;
     let duplicates = 0;
@@ -82,6 +90,7 @@ async function fanout(pacing: Pacing): Promise<FanoutRun> {
       deliveriesPerSec: Math.round(latencies.length / drainSeconds),
       latencyMs: { p50: percentile(latencies, 50), p90: percentile(latencies, 90), p99: percentile(latencies, 99), max: latencies[latencies.length - 1] },
       duplicates,
+      cpuMicrosPerDelivery,
     };
   } finally {
     await broker.stop();

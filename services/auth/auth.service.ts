@@ -7,13 +7,14 @@ import { AuthActions } from "../../shared/schemas/admin";
 import { BillingActions } from "../../shared/schemas/billing";
 import { dashboardActions } from "./dashboard-actions";
 import { DASHBOARD_COLLECTIONS } from "./dashboard-sessions";
-import { authenticateKey, createApiKey, listApiKeys, revokeApiKey } from "./keys";
+import { announceRevocation, Authenticator } from "./authenticator";
+import { createApiKey, keyHashOf, listApiKeys, revokeApiKey } from "./keys";
 import { listOrganizations } from "./organization-list";
 import { countOrganizations, createOrganization, requireOrganization } from "./organizations";
 import { AUTH_COLLECTIONS } from "./store";
 import { LastUsedRecorder, RequestCounter } from "./usage-recorders";
 
-type AuthService = Service & DbService & { lastUsed: LastUsedRecorder; requests: RequestCounter };
+type AuthService = Service & DbService & { lastUsed: LastUsedRecorder; requests: RequestCounter; authenticator: Authenticator };
 
 const clock = systemClock;
 const LAST_USED_FLUSH_MS = 5000;
@@ -25,7 +26,8 @@ const AuthServiceSchema: ServiceSchema<ServiceSettingSchema, AuthService> = {
 
   actions: {
     authenticate: serve(AuthActions.authenticate, async ({ token }, _ctx, svc: AuthService) => {
-      const who = await authenticateKey(svc.db, token, clock);
+      // Key from this process's cache, window counted in memory against units reserved in the database (docs/request-path.md).
+      const who = await svc.authenticator.authenticate(token);
       const now = clock.now();
       svc.lastUsed.record(who.key_id, now);
       svc.requests.record(who.org_id, now);
@@ -63,7 +65,23 @@ const AuthServiceSchema: ServiceSchema<ServiceSettingSchema, AuthService> = {
       return { object: "list", data: await listApiKeys(svc.db, org_id) };
     }),
 
-    revokeKey: serve(AuthActions.revokeKey, ({ key_id }, _ctx, svc: AuthService) => revokeApiKey(svc.db, key_id, clock)),
+    /** Written, then every auth process drops the key from its cache before the call returns (docs/request-path.md#revocation). */
+    revokeKey: serve(AuthActions.revokeKey, async ({ key_id }, ctx, svc: AuthService) => {
+      const startedAt = Date.now();
+      const revoked = await revokeApiKey(svc.db, key_id, clock);
+      const hash = await keyHashOf(svc.db, key_id);
+      if (hash) {
+        const notice = await announceRevocation(svc.broker, ctx, hash, startedAt);
+        if (notice.waitedMs) svc.logger.warn({ key_id, ...notice }, "an auth process did not acknowledge a revocation: waited for its cached key to expire");
+      }
+      return revoked;
+    }),
+
+    /** The revocation notice (internal): drops a key from this process's cache. */
+    forgetKey: serve(AuthActions.forgetKey, ({ key_hash }, _ctx, svc: AuthService) => {
+      svc.authenticator.keys.forget(key_hash);
+      return { forgotten: true };
+    }),
 
     grantCredits: serve(AuthActions.grantCredits, async ({ org_id, amount, reason }, ctx: Context, svc: AuthService) => {
       await requireOrganization(svc.db, org_id);
@@ -75,6 +93,7 @@ const AuthServiceSchema: ServiceSchema<ServiceSettingSchema, AuthService> = {
   },
 
   created(this: AuthService) {
+    this.authenticator = new Authenticator(() => this.db, clock);
     this.lastUsed = new LastUsedRecorder(() => this.db);
     this.requests = new RequestCounter((counts) => call(this.broker, BillingActions.recordRequests, { counts }));
   },
@@ -85,7 +104,8 @@ const AuthServiceSchema: ServiceSchema<ServiceSettingSchema, AuthService> = {
   },
 
   async stopped(this: AuthService) {
-    await Promise.all([this.lastUsed.stop(), this.requests.stop()]);
+    // Unused units of the windows held here go back, so the keys' next owner can use them.
+    await Promise.all([this.lastUsed.stop(), this.requests.stop(), this.authenticator.windows.releaseAll().catch(() => undefined)]);
   },
 };
 

@@ -10,6 +10,7 @@ import { ArticlesActions } from "../../shared/schemas/articles";
 import { rootLogger } from "../../shared/logger";
 import { checkReadiness, writeHealth, writeMetrics } from "../../shared/runtime/health";
 import { dashboardHandler } from "./dashboard";
+import { keyOwner } from "../../shared/runtime/key-owner";
 import { DOCS_PATH, writeDocsAsset, writeDocsPage, writeOpenApi } from "./docs-page";
 import { createEdgeServer } from "./http-edge";
 import { readCallParams } from "./http-input";
@@ -215,9 +216,10 @@ const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> 
       this.isHTTPS = false;
     },
 
-    /** `/v1`: the API key is verified and the request counted against its rate window in auth. */
+    /** `/v1`: the API key is verified and the request counted against its rate window by the auth process that owns the key (docs/request-path.md). */
     async authenticateApiKey(ctx: Context<unknown, Record<string, unknown>>, _route: unknown, req: GatewayRequest, res: ServerResponse) {
-      const who = await call(ctx, AuthActions.authenticate, { token: bearerToken(req.headers.authorization) });
+      const token = bearerToken(req.headers.authorization);
+      const who = await call(ctx, AuthActions.authenticate, { token }, { nodeID: keyOwner(this.broker, "auth.authenticate", token ?? "") });
       for (const [name, value] of Object.entries(rateLimitHeaders(who.rateLimit))) res.setHeader(name, value);
       req.$orgId = who.org_id;
       ctx.meta.org_id = who.org_id;

@@ -24,8 +24,12 @@ export interface DispatcherDeps {
 
 /** A lease outlives the attempt it covers (bounded by the timeout) with room for the database writes around it. */
 const LEASE_MARGIN_MS = 10_000;
-/** Due deliveries read per query; each is then claimed on its own, so a stale candidate only costs a failed claim. */
-const CANDIDATE_BATCH = 200;
+/**
+ * Due deliveries read per query; each is then claimed on its own, so a stale candidate only costs a failed claim.
+ * The query's cost grows with the deliveries waiting, not with the limit (all due ones are matched and sorted):
+ * reading 1,000 rather than 200 at a time made a 20,000-delivery burst 17 % faster (docs/benchmarks.md#webhooks).
+ */
+const CANDIDATE_BATCH = 1000;
 
 /**
  * Sends due deliveries from the database, at most `concurrency` at once and at most

@@ -71,6 +71,8 @@ export interface Authenticated {
   mode: "live" | "test";
   rateLimit: RateLimitState;
 }
+/** A revocation notice to every auth process: drop this key (by its SHA-256 digest) from the cache. */
+export const ForgetKeyParams = z.strictObject({ key_hash: z.string().regex(/^[0-9a-f]{64}$/, "must be a SHA-256 digest in hex") });
 export const CreateApiKeyParams = CreateApiKeyBody.extend(OrgPath.shape);
 /** The created key: the only response that shows the key itself. */
 export type CreatedApiKey = ApiKeyResource & { key: string };
@@ -96,5 +98,6 @@ export const AuthActions = {
   createKey: contract<CreatedApiKey>()("auth.createKey", CreateApiKeyParams),
   listKeys: contract<Omit<ListPage<ApiKeyResource>, "has_more">>()("auth.listKeys", OrgPath),
   revokeKey: contract<ApiKeyResource>()("auth.revokeKey", KeyPath),
+  forgetKey: contract<{ forgotten: true }>()("auth.forgetKey", ForgetKeyParams),
   grantCredits: contract<CreditGrant>()("auth.grantCredits", GrantCreditsParams),
 };

@@ -1,7 +1,7 @@
 import { Readability } from "@mozilla/readability";
-import { JSDOM, VirtualConsole } from "jsdom";
 import { countWords, splitSentences } from "./segment";
 import type { DocumentSection, ExtractedDocument } from "./document";
+import { parseHtmlDom } from "./html-dom";
 
 export interface FetchedDocument {
   url: string;
@@ -63,40 +63,24 @@ export function cleanHeading(text: string): string {
     .trim();
 }
 
-function parseHtml(url: string, html: string): JSDOM {
-  // A silent console: page scripts never run, and CSS parse warnings are noise.
-  const options = { virtualConsole: new VirtualConsole() };
-  try {
-    return new JSDOM(html, { ...options, url });
-  } catch {
-    return new JSDOM(html, options);
-  }
-}
-
 function extractHtml(url: string, html: string): ExtractedDocument {
-  const { window } = parseHtml(url, html);
-  try {
-    const document = window.document;
-    const pageTitle = collapse(document.title ?? "");
-    const firstH1 = cleanHeading(document.querySelector("h1")?.textContent ?? "");
-    const declaredLang = document.documentElement.getAttribute("lang")?.trim() || undefined;
-    for (const el of document.querySelectorAll(NEVER_CONTENT.join(","))) el.remove();
-    for (const el of document.querySelectorAll(SITE_CHROME.join(","))) if (!el.parentElement?.closest(CONTENT_ROOTS)) el.remove();
-    // A named anchor (`<a id="x"/>` before a heading's text) is no link, but HTML parsing makes it wrap the
-    // heading, and Readability then removes the heading as all-link boilerplate: unwrap it.
-    for (const el of document.querySelectorAll("a:not([href])")) el.replaceWith(...Array.from(el.childNodes));
+  const { document } = parseHtmlDom(html);
+  const pageTitle = collapse(document.title ?? "");
+  const firstH1 = cleanHeading(document.querySelector("h1")?.textContent ?? "");
+  const declaredLang = document.documentElement.getAttribute("lang")?.trim() || undefined;
+  for (const el of document.querySelectorAll(NEVER_CONTENT.join(","))) el.remove();
+  for (const el of document.querySelectorAll(SITE_CHROME.join(","))) if (!el.parentElement?.closest(CONTENT_ROOTS)) el.remove();
+  // A named anchor (`<a id="x"/>` before a heading's text) is no link, but HTML parsing makes it wrap the
+  // heading, and Readability then removes the heading as all-link boilerplate: unwrap it.
+  for (const el of document.querySelectorAll("a:not([href])")) el.replaceWith(...Array.from(el.childNodes));
 
-    // Identity serializer: we want Readability's cleaned DOM, not an HTML string to parse again.
-    const article = new Readability<Node>(document, { serializer: (node) => node }).parse();
-    const title = cleanHeading(article?.title ?? "") || firstH1 || pageTitle || url;
-    // Readability turns the page's h1 into an h2; as the first heading it names the page, not a section.
-    const sections = article?.content ? sectionsFromDom(article.content, [title, firstH1, pageTitle]) : [];
-    const lang = (article?.lang ?? "").trim() || declaredLang;
-    return assemble(url, title, lang, sections);
-  } finally {
-    // Frees the DOM at once instead of at the next full garbage collection: a crawl extracts many pages.
-    window.close();
-  }
+  // Identity serializer: we want Readability's cleaned DOM, not an HTML string to parse again.
+  const article = new Readability<Node>(document, { serializer: (node) => node }).parse();
+  const title = cleanHeading(article?.title ?? "") || firstH1 || pageTitle || url;
+  // Readability turns the page's h1 into an h2; as the first heading it names the page, not a section.
+  const sections = article?.content ? sectionsFromDom(article.content, [title, firstH1, pageTitle]) : [];
+  const lang = (article?.lang ?? "").trim() || declaredLang;
+  return assemble(url, title, lang, sections);
 }
 
 class SectionBuilder {

@@ -3,6 +3,8 @@ import { freePort } from "./ports";
 
 export interface NatsServer {
   url: string;
+  /** The nats-server process (benchmarks read its CPU time). */
+  pid?: number;
   stop(): Promise<void>;
 }
 
@@ -27,6 +29,7 @@ export async function startNats(): Promise<NatsServer> {
   });
   return {
     url: `nats://127.0.0.1:${port}`,
+    pid: child.pid,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -1,4 +1,4 @@
-import { JSDOM, VirtualConsole } from "jsdom";
+import { parseHtmlDom } from "../../../shared/text/html-dom";
 
 /**
  * An absolute http(s) URL without its fragment, or undefined for anything a crawler does not follow
@@ -36,32 +36,36 @@ export interface PageLinks {
 }
 
 /**
- * Links, title and canonical URL of an HTML page, parsed by jsdom (a spec-compliant HTML parser the
- * project already carries for article extraction). Scripts do not run and no subresource is loaded:
- * those are jsdom's defaults, and the virtual console swallows its CSS and parse warnings.
+ * Links, title and canonical URL of an HTML page, parsed with the same light DOM as text extraction
+ * (shared/text/html-dom.ts): no script runs and nothing is loaded.
  */
 export function extractLinks(html: string, pageUrl: string): PageLinks {
-  const dom = new JSDOM(html, { url: pageUrl, contentType: "text/html", virtualConsole: new VirtualConsole() });
-  try {
-    const doc = dom.window.document;
-    // `baseURI` honours <base href>, as a browser resolving the same links would.
-    const base = doc.baseURI;
-    const seen = new Set<string>();
-    const links: URL[] = [];
-    for (const el of doc.querySelectorAll("a[href], area[href]")) {
-      const url = normalizeUrl(el.getAttribute("href") ?? "", base);
-      if (url && !seen.has(url.href)) {
-        seen.add(url.href);
-        links.push(url);
-      }
+  const { document: doc } = parseHtmlDom(html);
+  // The document's base URL honours the first <base href>, as a browser resolving the same links would.
+  const baseHref = doc.querySelector("base[href]")?.getAttribute("href");
+  const base = (baseHref !== null && baseHref !== undefined && normalizeBase(baseHref, pageUrl)) || pageUrl;
+  const seen = new Set<string>();
+  const links: URL[] = [];
+  for (const el of doc.querySelectorAll("a[href], area[href]")) {
+    const url = normalizeUrl(el.getAttribute("href") ?? "", base);
+    if (url && !seen.has(url.href)) {
+      seen.add(url.href);
+      links.push(url);
     }
-    const canonicalEl = [...doc.querySelectorAll("link[rel][href]")].find((el) =>
-      (el.getAttribute("rel") ?? "").toLowerCase().split(/\s+/).includes("canonical"),
-    );
-    const canonical = canonicalEl ? normalizeUrl(canonicalEl.getAttribute("href") ?? "", base) : undefined;
-    const title = doc.querySelector("title")?.textContent?.replace(/\s+/g, " ").trim();
-    return { links, ...(title ? { title } : {}), ...(canonical ? { canonical } : {}) };
-  } finally {
-    dom.window.close();
+  }
+  const canonicalEl = [...doc.querySelectorAll("link[rel][href]")].find((el) =>
+    (el.getAttribute("rel") ?? "").toLowerCase().split(/\s+/).includes("canonical"),
+  );
+  const canonical = canonicalEl ? normalizeUrl(canonicalEl.getAttribute("href") ?? "", base) : undefined;
+  const title = doc.querySelector("title")?.textContent?.replace(/\s+/g, " ").trim();
+  return { links, ...(title ? { title } : {}), ...(canonical ? { canonical } : {}) };
+}
+
+/** A <base href> resolved against the page's address (any scheme, as the document's base URL), or undefined when it does not parse. */
+function normalizeBase(href: string, pageUrl: string): string | undefined {
+  try {
+    return new URL(href.trim(), pageUrl).href;
+  } catch {
+    return undefined;
   }
 }
