@@ -19,7 +19,7 @@ import { OPENAPI_PATH, openApiJson } from "./openapi";
 import { ADMIN_PREFIX, ADMIN_ROUTES, API_PREFIX, API_ROUTES, locationOf, methodsAt, requiredServices, type RouteContract } from "./routes";
 import { accessLog, requestIdFrom } from "./request-log";
 import { JOB_CHANGED_EVENT, isJobChangedPayload } from "../../shared/events/job-changed";
-import type { JobResource } from "../../shared/schemas/jobs";
+import { PipelineActions } from "../../shared/schemas/jobs";
 import { JobEventHub } from "./job-events/hub";
 import { JobEventStreams } from "./job-events/sse";
 
@@ -182,16 +182,6 @@ const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> 
     },
   },
 
-  created(this: GatewayService) {
-    this.jobEvents = new JobEventHub((org_id, id) => this.broker.call<JobResource, object>("pipeline.get", { org_id, id }), {
-      resyncMs: config().JOB_EVENTS_RESYNC_MS,
-    });
-    this.jobStreams = new JobEventStreams(this.jobEvents, {
-      heartbeatMs: config().JOB_EVENTS_HEARTBEAT_MS,
-      maxStreamsPerKey: config().JOB_EVENTS_MAX_STREAMS_PER_KEY,
-    });
-  },
-
   /** Runs before moleculer-web's own `stopped` (which waits for open connections): streams end first. */
   stopped(this: GatewayService) {
     this.jobStreams.closeAll();
@@ -203,7 +193,15 @@ const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> 
     createServer(this: GatewayService) {
       if (this.server) return;
       const cfg = config();
-      const dashboard = dashboardHandler(this.broker);
+      // Built here, not in `created`: moleculer-web's own `created` calls createServer first.
+      this.jobEvents = new JobEventHub((org_id, id) => call(this.broker, PipelineActions.get, { org_id, id }), {
+        resyncMs: cfg.JOB_EVENTS_RESYNC_MS,
+      });
+      this.jobStreams = new JobEventStreams(this.jobEvents, {
+        heartbeatMs: cfg.JOB_EVENTS_HEARTBEAT_MS,
+        maxStreamsPerKey: cfg.JOB_EVENTS_MAX_STREAMS_PER_KEY,
+      });
+      const dashboard = dashboardHandler(this.broker, this.jobStreams);
       this.server = createEdgeServer(
         {
           headersTimeoutMs: cfg.HTTP_HEADERS_TIMEOUT_MS,

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Browser, Page } from "playwright-core";
@@ -463,6 +463,8 @@ describe("the dashboard in a browser", () => {
       await waitForJob(platform.url, org.key, jobId, { until: (j) => j.status === "processing" });
 
       const page = await orgPage(org.orgId);
+      const requested: string[] = [];
+      page.on("request", (r) => requested.push(new URL(r.url()).pathname));
       await page.goto(`/dashboard/orgs/${org.orgId}/jobs`);
       const row = page.locator(`tr[data-job-id="${jobId}"]`);
       await expect(row.locator(".job-status .badge").textContent()).resolves.toBe("processing");
@@ -475,6 +477,11 @@ describe("the dashboard in a browser", () => {
       expect(await row.locator(".stage").count()).toBe(await row.locator(".stage-done").count());
       expect(await page.evaluate(() => (window as unknown as { __samePage?: boolean }).__samePage)).toBe(true);
       expect(await row.getAttribute("data-status")).toBe("succeeded");
+      // Followed on the job's event stream, not by polling: the JSON view is read once, at the end, for the article.
+      expect(requested).toContain(`/dashboard/orgs/${org.orgId}/jobs/${jobId}/events`);
+      expect(requested.filter((p) => p === `/dashboard/orgs/${org.orgId}/jobs/${jobId}/live`)).toHaveLength(1);
+      // A job the organization does not have: the stream is a 404 like every other page.
+      expect((await page.request.get(`/dashboard/orgs/${org.orgId}/jobs/${randomUUID()}/events`)).status()).toBe(404);
       await screenshot(page, "org-jobs");
     } finally {
       release();

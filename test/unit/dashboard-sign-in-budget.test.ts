@@ -1,4 +1,6 @@
 import http from "node:http";
+import { JobEventHub } from "../../services/gateway/job-events/hub";
+import { JobEventStreams } from "../../services/gateway/job-events/sse";
 import type { AddressInfo } from "node:net";
 import { DASHBOARD_ROUTES } from "../../services/gateway/dashboard/pages";
 import { createRouter } from "../../services/gateway/dashboard/router";
@@ -81,7 +83,10 @@ describe("POST /dashboard/sign-in", () => {
 
   beforeAll(async () => {
     useConfig(loadConfig({ ADMIN_TOKEN }));
-    const router = createRouter(DASHBOARD_ROUTES, { caller, secure: () => false, signInBudget: new FailureBudget({ maxFailures: 3, windowMs: 60_000, maxClients: 100 }) });
+    const router = createRouter(DASHBOARD_ROUTES, {
+      caller, secure: () => false, signInBudget: new FailureBudget({ maxFailures: 3, windowMs: 60_000, maxClients: 100 }),
+      jobStreams: new JobEventStreams(new JobEventHub(() => Promise.reject(new Error("no jobs in this test"))), { heartbeatMs: 15_000, maxStreamsPerKey: 1 }),
+    });
     server = http.createServer((req, res) => void router(req, res));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -5,6 +5,7 @@ import { writeDashboardAsset, ASSETS_PATH } from "./assets";
 import { accessLog, requestIdFrom } from "../request-log";
 import { sendHtml } from "./http";
 import { DASHBOARD_ROUTES } from "./pages";
+import type { JobEventStreams } from "../job-events/sse";
 import { createRouter } from "./router";
 import { FailureBudget, SIGN_IN_BUDGET } from "./sign-in-budget";
 import { DASHBOARD_PREFIX } from "./session";
@@ -14,13 +15,14 @@ import { notFoundPage } from "./views/access";
  * The dashboard (docs/dashboard.md): server-rendered pages under `/dashboard`, served by the
  * gateway's HTTP server before the API router. Returns the handler, or null for other paths.
  */
-export function dashboardHandler(broker: ServiceBroker): (req: IncomingMessage, res: ServerResponse) => boolean {
+export function dashboardHandler(broker: ServiceBroker, jobStreams: JobEventStreams): (req: IncomingMessage, res: ServerResponse) => boolean {
   const timeout = config().REQUEST_TIMEOUT_MS;
   const router = createRouter(DASHBOARD_ROUTES, {
     caller: { call: (action, params, opts) => broker.call(action, params, { timeout, ...opts }) },
     secure: () => config().NODE_ENV === "production",
     // Per process: each gateway replica keeps its own.
     signInBudget: new FailureBudget(SIGN_IN_BUDGET),
+    jobStreams,
   });
   return (req, res) => {
     const path = (req.url ?? "/").split("?")[0];

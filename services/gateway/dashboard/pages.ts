@@ -494,7 +494,21 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
     },
   },
   {
-    /** What the jobs page polls while a job runs: the job and, once it produced one, its article. */
+    /**
+     * The jobs page follows a running job here: the job's live event stream (the same hub and stream as
+     * `GET /v1/jobs/{id}/events`, docs/job-events.md), counted per session instead of per API key.
+     */
+    method: "GET",
+    path: "/orgs/:org/jobs/:job/events",
+    access: "org",
+    async handler(c) {
+      const header = c.req.headers["last-event-id"];
+      const lastEventId = typeof header === "string" && /^\d{1,9}$/.test(header) ? Number(header) : undefined;
+      await c.jobStreams.serve(c.res, { orgId: c.org.id, keyId: `dashboard:${c.session.id}`, jobId: c.params.job, lastEventId });
+    },
+  },
+  {
+    /** The job and, once it produced one, its article: read once when a followed job ends (and by a browser without EventSource). */
     method: "GET",
     path: "/orgs/:org/jobs/:job/live",
     access: "org",

@@ -7,6 +7,7 @@ import { rootLogger } from "../../../shared/logger";
 import type { Html } from "./html";
 import { readForm, sendHtml } from "./http";
 import { assertCsrfToken, assertOperator, assertOrgAccess, assertSameOrigin, CsrfError, DASHBOARD_PREFIX, sessionIdFrom, type Session } from "./session";
+import type { JobEventStreams } from "../job-events/sse";
 import type { FailureBudget } from "./sign-in-budget";
 import { errorPage, notFoundPage } from "./views/access";
 import type { Notice, OrgRef } from "./views/layout";
@@ -25,6 +26,8 @@ export interface Call {
   secure: boolean;
   /** Wrong admin tokens per client address on the sign-in form: one budget per gateway process (sign-in-budget.ts). */
   signInBudget: FailureBudget;
+  /** The gateway's live job event streams (job-events/): the jobs page follows a running job on them. */
+  jobStreams: JobEventStreams;
 }
 
 export interface SessionCall extends Call {
@@ -61,7 +64,7 @@ function compile(path: string): { re: RegExp; names: string[] } {
   return { re: new RegExp(`^${DASHBOARD_PREFIX}${source}/?$`, "i"), names };
 }
 
-export function createRouter(routes: DashboardRoute[], deps: { caller: Caller; secure: () => boolean; signInBudget: FailureBudget }) {
+export function createRouter(routes: DashboardRoute[], deps: { caller: Caller; secure: () => boolean; signInBudget: FailureBudget; jobStreams: JobEventStreams }) {
   const compiled = routes.map((r) => ({ ...r, ...compile(r.path) }));
   const log = () => rootLogger().child({ mod: "gateway.dashboard" });
 
@@ -94,7 +97,7 @@ export function createRouter(routes: DashboardRoute[], deps: { caller: Caller; s
 
       if (req.method === "POST") assertSameOrigin(req);
       const form = req.method === "POST" ? await readForm(req) : new URLSearchParams();
-      call = { req, res, params, query: url.searchParams, form, session, caller: deps.caller, secure: deps.secure(), signInBudget: deps.signInBudget };
+      call = { req, res, params, query: url.searchParams, form, session, caller: deps.caller, secure: deps.secure(), signInBudget: deps.signInBudget, jobStreams: deps.jobStreams };
 
       if (route.access !== "public") {
         if (!session) return void redirectToSignIn(res);

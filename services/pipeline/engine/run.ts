@@ -196,6 +196,7 @@ export class JobRunner {
             $set: { stage: job.stages[i].key, [`stages.${i}.status`]: "running", [`stages.${i}.startedAt`]: startedAt.toISOString(), updated_at: startedAt },
             $unset: { [`stages.${i}.endedAt`]: "" },
           },
+          { returnDocument: "after" },
         );
         if (started) {
           this.deps.changed?.(started);

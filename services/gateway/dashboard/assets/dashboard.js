@@ -78,25 +78,42 @@
   // ------------------------------------------------------------ live job stages
   /**
    * The one place that learns about a running job's changes: it calls onJob({job, article}) with
-   * each new state and stops once the job has ended. It polls the dashboard's JSON view every 2 s;
-   * switching it to the job event stream (GET /v1/jobs/{id}/events) changes this function only.
+   * each new state and stops once the job has ended. It follows the job's live event stream (the
+   * gateway's job-event hub, as GET /v1/jobs/{id}/events: no polling while the job runs); when the
+   * job ends, the JSON view is read once for the article it produced. A browser without
+   * EventSource polls the JSON view every 2 s instead.
    */
+  var FINAL = { "job.succeeded": true, "job.failed": true, "job.canceled": true };
+
+  function readJob(url, onJob, then) {
+    fetch(url, { credentials: "same-origin", headers: { accept: "application/json" } })
+      .then(function (res) { return res.ok ? res.json() : null; })
+      .then(function (state) { if (state) onJob(state); then(state); })
+      .catch(function () { then(null); });
+  }
+
   function watchJob(url, onJob) {
-    var stopped = false;
-    function poll() {
-      if (stopped) return;
-      fetch(url, { credentials: "same-origin", headers: { accept: "application/json" } })
-        .then(function (res) { return res.ok ? res.json() : null; })
-        .then(function (state) {
-          if (state) {
-            onJob(state);
-            if (state.job.status !== "queued" && state.job.status !== "processing") { stopped = true; return; }
-          }
-          setTimeout(poll, 2000);
-        })
-        .catch(function () { setTimeout(poll, 2000); });
+    if (typeof window.EventSource !== "function") return pollJob(url, onJob);
+    var stream = new window.EventSource(url.replace(/\/live$/, "/events"));
+    function onEvent(e) {
+      var job = JSON.parse(e.data);
+      if (FINAL[e.type]) {
+        stream.close();
+        readJob(url, onJob, function (state) { if (!state) onJob({ job: job, article: null }); });
+      } else {
+        onJob({ job: job, article: null });
+      }
     }
-    poll();
+    ["job.snapshot", "job.progress", "job.succeeded", "job.failed", "job.canceled"].forEach(function (name) {
+      stream.addEventListener(name, onEvent);
+    });
+  }
+
+  function pollJob(url, onJob) {
+    readJob(url, onJob, function (state) {
+      if (state && state.job.status !== "queued" && state.job.status !== "processing") return;
+      setTimeout(function () { pollJob(url, onJob); }, 2000);
+    });
   }
 
   var TONE = { queued: "wait", processing: "wait", succeeded: "ok", failed: "off", canceled: "off" };
