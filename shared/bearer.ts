@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from "node:crypto";
+import { config } from "./config";
 
 /** The bearer token of an `Authorization` header, or "" when there is none. */
 export function bearerToken(header: string | undefined): string {
@@ -16,4 +17,9 @@ export function secretsEqual(presented: string, expected: string): boolean {
   const a = createHash("sha256").update(presented).digest();
   const b = createHash("sha256").update(expected).digest();
   return timingSafeEqual(a, b) && presented.length === expected.length;
+}
+
+/** The operator's ADMIN_TOKEN, compared in constant time; nothing matches when none is configured. */
+export function isAdminToken(presented: string): boolean {
+  return secretsEqual(presented, config().ADMIN_TOKEN ?? "");
 }

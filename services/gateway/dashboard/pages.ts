@@ -7,8 +7,7 @@ import { DashboardActions, type DashboardLink } from "../../../shared/schemas/da
 import { PipelineActions } from "../../../shared/schemas/jobs";
 import { IntegrationActions, type IntegrationResource, type IntegrationTestResult } from "../../../shared/schemas/publishing";
 import { WebhooksActions, type AdminWebhookEndpointResource } from "../../../shared/schemas/webhooks";
-import { config } from "../../../shared/config";
-import { secretsEqual } from "../../../shared/bearer";
+import { isAdminToken } from "../../../shared/bearer";
 import { NotFoundError, ValidationError } from "../../../shared/errors";
 import { parseOrThrow } from "../../../shared/validation";
 import { html, type Html } from "./html";
@@ -193,9 +192,7 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
         const text = `Too many wrong admin tokens from your address: signing in is paused for ${Math.ceil(wait / 60)} minute(s).`;
         return sendHtml(c.res, 429, signInPage({ kind: "error", text }), { "retry-after": String(wait) });
       }
-      const expected = config().ADMIN_TOKEN;
-      const presented = c.form.get("admin_token") ?? "";
-      if (!expected || !presented || !secretsEqual(presented, expected)) {
+      if (!isAdminToken(c.form.get("admin_token") ?? "")) {
         c.signInBudget.recordFailure(client);
         return sendHtml(c.res, 401, signInPage({ kind: "error", text: "That is not the admin token." }));
       }
