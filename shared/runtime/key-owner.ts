@@ -1,4 +1,5 @@
 import type { ServiceBroker } from "moleculer";
+import { hash32 } from "../hash32";
 
 /**
  * The node that owns a key for an action: rendezvous (highest random weight) hashing of the key
@@ -30,25 +31,9 @@ export function ownerAmong(nodeIDs: string[], key: string): string | undefined {
   return best;
 }
 
-/** A 32-bit FNV-1a hash of node and key, finished with murmur3's mixer so that close inputs spread. */
+/** The rendezvous weight of a node for a key: one hash of both, the node's id and the key kept apart by U+00FF. */
 function weight(nodeID: string, key: string): number {
-  let h = 0x811c9dc5;
-  const feed = (s: string) => {
-    for (let i = 0; i < s.length; i++) {
-      h ^= s.charCodeAt(i);
-      h = Math.imul(h, 0x01000193);
-    }
-  };
-  feed(nodeID);
-  h ^= 0xff;
-  h = Math.imul(h, 0x01000193);
-  feed(key);
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
+  return hash32(`${nodeID}\u00ff${key}`);
 }
 
 /** The nodes that serve an action, as this process sees them (a revocation notice goes to each). */

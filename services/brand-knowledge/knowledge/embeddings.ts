@@ -2,6 +2,7 @@ import OpenAI from "openai";
 import { stemEnglish } from "../../../shared/text/stem";
 import { COMMON_WORDS } from "../../../shared/text/stopwords";
 import { tokenize } from "../../../shared/text/tokenize";
+import { hash32 } from "../../../shared/hash32";
 
 /**
  * Turns texts into L2-normalised vectors, so that the cosine of two vectors is their dot product.
@@ -96,21 +97,6 @@ export class OpenAIEmbedder implements Embedder {
     }
     return { vectors, tokensIn };
   }
-}
-
-/** FNV-1a over UTF-16 code units, then MurmurHash3's finalizer so that low and high bits are both well mixed. */
-function hash32(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
 }
 
 const COMMON_STEMS: ReadonlySet<string> = new Set([...COMMON_WORDS].map(stemEnglish));
