@@ -2,7 +2,7 @@ import type { Binary, Collection, Db } from "mongodb";
 import type { CollectionSpec } from "../../shared/db/mixin";
 import type { IntegrationKind } from "../../shared/schemas/publishing";
 import type { SealedSecret } from "./publishing/credentials";
-import type { ArticleJobInput, ArticleMode, ArticleStatus, Citation, GeneratedArticle, JobAcknowledgement } from "../../shared/schemas/articles";
+import type { ArticleFields, ArticleJobInput, JobAcknowledgement } from "../../shared/schemas/articles";
 
 /** An article's cover image: the bytes live in `media`, the article keeps what a page needs to show it. */
 export interface ArticleImageDoc {
@@ -13,33 +13,11 @@ export interface ArticleImageDoc {
   height: number;
 }
 
-export interface ArticleDoc {
+export interface ArticleDoc extends ArticleFields {
   _id: string;
   org_id: string;
-  /** The article job that produced it: one article per job. */
-  job_id: string;
-  status: ArticleStatus;
-  mode: ArticleMode;
-  language: string;
-  topic: string;
-  target_keyword: string;
-  brand_profile_id: string | null;
-  title: string;
-  slug: string;
   content_markdown: string;
   content_html: string;
-  meta_title: string;
-  meta_description: string;
-  title_variants: string[];
-  faq: GeneratedArticle["faq"];
-  json_ld: Record<string, unknown>;
-  citations: Citation[];
-  word_count: number;
-  read_minutes: number;
-  flesch_score: number;
-  quality_score: number;
-  quality_breakdown: GeneratedArticle["quality_breakdown"];
-  derivatives: GeneratedArticle["derivatives"];
   image: ArticleImageDoc | null;
   created_at: Date;
   updated_at: Date;

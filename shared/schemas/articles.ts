@@ -180,33 +180,38 @@ export interface MediaResponse {
 /** `articles.finishAccepted`: whether an acknowledged request's job exists now. */
 export const FinishAcceptedParams = z.strictObject({ org_id: orgId, id: uuid });
 
-/** The Article resource (docs/articles.md#article); `format` leaves out the other rendering. */
-export interface ArticleResource {
-  id: string;
-  object: "article";
+/** What an article is, stored (services/articles/store.ts) and served (ArticleResource) alike. */
+export interface ArticleFields {
+  /** The article job that produced it: one article per job. */
+  job_id: string;
   status: ArticleStatus;
   mode: ArticleMode;
   language: string;
   topic: string;
   target_keyword: string;
   brand_profile_id: string | null;
-  job_id: string;
   title: string;
   slug: string;
   meta_title: string;
   meta_description: string;
-  content_markdown?: string;
-  content_html?: string;
-  citations: Citation[];
   title_variants: string[];
   faq: GeneratedArticle["faq"];
   json_ld: Record<string, unknown>;
+  citations: Citation[];
   word_count: number;
   read_minutes: number;
   flesch_score: number;
   quality_score: number;
   quality_breakdown: GeneratedArticle["quality_breakdown"];
   derivatives: GeneratedArticle["derivatives"];
+}
+
+/** The Article resource (docs/articles.md#article); `format` leaves out the other rendering. */
+export interface ArticleResource extends ArticleFields {
+  id: string;
+  object: "article";
+  content_markdown?: string;
+  content_html?: string;
   image: { url: string; alt: string; media_type: string; width: number; height: number } | null;
   publications: ArticlePublication[];
   created_at: string;

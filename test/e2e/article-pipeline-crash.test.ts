@@ -1,7 +1,6 @@
 import { MongoClient } from "mongodb";
 import type { ServiceBroker } from "moleculer";
 import { createOrgWithKey } from "../support/admin";
-import { startBrokerClient } from "../support/broker-client";
 import { ADMIN_TOKEN, startCluster, type Cluster } from "../support/cluster";
 import { articleModelResponder, startFakeOpenAI, type FakeOpenAI } from "../support/fake-openai";
 import { startFakeSearxng, type FakeSearxng } from "../support/fake-searxng";
@@ -35,12 +34,10 @@ describe("article pipeline: a worker killed during the draft", () => {
     first = await cluster.spawn("pipeline", pipelineEnv);
     // The gateway is ready once every service it routes to answers, the pipeline included.
     gateway = await cluster.spawn("gateway");
-    broker = await startBrokerClient(cluster.nats.url);
-    mongo = await MongoClient.connect(cluster.mongo.url);
+    broker = await cluster.broker();
+    mongo = await cluster.mongoClient();
   });
   afterAll(async () => {
-    await broker?.stop();
-    await mongo?.close();
     await cluster?.stop();
     await model?.close();
     await search?.close();

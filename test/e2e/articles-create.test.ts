@@ -1,7 +1,6 @@
 import { MongoClient } from "mongodb";
 import type { ServiceBroker } from "moleculer";
 import { createOrgWithKey } from "../support/admin";
-import { startBrokerClient } from "../support/broker-client";
 import { ADMIN_TOKEN, startCluster, type Cluster } from "../support/cluster";
 import { client, type HttpResult } from "../support/http";
 import type { PlatformProcess } from "../support/platform";
@@ -20,13 +19,11 @@ describe("creating article jobs over HTTP", () => {
   beforeAll(async () => {
     cluster = await startCluster({ PIPELINE_CONCURRENCY: "0" });
     platform = await cluster.spawn("gateway,auth,billing,articles,brand-knowledge,pipeline,webhooks");
-    broker = await startBrokerClient(cluster.nats.url);
-    mongo = await MongoClient.connect(cluster.mongo.url);
+    broker = await cluster.broker();
+    mongo = await cluster.mongoClient();
   });
 
   afterAll(async () => {
-    await broker?.stop();
-    await mongo?.close();
     await cluster?.stop();
   });
 

@@ -4,7 +4,6 @@ import { articleMetrics } from "../../shared/text/metrics";
 import type { GeneratedArticle, GeneratedArticleResult } from "../../shared/schemas/articles";
 import { generatedArticle } from "../support/generated-article";
 import { createOrgWithKey } from "../support/admin";
-import { startBrokerClient } from "../support/broker-client";
 import { ADMIN_TOKEN, startCluster, type Cluster } from "../support/cluster";
 import { client, request } from "../support/http";
 import type { PlatformProcess } from "../support/platform";
@@ -22,11 +21,10 @@ describe("reading and editing articles over HTTP", () => {
   beforeAll(async () => {
     cluster = await startCluster({ PIPELINE_CONCURRENCY: "0" });
     platform = await cluster.spawn("gateway,auth,billing,articles,brand-knowledge,pipeline,webhooks");
-    broker = await startBrokerClient(cluster.nats.url);
+    broker = await cluster.broker();
   });
 
   afterAll(async () => {
-    await broker?.stop();
     await cluster?.stop();
   });
 

@@ -3,7 +3,6 @@ import type { ServiceBroker } from "moleculer";
 import type { GeneratedArticle, GeneratedArticleResult } from "../../shared/schemas/articles";
 import { generatedArticle } from "../support/generated-article";
 import { createOrgWithKey } from "../support/admin";
-import { startBrokerClient } from "../support/broker-client";
 import { ADMIN_TOKEN, startCluster, type Cluster } from "../support/cluster";
 import { client, request } from "../support/http";
 import type { PlatformProcess } from "../support/platform";
@@ -34,11 +33,10 @@ describe("publishing to a real WordPress", () => {
     ]);
     process.stdout.write(`WordPress started from nothing in ${wp.startMs} ms\n`);
     platform = await cluster.spawn("gateway,auth,billing,articles,brand-knowledge,pipeline,webhooks");
-    broker = await startBrokerClient(cluster.nats.url);
+    broker = await cluster.broker();
   });
 
   afterAll(async () => {
-    await broker?.stop();
     await cluster?.stop();
     await wp?.stop();
   });

@@ -2,7 +2,6 @@ import { randomBytes, randomUUID } from "node:crypto";
 import type { ServiceBroker } from "moleculer";
 import type { GeneratedArticle, GeneratedArticleResult } from "../../shared/schemas/articles";
 import { createOrgWithKey } from "../support/admin";
-import { startBrokerClient } from "../support/broker-client";
 import { ADMIN_TOKEN, startCluster, type Cluster } from "../support/cluster";
 import { TINY_PNG } from "../support/fake-openai";
 import { startFakeContentful, type FakeContentful } from "../support/fake-cms/contentful";
@@ -71,11 +70,10 @@ describe("publishing to content systems over HTTP", () => {
       PUBLISH_MAX_RETRIES: "2",
     });
     platform = await cluster.spawn("gateway,auth,billing,articles,brand-knowledge,pipeline,webhooks");
-    broker = await startBrokerClient(cluster.nats.url);
+    broker = await cluster.broker();
   });
 
   afterAll(async () => {
-    await broker?.stop();
     await cluster?.stop();
     await Promise.all([wp, ghost, strapi, contentful, sanity].map((s) => s?.close()));
   });

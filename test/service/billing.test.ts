@@ -98,15 +98,9 @@ describe("billing service over NATS", () => {
   it("reports the balances of several organizations in one call, in the order asked, 0 without an account", async () => {
     const [rich, poor] = [await fundedOrg(300), await fundedOrg(7)];
     const unknown = newId();
-    expect(await callContract(caller, BillingActions.balances, { org_ids: [poor, unknown, rich, poor] })).toEqual({
-      object: "list",
-      data: [
-        { org_id: poor, credit_balance: 7 },
-        { org_id: unknown, credit_balance: 0 },
-        { org_id: rich, credit_balance: 300 },
-        { org_id: poor, credit_balance: 7 },
-      ],
-    });
+    // Order, repeats and unknown organizations in detail: test/unit/billing-ledger.test.ts; here, the call over NATS.
+    const reply = await callContract(caller, BillingActions.balances, { org_ids: [poor, unknown, rich] });
+    expect(reply.data.map((b) => b.credit_balance)).toEqual([7, 0, 300]);
     expect(await callContract(caller, BillingActions.balances, { org_ids: [] })).toEqual({ object: "list", data: [] });
     for (const [org_ids, message] of [
       [Array.from({ length: 101 }, newId), "org_ids: must hold at most 100 organization ids"],

@@ -1,7 +1,6 @@
 import { MongoClient } from "mongodb";
 import type { ServiceBroker } from "moleculer";
 import { createOrgWithKey } from "../support/admin";
-import { startBrokerClient } from "../support/broker-client";
 import { ADMIN_TOKEN, backendsExcept, startCluster, type Cluster } from "../support/cluster";
 import { FIXTURE_EXPECTATIONS, FIXTURE_PAGES, FIXTURE_PRIVATE_MARKER, FIXTURE_TEXT_PAGE, startFixtureSite, type FixtureSite } from "../support/fixture-site";
 import { client } from "../support/http";
@@ -28,15 +27,13 @@ describe("brand knowledge ingestion over NATS", () => {
     await cluster.spawn("brand-knowledge");
     pipeline = await cluster.spawn("pipeline");
     gateway = await cluster.spawn("gateway");
-    broker = await startBrokerClient(cluster.nats.url);
-    mongo = await MongoClient.connect(cluster.mongo.url);
+    broker = await cluster.broker();
+    mongo = await cluster.mongoClient();
     org = await createOrgWithKey(gateway.url, ADMIN_TOKEN);
     api = client(gateway.url, org.key);
   });
 
   afterAll(async () => {
-    await broker?.stop();
-    await mongo?.close();
     await cluster?.stop();
     await site?.close();
   });

@@ -2,7 +2,6 @@ import type { ServiceBroker } from "moleculer";
 import { blockSize } from "../../services/auth/window-owner";
 import { ownerAmong } from "../../shared/runtime/key-owner";
 import { createOrgWithKey } from "../support/admin";
-import { startBrokerClient } from "../support/broker-client";
 import { ADMIN_TOKEN, backendsExcept, startCluster, type Cluster } from "../support/cluster";
 import { request, type HttpResult } from "../support/http";
 import type { PlatformProcess } from "../support/platform";
@@ -24,12 +23,11 @@ describe("rate limit and revocation across processes over NATS", () => {
     await cluster.spawn(backendsExcept("auth"));
     for (const nodeID of AUTH_NODES) auth[nodeID] = await cluster.spawn("auth", { NODE_ID: nodeID });
     gateways = [await cluster.spawn("gateway"), await cluster.spawn("gateway")];
-    broker = await startBrokerClient(cluster.nats.url);
+    broker = await cluster.broker();
     await broker.waitForServices(["auth"], 10_000);
   });
 
   afterAll(async () => {
-    await broker?.stop();
     await cluster?.stop();
   });
 

@@ -2,7 +2,6 @@ import { MongoClient } from "mongodb";
 import { COMPLETED_CALL } from "../support/sibling-events";
 import type { ServiceBroker } from "moleculer";
 import { createOrgWithKey } from "../support/admin";
-import { startBrokerClient } from "../support/broker-client";
 import { ADMIN_TOKEN, backendsExcept, startCluster, type Cluster } from "../support/cluster";
 import { client } from "../support/http";
 import { waitForJob } from "../support/jobs";
@@ -33,13 +32,11 @@ describe("webhook delivery across processes", () => {
     // The gateway is ready once every service its routes reach is registered, webhooks included.
     webhooks = await cluster.spawn("webhooks");
     gateway = await cluster.spawn(`${backendsExcept("webhooks")},gateway`);
-    broker = await startBrokerClient(cluster.nats.url);
-    mongo = await MongoClient.connect(cluster.mongo.url);
+    broker = await cluster.broker();
+    mongo = await cluster.mongoClient();
   });
 
   afterAll(async () => {
-    await broker?.stop();
-    await mongo?.close();
     await cluster?.stop();
     await Promise.all(receivers.map((r) => r.close()));
   });

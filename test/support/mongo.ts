@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { EMBEDDED_MONGO_CLI as CLI } from "./paths";
+import { stopChild } from "./child-process";
 
 export interface TestMongo {
   url: string;
@@ -36,11 +37,6 @@ export async function startTestMongo(): Promise<TestMongo> {
     url,
     prefix,
     pid: child.pid,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once("exit", () => resolve());
-        child.kill("SIGTERM");
-      }),
+    stop: () => stopChild(child),
   };
 }

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { freePort } from "./ports";
+import { stopChild } from "./child-process";
 
 export interface NatsServer {
   url: string;
@@ -30,11 +31,6 @@ export async function startNats(): Promise<NatsServer> {
   return {
     url: `nats://127.0.0.1:${port}`,
     pid: child.pid,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once("exit", () => resolve());
-        child.kill("SIGTERM");
-      }),
+    stop: () => stopChild(child),
   };
 }
