@@ -37,9 +37,6 @@ export const contract =
   <R>() =>
   <S extends z.ZodType>(action: string, params: S): Contract<S, R> => ({ action, params });
 
-export type ParamsOf<C> = C extends Contract<infer S, unknown> ? z.input<S> : never;
-export type ReplyOf<C> = C extends Contract<z.ZodType, infer R> ? R : never;
-
 /** The action that serves `c`: params parsed by its schema, the handler's reply checked against its reply type. */
 export function serve<S extends z.ZodType, R, Svc>(
   c: Contract<S, R>,

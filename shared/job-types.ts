@@ -16,6 +16,11 @@ export interface JobTypeSpec {
   complete?: string;
 }
 
+/** The stages of a job type whose one action runs them all, keys kept literal (`ArticleStageKey`). */
+function runBy<const K extends string>(action: string, stages: readonly { key: K; label: string; optional?: boolean }[]): (StageSpec & { key: K })[] {
+  return stages.map((s) => ({ ...s, action }));
+}
+
 /**
  * Every job type's stages, in order, the action that runs each one, and who is told of the end: declared
  * here once. The pipeline's engine queues and runs them, the article stage runner implements exactly these
@@ -24,30 +29,30 @@ export interface JobTypeSpec {
 export const JOB_TYPE_SPECS = {
   ingest_source: {
     onFinish: "brand-knowledge.ingestFinished",
-    stages: [
-      { key: "crawl", label: "Fetching pages", action: INGEST_STAGE },
-      { key: "extract", label: "Extracting readable text", action: INGEST_STAGE },
-      { key: "chunk", label: "Splitting into chunks", action: INGEST_STAGE },
-      { key: "contextualize", label: "Situating chunks in their documents", action: INGEST_STAGE },
-      { key: "embed", label: "Embedding chunks", action: INGEST_STAGE },
-      { key: "index", label: "Indexing for retrieval", action: INGEST_STAGE },
-      { key: "refresh", label: "Refreshing fact sheet and voice profile", action: INGEST_STAGE },
-    ],
+    stages: runBy(INGEST_STAGE, [
+      { key: "crawl", label: "Fetching pages" },
+      { key: "extract", label: "Extracting readable text" },
+      { key: "chunk", label: "Splitting into chunks" },
+      { key: "contextualize", label: "Situating chunks in their documents" },
+      { key: "embed", label: "Embedding chunks" },
+      { key: "index", label: "Indexing for retrieval" },
+      { key: "refresh", label: "Refreshing fact sheet and voice profile" },
+    ]),
   },
   article: {
     // The articles service queues the stages that are not optional, plus image and derivatives only when requested.
     complete: ARTICLE_COMPLETE,
-    stages: [
-      { key: "recon", label: "Understanding the topic and brand", action: ARTICLE_STAGE },
-      { key: "plan", label: "Planning the outline", action: ARTICLE_STAGE },
-      { key: "research", label: "Researching sources", action: ARTICLE_STAGE },
-      { key: "draft", label: "Writing the draft", action: ARTICLE_STAGE },
-      { key: "edit", label: "Editing and checking citations", action: ARTICLE_STAGE },
-      { key: "seo", label: "Optimizing for search", action: ARTICLE_STAGE },
-      { key: "score", label: "Scoring quality", action: ARTICLE_STAGE },
-      { key: "image", label: "Creating the cover image", action: ARTICLE_STAGE, optional: true },
-      { key: "derivatives", label: "Writing social posts and newsletter", action: ARTICLE_STAGE, optional: true },
-    ],
+    stages: runBy(ARTICLE_STAGE, [
+      { key: "recon", label: "Understanding the topic and brand" },
+      { key: "plan", label: "Planning the outline" },
+      { key: "research", label: "Researching sources" },
+      { key: "draft", label: "Writing the draft" },
+      { key: "edit", label: "Editing and checking citations" },
+      { key: "seo", label: "Optimizing for search" },
+      { key: "score", label: "Scoring quality" },
+      { key: "image", label: "Creating the cover image", optional: true },
+      { key: "derivatives", label: "Writing social posts and newsletter", optional: true },
+    ]),
   },
 } satisfies Partial<Record<JobType, JobTypeSpec>>;
 

@@ -8,8 +8,7 @@ import { systemClock } from "../../shared/clock";
 import { config } from "../../shared/config";
 import { dbMixin, type DbService } from "../../shared/db/mixin";
 import { rootLogger } from "../../shared/logger";
-import { JobPath, PipelineActions } from "../../shared/schemas/jobs";
-import { orgId } from "../../shared/validation";
+import { GetJobParams, PipelineActions } from "../../shared/schemas/jobs";
 import { articleHandlers } from "./article/handlers";
 import { actionCaller } from "./engine/dispatch";
 import { completeFinalization, type FinalizationDeps } from "./engine/finish";
@@ -53,7 +52,7 @@ const PipelineServiceSchema: ServiceSchema<ServiceSettingSchema, PipelineService
     /** The dashboard's recent jobs of an organization. */
     recentJobs: serve(PipelineActions.recentJobs, (params, _ctx, svc: PipelineService) => recentJobs(svc.db, params)),
 
-    cancel: zodAction(JobPath.extend({ org_id: orgId }), ({ org_id, id }, _ctx, svc: PipelineService) =>
+    cancel: zodAction(GetJobParams, ({ org_id, id }, _ctx, svc: PipelineService) =>
       cancelJob(
         svc.db,
         org_id,

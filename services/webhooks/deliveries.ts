@@ -29,9 +29,14 @@ export function afterAttempt(attempt: number, delivered: boolean, retryDelaysMs:
 
 const WAITING: DeliveryStatus[] = ["pending", "failed"];
 
+/** Waiting and due: what a claim asks of a delivery besides being free (`claimOne` adds that). */
+function due(now: Date) {
+  return { status: { $in: WAITING }, next_attempt_at: { $lte: now } };
+}
+
 /** Due and not held by a live lease (a lapsed lease is the mark of a process that died mid-attempt). */
 function dueFilter(now: Date) {
-  return { status: { $in: WAITING }, next_attempt_at: { $lte: now }, ...free(now) };
+  return { ...due(now), ...free(now) };
 }
 
 export interface DueDelivery {
@@ -62,7 +67,7 @@ export interface Claim {
 /** Claims one delivery if it is still due and free: atomic, so two processes never both hold it. */
 export async function claimDelivery(db: Db, id: string, owner: string, leaseMs: number, clock: Clock): Promise<Claim | null> {
   const now = clock.now();
-  const before = await claimOne(deliveries(db), { _id: id, status: { $in: WAITING }, next_attempt_at: { $lte: now } }, {
+  const before = await claimOne(deliveries(db), { _id: id, ...due(now) }, {
     owner,
     leaseMs,
     now,

@@ -2,8 +2,6 @@ import type { Lease } from "../../../shared/db/lease";
 import type { CollectionSpec } from "../../../shared/db/mixin";
 import type { JobStage, JobStatus, JobType } from "../../../shared/schemas/jobs";
 
-export type JobLease = Lease;
-
 /** What is still owed after a job reached a terminal state: each step is done once, in order. */
 export type FinalizationStep = "pending" | "done" | "none";
 export interface Finalization {
@@ -33,7 +31,7 @@ export interface JobDoc {
   attempts: number;
   /** Releases because a stage handler was unreachable (no service registered): waited for, not attempts. */
   unreachable_retries?: number;
-  lease: JobLease | null;
+  lease: Lease | null;
   /** Incremented by every claim: a write carrying an older fence is from a worker that lost its lease. */
   fence: number;
   run_after: Date;
