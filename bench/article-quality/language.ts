@@ -1,5 +1,5 @@
 
-import { identifyLanguage as identify, UNDETERMINED } from "../../shared/text/language";
+import { identifyLanguage as identify } from "../../shared/text/language";
 
 export interface LanguageVerdict {
   /** ISO 639-1 of the identified language, or "und" (UNDETERMINED) when the text is too short or unclear to judge. */
