@@ -14,7 +14,7 @@ import {
   shareCap,
 } from "../../services/pipeline/article/score";
 import { optimizeForSearch } from "../../services/pipeline/article/seo";
-import type { ArticleBody, Evidence } from "../../services/pipeline/article/types";
+import { type ArticleBody, type Evidence, sentencesIn } from "../../services/pipeline/article/types";
 import { articleMetrics } from "../../shared/text/metrics";
 import { evidenceFromPages } from "../support/article-evidence";
 import { ROUTE_PLANNING_PAGES } from "../support/fake-searxng";
@@ -34,7 +34,7 @@ function score(body: ArticleBody, seo: Awaited<ReturnType<typeof article>>["seo"
   return { markdown, ...scoreArticle({ markdown, body, outline, seo, brief, evidence: EVIDENCE }) };
 }
 
-const sentences = (body: ArticleBody) => body.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.sentences));
+const sentences = (body: ArticleBody) => sentencesIn(body.sections);
 
 describe("the quality score", () => {
   it("weighs eleven parts that add up to one", () => {

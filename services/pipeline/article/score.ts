@@ -13,7 +13,7 @@ import { renderSentence } from "./render";
 import { sectionWords } from "./section-writer";
 import { META_DESCRIPTION_MAX, META_TITLE_MAX, slugify } from "./seo";
 import { nearDuplicate, termSet } from "./similarity";
-import type { ArticleBody, ArticleBrief, Evidence, Outline, SeoResult } from "./types";
+import { type ArticleBody, type ArticleBrief, type Evidence, type Outline, sentencesIn, type SeoResult } from "./types";
 
 export type QualityBreakdownScores = z.output<typeof QualityBreakdown>;
 
@@ -108,7 +108,7 @@ export function keywordCoverageScore(body: ArticleBody, seo: Pick<SeoResult, "ti
 
 /** citation_coverage: share of the body's sentences that cite evidence. */
 export function citationCoverageScore(body: ArticleBody): number {
-  const sentences = body.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.sentences));
+  const sentences = sentencesIn(body.sections);
   return clamp(100 * share(sentences.filter((s) => s.cites.length).length, sentences.length));
 }
 
@@ -126,7 +126,7 @@ export function topicalShare(body: ArticleBody, evidence: readonly Evidence[], b
  */
 export function supportShare(body: ArticleBody, evidence: readonly Evidence[], lang: string): number {
   const byId = new Map(evidence.map((e) => [e.id, e]));
-  const cited = body.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.sentences)).filter((s) => s.cites.length);
+  const cited = sentencesIn(body.sections).filter((s) => s.cites.length);
   const supported = cited.filter((s) => {
     const quotes = s.cites.flatMap((id) => (byId.has(id) ? [byId.get(id)!.quote] : []));
     return quotes.length > 0 && offlineSupport(s.text, quotes, lang).supported;
