@@ -8,6 +8,7 @@ import { offlineSupport } from "./citation-check";
 import { isBoilerplate, looksLikeCode } from "./evidence-sentences";
 import { isWellFormedQuestion } from "./faq";
 import { clampTargetWords } from "./outline";
+import { hasDoubledWord } from "./phrases";
 import { relevanceModel } from "./relevance";
 import { renderSentence } from "./render";
 import { sectionWords } from "./section-writer";
@@ -197,7 +198,7 @@ export function formProblems(body: ArticleBody, seo: Pick<SeoResult, "meta_title
   for (const s of body.sections) {
     if (!s.heading) continue;
     if (/^(?:[A-Z]|\d+)(?:\.\d+)*\.?\s/.test(s.heading)) problems.push(`numbered heading: ${s.heading}`);
-    if (/\b(\p{L}+)\s+\1\b/iu.test(s.heading)) problems.push(`doubled word in heading: ${s.heading}`);
+    if (hasDoubledWord(s.heading)) problems.push(`doubled word in heading: ${s.heading}`);
   }
   const bodySentences = new Set(body.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.sentences.map((x) => x.text.trim()))));
   for (const f of seo.faq) {
