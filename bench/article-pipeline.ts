@@ -5,9 +5,10 @@ import { pageAsMarkdown, ROUTE_PLANNING_PAGES, startFakeSearxng } from "../test/
 import { client } from "../test/support/http";
 import { waitForJob } from "../test/support/jobs";
 import { spawnPlatform, tempDir } from "../test/support/platform";
+import { numberOption } from "./options";
 
 const MODEL_DELAY_MS = 100;
-const OVERHEAD_RUNS = Number(process.env.BENCH_ARTICLE_RUNS ?? 5);
+const OVERHEAD_RUNS = numberOption("BENCH_ARTICLE_RUNS", 5);
 const CONCURRENT_JOBS = 20;
 const ARTICLE = { topic: "Route planning for field service teams", target_keyword: "route planning", target_words: 1600 };
 

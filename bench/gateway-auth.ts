@@ -6,9 +6,10 @@ import { request } from "../test/support/http";
 import { waitForJob } from "../test/support/jobs";
 import { freePort } from "../test/support/ports";
 import { measure, type LoadResult } from "./load";
+import { numberOption } from "./options";
 
 const CONNECTIONS = 64;
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const SECONDS = numberOption("BENCH_SECONDS", 10);
 
 function startNode(script: string, args: string[], env: Record<string, string>): Promise<{ stop(): void }> {
   const child = spawn(process.execPath, [path.join(__dirname, script), ...args], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });

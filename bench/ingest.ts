@@ -4,8 +4,9 @@ import { ADMIN_TOKEN, backendsExcept, startCluster } from "../test/support/clust
 import { client } from "../test/support/http";
 import { waitForJob } from "../test/support/jobs";
 import { startGeneratedSite } from "./generated-site";
+import { cpuProfileArgs, numberOption } from "./options";
 
-const PAGES = Number(process.env.BENCH_INGEST_PAGES ?? 200);
+const PAGES = numberOption("BENCH_INGEST_PAGES", 200);
 
 /** Peak resident memory of a process (VmHWM), in MiB. */
 function peakRssMiB(pid: number): number {
@@ -26,7 +27,7 @@ export async function benchIngest(): Promise<Record<string, unknown>> {
   try {
     await cluster.spawn(backendsExcept("brand-knowledge", "pipeline"));
     // BENCH_INGEST_PROF=<dir>: a CPU profile of the brand-knowledge process, written when it stops.
-    const brand = await cluster.spawn("brand-knowledge", {}, process.env.BENCH_INGEST_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_INGEST_PROF}`] : []);
+    const brand = await cluster.spawn("brand-knowledge", {}, cpuProfileArgs("BENCH_INGEST_PROF"));
     await cluster.spawn("pipeline");
     const gateway = await cluster.spawn("gateway");
     const { key } = await createOrgWithKey(gateway.url, ADMIN_TOKEN, { rate_limit_rpm: 100000 });

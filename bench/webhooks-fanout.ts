@@ -4,8 +4,9 @@ import { startBrokerClient } from "../test/support/broker-client";
 import { startCluster } from "../test/support/cluster";
 import { waitFor } from "../test/support/wait";
 import { startWebhookReceiver, verifyWebhook, type WebhookReceiver } from "../test/support/webhook-receiver";
+import { cpuProfileArgs, numberOption } from "./options";
 
-const EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 1000);
+const EVENTS = numberOption("BENCH_WEBHOOK_EVENTS", 1000);
 const ENDPOINTS = 20;
 
 /** How events are handed over: `batch` at a time (the outbox hands over at most 100), every `everyMs`. */
@@ -38,7 +39,7 @@ async function fanout(pacing: Pacing): Promise<FanoutRun> {
   const receivers: WebhookReceiver[] = [];
   const broker = await startBrokerClient(cluster.nats.url);
   try {
-    const webhooks = await cluster.spawn("webhooks", {}, process.env.BENCH_WEBHOOKS_PROF ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_WEBHOOKS_PROF}`] : []);
+    const webhooks = await cluster.spawn("webhooks", {}, cpuProfileArgs("BENCH_WEBHOOKS_PROF"));
     const pids: Record<string, number | undefined> = { webhooks: webhooks.child.pid, database: cluster.mongo.pid, receiversAndBench: process.pid };
     await broker.waitForServices(["webhooks"], 10_000);
     const orgId = randomUUID();

@@ -1,5 +1,6 @@
 import { extractDocument } from "../../shared/text/extract";
 import type { ExtractedDocument } from "../../shared/text/document";
+import { UNDETERMINED } from "../../shared/text/language";
 import { countWords, sentencesOf } from "../../shared/text/segment";
 import { tokenize } from "../../shared/text/tokenize";
 import { identifyLanguage } from "./language";
@@ -325,7 +326,7 @@ export function languageByField(fields: Record<string, string[]>, lang: string, 
     const r: FieldLanguage = { items: items.length, inLanguage: 0, undetermined: 0, share: 1, wrong: [] };
     for (const item of items) {
       const v = identifyLanguage(item, literals, lang);
-      if (v.lang === "und") r.undetermined++;
+      if (v.lang === UNDETERMINED) r.undetermined++;
       else if (v.lang === lang) r.inLanguage++;
       else if (r.wrong.length < 3) r.wrong.push({ lang: v.lang, text: item.slice(0, 200) });
     }

@@ -11,10 +11,11 @@ import { CASES, type QualityCase } from "./cases";
 import { checkArticle, SourcePages, type ApiArticle } from "./checks";
 import { aggregate, printReport, writeArticleFiles, type JobOutcome } from "./report";
 import { LANGUAGES, startReferenceSite, type Lang, type LocalSite } from "./sites";
+import { numberOption } from "../options";
 
 const STATE_FILE = "bench-quality.json";
-const JOB_TIMEOUT_MS = Number(process.env.BENCH_QUALITY_JOB_TIMEOUT_MS ?? 600_000);
-const INGEST_TIMEOUT_MS = Number(process.env.BENCH_QUALITY_INGEST_TIMEOUT_MS ?? 1_200_000);
+const JOB_TIMEOUT_MS = numberOption("BENCH_QUALITY_JOB_TIMEOUT_MS", 600_000);
+const INGEST_TIMEOUT_MS = numberOption("BENCH_QUALITY_INGEST_TIMEOUT_MS", 1_200_000);
 const CREDITS = 100_000;
 
 /** What a reused data directory remembers between runs. */
@@ -157,7 +158,7 @@ export async function benchArticleQuality(): Promise<Record<string, unknown>> {
   const only = process.env.BENCH_QUALITY_ONLY ? new RegExp(process.env.BENCH_QUALITY_ONLY, "i") : undefined;
   const cases = CASES.filter((c) => !only || only.test(`${c.request.language}-${c.id}`));
   let state = loadState(reuseDir);
-  const portBase = state?.portBase ?? Number(process.env.BENCH_QUALITY_PORT_BASE ?? 47310);
+  const portBase = state?.portBase ?? numberOption("BENCH_QUALITY_PORT_BASE", 47310);
   const adminToken = state?.adminToken ?? ADMIN_TOKEN;
 
   const sites = new Map<Lang, LocalSite>();

@@ -1,11 +1,8 @@
 
 import { identifyLanguage as identify } from "../../shared/text/language";
 
-/** Shortest text (after stripping) that is judged; shorter items are "undetermined". */
-export const MIN_CHARS = 20;
-
 export interface LanguageVerdict {
-  /** ISO 639-1 of the identified language, or "und" when the text is too short to judge. */
+  /** ISO 639-1 of the identified language, or "und" (UNDETERMINED) when the text is too short or unclear to judge. */
   lang: string;
   /** The text that was judged. */
   judged: string;
@@ -41,17 +38,16 @@ export function strippedForLanguage(text: string, literals: string[]): string {
 
 /**
  * The language of one field, with the platform's identifier (`shared/text/language.ts`, Nito-ELD, chosen by
- * measurement; its reliability test leaves short or mixed texts undetermined), after stripping what carries no
- * language: "und" when the stripped text is under MIN_CHARS or not reliably one language.
+ * measurement), after stripping what carries no language: "und" when the stripped text is too short to judge
+ * (the identifier's own floor: under 20 characters or 4 words) or not reliably one language.
  */
 export function identifyLanguage(text: string, literals: string[], requested?: string): LanguageVerdict {
   // The field as written first; only when it is not judged the requested language, again without the customer's literals.
   if (requested) {
     const whole = strippedForLanguage(text, []);
-    const lang = whole.length < MIN_CHARS ? "und" : identify(whole);
+    const lang = identify(whole);
     if (lang === requested) return { lang, judged: whole };
   }
   const judged = strippedForLanguage(text, literals);
-  if (judged.length < MIN_CHARS) return { lang: "und", judged };
   return { lang: identify(judged), judged };
 }

@@ -11,13 +11,13 @@ export type ArticleMode = (typeof ARTICLE_MODES)[number];
 export type DerivativeKind = (typeof DERIVATIVE_KINDS)[number];
 export type ArticleStatus = (typeof ARTICLE_STATUSES)[number];
 
-/** The words the pipeline aims for (rule: target_words is clamped to the pipeline's range): a target outside is clamped and the job says so. */
+/** The words the pipeline aims for: a target_words outside this range is clamped and the job says so. */
 export const PIPELINE_MIN_WORDS = 600;
 export const PIPELINE_MAX_WORDS = 3000;
 
 const text = (max: number) => z.string().max(max, `must be at most ${max} characters`);
 
-/** POST /v1/articles (rule: unknown fields are refused, every bound and default is the contract's): every bound and default of the table; unknown fields are refused. */
+/** POST /v1/articles: every bound and default of the contract's table; unknown fields are refused. */
 export const CreateArticleBody = z.strictObject({
   topic: z.string().trim().min(4, "must be at least 4 characters").max(500, "must be at most 500 characters"),
   target_keyword: z.string().trim().min(1, "must not be empty").max(200, "must be at most 200 characters").optional(),
@@ -164,7 +164,7 @@ const updateFields = {
 const atLeastOneField = (body: Record<string, unknown>) => UPDATABLE_FIELDS.some((field) => body[field] !== undefined);
 const AT_LEAST_ONE = { message: `must contain at least one of ${UPDATABLE_FIELDS.join(", ")}` };
 
-/** PATCH /v1/articles/{id} (rule: a partial update changes at least one field): at least one field, each within its bound. */
+/** PATCH /v1/articles/{id}: a partial update of at least one field, each within its bound. */
 export const UpdateArticleBody = z.strictObject(updateFields).refine(atLeastOneField, AT_LEAST_ONE);
 export const UpdateArticleParams = z.strictObject({ ...updateFields, org_id: orgId, id: uuid }).refine(atLeastOneField, AT_LEAST_ONE);
 export type ArticleUpdate = Omit<z.output<typeof UpdateArticleParams>, "org_id" | "id">;

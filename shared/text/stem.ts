@@ -1,3 +1,5 @@
+import { baseLanguage } from "./stopwords";
+
 /**
  * A light English suffix stripper, hand-written because no stemmer package is installed and a small one is
  * enough: for retrieval, light stemmers perform on par with Porter's full algorithm (Harman 1991, "How effective
@@ -45,7 +47,7 @@ const SNOWBALL_LANGUAGES: Record<string, string> = { fr: "french", de: "german",
 const stemmers = new Map<string, (word: string) => string>();
 
 export function stemmerFor(lang: string): (word: string) => string {
-  const base = (lang ?? "en").toLowerCase().split(/[-_]/)[0] || "en";
+  const base = baseLanguage(lang);
   let stem = stemmers.get(base);
   if (!stem) {
     if (base === "en") stem = stemEnglish;

@@ -100,7 +100,8 @@ describe("article pipeline: a misbehaving model on pasted sources", () => {
     expect(everything).not.toContain("fabricated.example");
     expect(everything).not.toContain("Sourdough");
     expect(everything).not.toContain("Routenplanung");
-    // Every address anywhere in the article is one of the profile's sources.
+    // Every address anywhere in the article is one of the profile's sources (and it cites some).
+    expect(article.citations.length).toBeGreaterThan(0);
     const addresses = everything.match(/https?:\/\/[^\s"')\]]+/g) ?? [];
     for (const address of addresses.filter((a) => !a.includes("/media/") && !a.startsWith("https://schema.org"))) {
       expect(address).toMatch(new RegExp(`/v1/brand-profiles/${profileId}/sources/[0-9a-f-]{36}`));

@@ -9,7 +9,7 @@ import { supportShare, topicalShare } from "../../services/pipeline/article/scor
 import { groundFaq } from "../../services/pipeline/article/faq";
 import { metaDescriptionFrom, optimizeForSearch, placeKeyword, titleCandidates } from "../../services/pipeline/article/seo";
 import { embedPhrase, gerund, topicShape } from "../../services/pipeline/article/topic-phrasing";
-import type { ArticleBody, Evidence } from "../../services/pipeline/article/types";
+import { type ArticleBody, type Evidence, sentencesIn } from "../../services/pipeline/article/types";
 import { tokenize } from "../../shared/text/tokenize";
 import { FIXTURE_PAGES, FIXTURE_TEXT_PAGE } from "../support/fixture-site";
 
@@ -30,7 +30,7 @@ const TOPIC = "How field-service contractors can cut drive time with smarter sch
 const brief = decideBriefByRules({ topic: TOPIC, target_keyword: TOPIC, mode: "standard", language: "en", target_words: 900, image: false, derivatives: [] }, null);
 const OFF_TOPIC = [/data region/, /publish once or twice a month/, /release notes/, /Calendar sync/, /Import your customers from a CSV/];
 
-const allSentences = (body: ArticleBody) => body.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.sentences));
+const allSentences = (body: ArticleBody) => sentencesIn(body.sections);
 
 describe("relevance of evidence to the topic", () => {
   it("ranks the case study above the sign-up steps and the blog schedule", () => {

@@ -6,6 +6,7 @@ import { renderArticle } from "../../services/pipeline/article/render";
 import {
   citationCoverageScore,
   duplicationScore,
+  formProblems,
   languageShare,
   lengthScore,
   QUALITY_WEIGHTS,
@@ -13,8 +14,9 @@ import {
   scoreArticle,
   shareCap,
 } from "../../services/pipeline/article/score";
+import { hasDoubledWord, tidyHeading } from "../../services/pipeline/article/phrases";
 import { optimizeForSearch } from "../../services/pipeline/article/seo";
-import type { ArticleBody, Evidence } from "../../services/pipeline/article/types";
+import { type ArticleBody, type Evidence, sentencesIn } from "../../services/pipeline/article/types";
 import { articleMetrics } from "../../shared/text/metrics";
 import { evidenceFromPages } from "../support/article-evidence";
 import { ROUTE_PLANNING_PAGES } from "../support/fake-searxng";
@@ -34,7 +36,7 @@ function score(body: ArticleBody, seo: Awaited<ReturnType<typeof article>>["seo"
   return { markdown, ...scoreArticle({ markdown, body, outline, seo, brief, evidence: EVIDENCE }) };
 }
 
-const sentences = (body: ArticleBody) => body.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.sentences));
+const sentences = (body: ArticleBody) => sentencesIn(body.sections);
 
 describe("the quality score", () => {
   it("weighs eleven parts that add up to one", () => {
@@ -92,6 +94,19 @@ describe("the quality score", () => {
     expect(languageShare(mixed, seo, brief)).toBeLessThan(0.95);
     // The same English article judged against a German request.
     expect(languageShare(body, seo, { ...brief, language: "de" })).toBeLessThan(0.2);
+  });
+
+  it("counts a doubled word or the source's numbering in a heading as a form problem, the doubled word tidyHeading removes", async () => {
+    const { seo, body } = await article();
+    const marred: ArticleBody = structuredClone(body);
+    const [first, second] = marred.sections.filter((s) => s.role === "body");
+    first.heading = "How How route planning works";
+    second.heading = "14.2.2. Moving jobs between routes";
+    const problems = formProblems(marred, seo, brief);
+    expect(problems).toEqual(["doubled word in heading: How How route planning works", "numbered heading: 14.2.2. Moving jobs between routes"]);
+    expect(formProblems(body, seo, brief)).toEqual([]);
+    expect(tidyHeading(first.heading)).toBe("How route planning works");
+    expect(hasDoubledWord(tidyHeading(first.heading))).toBe(false);
   });
 
   it("scores length, readability and coverage by their documented formulas", () => {

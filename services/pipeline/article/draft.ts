@@ -4,7 +4,7 @@ import { allocateBudgets } from "./outline";
 import { relevanceModel } from "./relevance";
 import { sectionWords, type SectionWriter } from "./section-writer";
 import type { ResearchReport } from "./research";
-import type { ArticleBody, ArticleBrief, ArticleSection, Evidence, Outline } from "./types";
+import { type ArticleBody, type ArticleBrief, type ArticleSection, type Evidence, type Outline, sentencesIn } from "./types";
 
 /**
  * The evidence threshold, counted in sentences ABOUT the topic and in the article's language (`coverage.ts`):
@@ -136,7 +136,7 @@ export async function draftArticle(
   }
   const ordered = writer.kind === "extractive" ? orderByRelevance(written, brief, evidence) : written;
   const moved = ordered.some((s, i) => s !== written[i]);
-  const sentences = ordered.flatMap((s) => s.paragraphs.flatMap((p) => p.sentences));
+  const sentences = sentencesIn(ordered);
   return {
     body: { writer: writer.kind, sections: ordered },
     report: {

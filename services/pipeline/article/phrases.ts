@@ -223,10 +223,19 @@ export function keywordFitsTemplates(keyword: string): boolean {
   return !CLAUSE_OPENERS.test(k) && !/[?¿]/.test(k) && k.split(/\s+/).length <= 6;
 }
 
+/** A word written twice in a row ("How How …"), with its repeats. */
+const DOUBLED_WORD = /\b(\p{L}+)(\s+\1\b)+/iu;
+const DOUBLED_WORDS = new RegExp(DOUBLED_WORD.source, "giu");
+
+/** Whether a text writes a word twice in a row ("How How …"): what `tidyHeading` removes. */
+export function hasDoubledWord(text: string): boolean {
+  return DOUBLED_WORD.test(text);
+}
+
 /** A heading without doubled words ("How How …") or trailing punctuation. */
 export function tidyHeading(heading: string): string {
   return heading
-    .replace(/\b(\p{L}+)(\s+\1\b)+/giu, "$1")
+    .replace(DOUBLED_WORDS, "$1")
     .replace(/\s+/g, " ")
     .replace(/[\s.:;,]+$/, "")
     .trim();

@@ -8,12 +8,13 @@ import { offlineSupport } from "./citation-check";
 import { isBoilerplate, looksLikeCode } from "./evidence-sentences";
 import { isWellFormedQuestion } from "./faq";
 import { clampTargetWords } from "./outline";
+import { hasDoubledWord } from "./phrases";
 import { relevanceModel } from "./relevance";
 import { renderSentence } from "./render";
 import { sectionWords } from "./section-writer";
 import { META_DESCRIPTION_MAX, META_TITLE_MAX, slugify } from "./seo";
 import { nearDuplicate, termSet } from "./similarity";
-import type { ArticleBody, ArticleBrief, Evidence, Outline, SeoResult } from "./types";
+import { type ArticleBody, type ArticleBrief, type Evidence, type Outline, sentencesIn, type SeoResult } from "./types";
 
 export type QualityBreakdownScores = z.output<typeof QualityBreakdown>;
 
@@ -108,7 +109,7 @@ export function keywordCoverageScore(body: ArticleBody, seo: Pick<SeoResult, "ti
 
 /** citation_coverage: share of the body's sentences that cite evidence. */
 export function citationCoverageScore(body: ArticleBody): number {
-  const sentences = body.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.sentences));
+  const sentences = sentencesIn(body.sections);
   return clamp(100 * share(sentences.filter((s) => s.cites.length).length, sentences.length));
 }
 
@@ -126,7 +127,7 @@ export function topicalShare(body: ArticleBody, evidence: readonly Evidence[], b
  */
 export function supportShare(body: ArticleBody, evidence: readonly Evidence[], lang: string): number {
   const byId = new Map(evidence.map((e) => [e.id, e]));
-  const cited = body.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.sentences)).filter((s) => s.cites.length);
+  const cited = sentencesIn(body.sections).filter((s) => s.cites.length);
   const supported = cited.filter((s) => {
     const quotes = s.cites.flatMap((id) => (byId.has(id) ? [byId.get(id)!.quote] : []));
     return quotes.length > 0 && offlineSupport(s.text, quotes, lang).supported;
@@ -197,7 +198,7 @@ export function formProblems(body: ArticleBody, seo: Pick<SeoResult, "meta_title
   for (const s of body.sections) {
     if (!s.heading) continue;
     if (/^(?:[A-Z]|\d+)(?:\.\d+)*\.?\s/.test(s.heading)) problems.push(`numbered heading: ${s.heading}`);
-    if (/\b(\p{L}+)\s+\1\b/iu.test(s.heading)) problems.push(`doubled word in heading: ${s.heading}`);
+    if (hasDoubledWord(s.heading)) problems.push(`doubled word in heading: ${s.heading}`);
   }
   const bodySentences = new Set(body.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.sentences.map((x) => x.text.trim()))));
   for (const f of seo.faq) {

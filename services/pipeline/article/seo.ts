@@ -7,7 +7,7 @@ import { capitalizeFirst, fill, keywordFitsTemplates, languagePack, tidyHeading 
 import { relevanceModel } from "./relevance";
 import { renderSentence } from "./render";
 import { embedPhrase, englishTitles, fillWithPhrase, isClause, isEnglish, topicShape } from "./topic-phrasing";
-import type { ArticleBody, ArticleBrief, Evidence, SeoResult } from "./types";
+import { type ArticleBody, type ArticleBrief, type Evidence, sentencesIn, type SeoResult } from "./types";
 
 export const META_TITLE_MAX = 60;
 export const META_DESCRIPTION_MAX = 160;
@@ -132,7 +132,7 @@ export function placeKeyword(body: ArticleBody, brief: ArticleBrief): { body: Ar
  * sentence fits whole, the best one is shortened at a clause boundary. Never cut mid-clause, never "…".
  */
 export function metaDescriptionFrom(body: ArticleBody, brief: ArticleBrief, evidence: readonly Evidence[] = []): string {
-  const all = body.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.sentences));
+  const all = sentencesIn(body.sections);
   // A sentence that leans on the one before ("They switch because …") cannot open a summary.
   const cited = all.filter((s) => s.cites.length && !dependsOnPrevious(s.text, brief.language));
   let ranked: string[];

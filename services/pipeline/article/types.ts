@@ -115,6 +115,11 @@ export interface ArticleBody {
   sections: ArticleSection[];
 }
 
+/** The sentences of sections, in reading order. */
+export function sentencesIn(sections: readonly ArticleSection[]): ArticleSentence[] {
+  return sections.flatMap((s) => s.paragraphs.flatMap((p) => p.sentences));
+}
+
 export interface FaqEntry {
   question: string;
   answer: string;
