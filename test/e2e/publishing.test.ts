@@ -1,8 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { ServiceBroker } from "moleculer";
 import type { GeneratedArticle, GeneratedArticleResult } from "../../shared/schemas/articles";
-import { createOrgWithKey } from "../support/admin";
-import { ADMIN_TOKEN, startCluster, type Cluster } from "../support/cluster";
+import { ADMIN_TOKEN, type Cluster } from "../support/cluster";
 import { TINY_PNG } from "../support/fake-openai";
 import { startFakeContentful, type FakeContentful } from "../support/fake-cms/contentful";
 import { startFakeGhost, type FakeGhost } from "../support/fake-cms/ghost";
@@ -12,6 +11,7 @@ import { startFakeWordPress, type FakeWordPress } from "../support/fake-cms/word
 import { generatedArticle as storedArticle } from "../support/generated-article";
 import { client, request } from "../support/http";
 import type { PlatformProcess } from "../support/platform";
+import { startPlatformCluster, type PlatformCluster } from "../support/platform-cluster";
 
 /**
  * Publishing through our HTTP API to a local fake of each kind that speaks the vendor's wire format
@@ -39,6 +39,7 @@ describe("publishing to content systems over HTTP", () => {
   let cluster: Cluster;
   let platform: PlatformProcess;
   let broker: ServiceBroker;
+  let newOrg: PlatformCluster["newOrg"];
   let wp: FakeWordPress;
   let ghost: FakeGhost;
   let strapi: FakeStrapi;
@@ -59,7 +60,7 @@ describe("publishing to content systems over HTTP", () => {
       fields: ["title", "slug", "body", "excerpt", "coverImage", "seoTitle", "seoDescription", "tags"],
     });
     sanity = await startFakeSanity({ token: SANITY_TOKEN, projectId: "proj1", dataset: "production" });
-    cluster = await startCluster({
+    ({ cluster, platform, broker, newOrg } = await startPlatformCluster({
       PIPELINE_CONCURRENCY: "0",
       INTEGRATIONS_ENCRYPTION_KEYS: ENCRYPTION_KEY,
       CONTENTFUL_API_BASE_URL: contentful.url,
@@ -68,20 +69,13 @@ describe("publishing to content systems over HTTP", () => {
       PUBLISH_REQUEST_TIMEOUT_MS: "1500",
       PUBLISH_DEADLINE_MS: "8000",
       PUBLISH_MAX_RETRIES: "2",
-    });
-    platform = await cluster.spawn("gateway,auth,billing,articles,brand-knowledge,pipeline,webhooks");
-    broker = await cluster.broker();
+    }));
   });
 
   afterAll(async () => {
     await cluster?.stop();
     await Promise.all([wp, ghost, strapi, contentful, sanity].map((s) => s?.close()));
   });
-
-  async function newOrg() {
-    const org = await createOrgWithKey(platform.url, ADMIN_TOKEN, { credits: 0 });
-    return { ...org, api: client(platform.url, org.key) };
-  }
 
   /** A saved article, approved through the review lifecycle so it can be published live. */
   async function approvedArticle(orgId: string, api: ReturnType<typeof client>, overrides: Partial<GeneratedArticle> = {}): Promise<string> {
