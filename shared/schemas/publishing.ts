@@ -131,9 +131,6 @@ export const CreateIntegrationParams = z.discriminatedUnion("kind", [
 export const ListIntegrationsParams = z.strictObject({ org_id: orgId });
 export const IntegrationPath = z.strictObject({ id: uuid });
 
-/** Settings without the kind's secret: what is kept in clear and shown. */
-export type IntegrationSettings<K extends IntegrationKind = IntegrationKind> = Omit<IntegrationInputOf<K>, "kind" | "name" | (typeof INTEGRATION_SECRETS)[K]>;
-
 export interface IntegrationResource {
   id: string;
   object: "integration";
