@@ -90,6 +90,13 @@ describe("publishing to content systems over HTTP", () => {
     return res.body.id;
   }
 
+  /** A new organization with an approved article and an integration created from `body`: what most publishing tests start from. */
+  async function publishable(body: Record<string, unknown>) {
+    const { orgId, api } = await newOrg();
+    const articleId = await approvedArticle(orgId, api);
+    return { orgId, api, articleId, integrationId: await integration(orgId, body) };
+  }
+
   /** POST /v1/articles/{id}/publish as `api` with `body` (an integration id and as_draft, or anything to validate). */
   const publish = (api: ReturnType<typeof client>, articleId: string, body: Record<string, unknown>) =>
     api(`/v1/articles/${articleId}/publish`, { method: "POST", body });
@@ -152,9 +159,7 @@ describe("publishing to content systems over HTTP", () => {
 
   describe("WordPress", () => {
     it("publishes, updates the same post on re-publish, uploads the cover once, and records the publication", async () => {
-      const { orgId, api } = await newOrg();
-      const articleId = await approvedArticle(orgId, api);
-      const integrationId = await integration(orgId, wordpressBody());
+      const { api, articleId, integrationId } = await publishable(wordpressBody());
 
       const first = await publish(api, articleId, { integration_id: integrationId });
       expect(first.status).toBe(200);
@@ -212,9 +217,7 @@ describe("publishing to content systems over HTTP", () => {
     });
 
     it("recreates a post deleted upstream", async () => {
-      const { orgId, api } = await newOrg();
-      const articleId = await approvedArticle(orgId, api);
-      const integrationId = await integration(orgId, wordpressBody());
+      const { api, articleId, integrationId } = await publishable(wordpressBody());
       const first = await publish(api, articleId, { integration_id: integrationId });
       wp.posts.delete(Number(first.body.external_id));
       const second = await publish(api, articleId, { integration_id: integrationId });
@@ -225,9 +228,7 @@ describe("publishing to content systems over HTTP", () => {
     });
 
     it("makes one post from two concurrent publishes", async () => {
-      const { orgId, api } = await newOrg();
-      const articleId = await approvedArticle(orgId, api);
-      const integrationId = await integration(orgId, wordpressBody());
+      const { api, articleId, integrationId } = await publishable(wordpressBody());
       const before = wp.posts.size;
       const [a, b] = await Promise.all([1, 2].map(() => publish(api, articleId, { integration_id: integrationId })));
       expect([a.status, b.status]).toEqual([200, 200]);
@@ -269,9 +270,7 @@ describe("publishing to content systems over HTTP", () => {
     });
 
     it("retries a 503 after its Retry-After and then succeeds", async () => {
-      const { orgId, api } = await newOrg();
-      const articleId = await approvedArticle(orgId, api);
-      const integrationId = await integration(orgId, wordpressBody());
+      const { api, articleId, integrationId } = await publishable(wordpressBody());
       const before = wp.requests.length;
       wp.fail({ match: /^POST \/wp-json\/wp\/v2\/posts$/, times: 1, reply: { status: 503, headers: { "retry-after": "1" }, body: { code: "maintenance", message: "Briefly unavailable", data: { status: 503 } } } });
       const res = await publish(api, articleId, { integration_id: integrationId });
@@ -314,9 +313,7 @@ describe("publishing to content systems over HTTP", () => {
 
   describe("Ghost", () => {
     it("publishes with a signed Admin API token, uploads the cover, updates on re-publish, and reports Ghost's errors", async () => {
-      const { orgId, api } = await newOrg();
-      const articleId = await approvedArticle(orgId, api);
-      const integrationId = await integration(orgId, { kind: "ghost", name: "Ghost", site_url: ghost.url, admin_api_key: ghost.adminApiKey });
+      const { orgId, api, articleId, integrationId } = await publishable({ kind: "ghost", name: "Ghost", site_url: ghost.url, admin_api_key: ghost.adminApiKey });
       const first = await publish(api, articleId, { integration_id: integrationId });
       expect(first.status).toBe(200);
       expect(first.body).toMatchObject({ kind: "ghost", external_url: `${ghost.url}/home-composting-guide/` });
@@ -354,9 +351,7 @@ describe("publishing to content systems over HTTP", () => {
 
   describe("Strapi", () => {
     it("publishes to a collection, drafts with ?status=draft, uploads the cover, and updates by documentId", async () => {
-      const { orgId, api } = await newOrg();
-      const articleId = await approvedArticle(orgId, api);
-      const integrationId = await integration(orgId, { kind: "strapi", name: "Strapi", site_url: strapi.url, api_token: STRAPI_TOKEN, collection: "articles" });
+      const { orgId, api, articleId, integrationId } = await publishable({ kind: "strapi", name: "Strapi", site_url: strapi.url, api_token: STRAPI_TOKEN, collection: "articles" });
       const first = await publish(api, articleId, { integration_id: integrationId, as_draft: true });
       expect(first.status).toBe(200);
       const entry = strapi.entries.get(first.body.external_id);
@@ -391,9 +386,7 @@ describe("publishing to content systems over HTTP", () => {
 
   describe("Contentful", () => {
     it("creates a localized entry with rich text, an uploaded and published cover asset, publishes it, and updates with the version", async () => {
-      const { orgId, api } = await newOrg();
-      const articleId = await approvedArticle(orgId, api);
-      const integrationId = await integration(orgId, {
+      const { orgId, api, articleId, integrationId } = await publishable({
         kind: "contentful",
         name: "Contentful",
         space_id: "space1",
@@ -433,9 +426,7 @@ describe("publishing to content systems over HTTP", () => {
 
   describe("Sanity", () => {
     it("writes the document with Portable Text and an image asset, as draft then published, in one document id", async () => {
-      const { orgId, api } = await newOrg();
-      const articleId = await approvedArticle(orgId, api);
-      const integrationId = await integration(orgId, { kind: "sanity", name: "Sanity", project_id: "proj1", dataset: "production", api_token: SANITY_TOKEN, studio_url: "https://studio.example.com" });
+      const { orgId, api, articleId, integrationId } = await publishable({ kind: "sanity", name: "Sanity", project_id: "proj1", dataset: "production", api_token: SANITY_TOKEN, studio_url: "https://studio.example.com" });
       expect((await admin(`/admin/integrations/${integrationId}/test`, { method: "POST" })).body).toMatchObject({ ok: true, status: 200 });
 
       const draft = await publish(api, articleId, { integration_id: integrationId, as_draft: true });
