@@ -74,7 +74,7 @@ export const ContentfulSettings = z.strictObject({
       cover_image: fieldId.nullable().default("coverImage"),
       tags: fieldId.nullable().default(null),
     })
-    .default({ title: "title", slug: "slug", body: "body", excerpt: "excerpt", meta_title: null, meta_description: null, cover_image: "coverImage", tags: null }),
+    .prefault({}),
   /** `rich_text`: a Rich Text field (converted from markdown); `markdown`: a Long text field. */
   body_format: z.enum(["rich_text", "markdown"], { message: "must be 'rich_text' or 'markdown'" }).default("rich_text"),
 });
@@ -109,7 +109,7 @@ export const StrapiSettings = z.strictObject({
       excerpt: fieldId.nullable().default("description"),
       cover_image: fieldId.nullable().default("cover"),
     })
-    .default({ title: "title", slug: "slug", body: "content", excerpt: "description", cover_image: "cover" }),
+    .prefault({}),
   /** `markdown` for a Rich text (Markdown) field, `html` for a text field holding HTML. */
   body_format: z.enum(["markdown", "html"], { message: "must be 'markdown' or 'html'" }).default("markdown"),
 });
@@ -130,9 +130,6 @@ export const CreateIntegrationParams = z.discriminatedUnion("kind", [
 ]);
 export const ListIntegrationsParams = z.strictObject({ org_id: orgId });
 export const IntegrationPath = z.strictObject({ id: uuid });
-
-/** Settings without the kind's secret: what is kept in clear and shown. */
-export type IntegrationSettings<K extends IntegrationKind = IntegrationKind> = Omit<IntegrationInputOf<K>, "kind" | "name" | (typeof INTEGRATION_SECRETS)[K]>;
 
 export interface IntegrationResource {
   id: string;

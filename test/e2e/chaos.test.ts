@@ -176,23 +176,18 @@ describe("chaos: kill -9 every kind of process during traffic", () => {
       events.push(`${kind} killed and back in ${Date.now() - started} ms`);
       await sleep(1500);
     }
-    {
+    // The servers: down for `downMs`, then traffic runs on for `settleMs` before the next one.
+    for (const [name, label, server, downMs, settleMs] of [
+      ["database", "database", mongoServer, 1000, 2500],
+      ["nats", "NATS", nats, 2000, 3000],
+    ] as const) {
       const started = Date.now();
-      phase = "database";
-      await mongoServer.kill();
-      await sleep(1000);
-      await mongoServer.start();
-      events.push(`database killed, back in ${Date.now() - started} ms`);
-      await sleep(2500);
-    }
-    {
-      const started = Date.now();
-      phase = "nats";
-      await nats.kill();
-      await sleep(2000);
-      await nats.start();
-      events.push(`NATS killed, back in ${Date.now() - started} ms`);
-      await sleep(3000);
+      phase = name;
+      await server.kill();
+      await sleep(downMs);
+      await server.start();
+      events.push(`${label} killed, back in ${Date.now() - started} ms`);
+      await sleep(settleMs);
     }
     running = false;
     await Promise.all(clients);

@@ -1,4 +1,4 @@
-import { MongoClient } from "mongodb";
+import type { MongoClient } from "mongodb";
 import { createOrgWithKey } from "../support/admin";
 import { ADMIN_TOKEN, startCluster, type Cluster } from "../support/cluster";
 import { client, request } from "../support/http";
@@ -21,10 +21,9 @@ describe("failure semantics with the pipeline process killed", () => {
     cluster = await startCluster({ PIPELINE_CONCURRENCY: "0" });
     pipeline = await cluster.spawn("pipeline");
     core = await cluster.spawn("gateway,auth,billing,articles,brand-knowledge,webhooks");
-    mongo = await MongoClient.connect(cluster.mongo.url);
+    mongo = await cluster.mongoClient();
   });
   afterAll(async () => {
-    await mongo?.close();
     await cluster?.stop();
   });
 

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { MongoClient } from "mongodb";
+import type { MongoClient } from "mongodb";
 import { ADMIN_ROUTES, API_ROUTES, type RouteContract } from "../../services/gateway/routes";
 import { createOrgWithKey } from "../support/admin";
 import { ADMIN_TOKEN, startCluster, type Cluster } from "../support/cluster";
@@ -23,7 +23,7 @@ describe("hostile input", () => {
   beforeAll(async () => {
     cluster = await startCluster({ PIPELINE_CONCURRENCY: "0", LOG_LEVEL: "warn" });
     platform = await cluster.spawn("gateway,auth,billing,articles,brand-knowledge,pipeline,webhooks");
-    mongo = await MongoClient.connect(cluster.mongo.url);
+    mongo = await cluster.mongoClient();
     ({ key, orgId } = await createOrgWithKey(platform.url, ADMIN_TOKEN, { credits: 1000, rate_limit_rpm: 100000 }));
     const api = client(platform.url, key);
     const profile = await api("/v1/brand-profiles", { method: "POST", body: { name: "Fuzz brand" } });
@@ -36,7 +36,6 @@ describe("hostile input", () => {
   });
 
   afterAll(async () => {
-    await mongo?.close();
     await cluster?.stop();
   });
 

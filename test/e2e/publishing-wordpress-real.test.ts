@@ -2,10 +2,10 @@ import { randomBytes } from "node:crypto";
 import type { ServiceBroker } from "moleculer";
 import type { GeneratedArticle, GeneratedArticleResult } from "../../shared/schemas/articles";
 import { generatedArticle } from "../support/generated-article";
-import { createOrgWithKey } from "../support/admin";
-import { ADMIN_TOKEN, startCluster, type Cluster } from "../support/cluster";
-import { client, request } from "../support/http";
+import { ADMIN_TOKEN, type Cluster } from "../support/cluster";
+import { request } from "../support/http";
 import type { PlatformProcess } from "../support/platform";
+import { startPlatformCluster, type PlatformCluster } from "../support/platform-cluster";
 import { startRealWordPress, type RealWordPress } from "../support/wordpress";
 
 /**
@@ -25,15 +25,16 @@ describe("publishing to a real WordPress", () => {
   let cluster: Cluster;
   let platform: PlatformProcess;
   let broker: ServiceBroker;
+  let newOrg: PlatformCluster["newOrg"];
 
   beforeAll(async () => {
-    [wp, cluster] = await Promise.all([
+    let started: PlatformCluster;
+    [wp, started] = await Promise.all([
       startRealWordPress(),
-      startCluster({ PIPELINE_CONCURRENCY: "0", INTEGRATIONS_ENCRYPTION_KEYS: `k1:${randomBytes(32).toString("base64")}` }),
+      startPlatformCluster({ PIPELINE_CONCURRENCY: "0", INTEGRATIONS_ENCRYPTION_KEYS: `k1:${randomBytes(32).toString("base64")}` }),
     ]);
+    ({ cluster, platform, broker, newOrg } = started);
     process.stdout.write(`WordPress started from nothing in ${wp.startMs} ms\n`);
-    platform = await cluster.spawn("gateway,auth,billing,articles,brand-knowledge,pipeline,webhooks");
-    broker = await cluster.broker();
   });
 
   afterAll(async () => {
@@ -42,8 +43,7 @@ describe("publishing to a real WordPress", () => {
   });
 
   it("publishes with the cover as featured media, re-publishes to the same post, and WordPress serves both", async () => {
-    const org = await createOrgWithKey(platform.url, ADMIN_TOKEN, { credits: 0 });
-    const api = client(platform.url, org.key);
+    const { api, ...org } = await newOrg();
     const generated = generatedArticle(org.orgId, {
       content_markdown: "# Home Composting\n\nComposting turns **kitchen scraps** into soil.\n\n## Getting started\n\nPick a shady spot.",
       image: { alt: "A compost bin", media_type: "image/png", data_base64: PNG_8X8.toString("base64"), width: 8, height: 8 },
@@ -99,7 +99,7 @@ describe("publishing to a real WordPress", () => {
   });
 
   it("answers 502 with WordPress's own reason for a wrong application password", async () => {
-    const org = await createOrgWithKey(platform.url, ADMIN_TOKEN, { credits: 0 });
+    const org = await newOrg();
     const created = await request(platform.url, `/admin/orgs/${org.orgId}/integrations`, {
       method: "POST",
       token: ADMIN_TOKEN,

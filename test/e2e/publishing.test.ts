@@ -1,8 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { ServiceBroker } from "moleculer";
 import type { GeneratedArticle, GeneratedArticleResult } from "../../shared/schemas/articles";
-import { createOrgWithKey } from "../support/admin";
-import { ADMIN_TOKEN, startCluster, type Cluster } from "../support/cluster";
+import { ADMIN_TOKEN, type Cluster } from "../support/cluster";
 import { TINY_PNG } from "../support/fake-openai";
 import { startFakeContentful, type FakeContentful } from "../support/fake-cms/contentful";
 import { startFakeGhost, type FakeGhost } from "../support/fake-cms/ghost";
@@ -12,6 +11,7 @@ import { startFakeWordPress, type FakeWordPress } from "../support/fake-cms/word
 import { generatedArticle as storedArticle } from "../support/generated-article";
 import { client, request } from "../support/http";
 import type { PlatformProcess } from "../support/platform";
+import { startPlatformCluster, type PlatformCluster } from "../support/platform-cluster";
 
 /**
  * Publishing through our HTTP API to a local fake of each kind that speaks the vendor's wire format
@@ -39,6 +39,7 @@ describe("publishing to content systems over HTTP", () => {
   let cluster: Cluster;
   let platform: PlatformProcess;
   let broker: ServiceBroker;
+  let newOrg: PlatformCluster["newOrg"];
   let wp: FakeWordPress;
   let ghost: FakeGhost;
   let strapi: FakeStrapi;
@@ -59,7 +60,7 @@ describe("publishing to content systems over HTTP", () => {
       fields: ["title", "slug", "body", "excerpt", "coverImage", "seoTitle", "seoDescription", "tags"],
     });
     sanity = await startFakeSanity({ token: SANITY_TOKEN, projectId: "proj1", dataset: "production" });
-    cluster = await startCluster({
+    ({ cluster, platform, broker, newOrg } = await startPlatformCluster({
       PIPELINE_CONCURRENCY: "0",
       INTEGRATIONS_ENCRYPTION_KEYS: ENCRYPTION_KEY,
       CONTENTFUL_API_BASE_URL: contentful.url,
@@ -68,20 +69,13 @@ describe("publishing to content systems over HTTP", () => {
       PUBLISH_REQUEST_TIMEOUT_MS: "1500",
       PUBLISH_DEADLINE_MS: "8000",
       PUBLISH_MAX_RETRIES: "2",
-    });
-    platform = await cluster.spawn("gateway,auth,billing,articles,brand-knowledge,pipeline,webhooks");
-    broker = await cluster.broker();
+    }));
   });
 
   afterAll(async () => {
     await cluster?.stop();
     await Promise.all([wp, ghost, strapi, contentful, sanity].map((s) => s?.close()));
   });
-
-  async function newOrg() {
-    const org = await createOrgWithKey(platform.url, ADMIN_TOKEN, { credits: 0 });
-    return { ...org, api: client(platform.url, org.key) };
-  }
 
   /** A saved article, approved through the review lifecycle so it can be published live. */
   async function approvedArticle(orgId: string, api: ReturnType<typeof client>, overrides: Partial<GeneratedArticle> = {}): Promise<string> {
@@ -95,6 +89,17 @@ describe("publishing to content systems over HTTP", () => {
     expect(res.status).toBe(201);
     return res.body.id;
   }
+
+  /** A new organization with an approved article and an integration created from `body`: what most publishing tests start from. */
+  async function publishable(body: Record<string, unknown>) {
+    const { orgId, api } = await newOrg();
+    const articleId = await approvedArticle(orgId, api);
+    return { orgId, api, articleId, integrationId: await integration(orgId, body) };
+  }
+
+  /** POST /v1/articles/{id}/publish as `api` with `body` (an integration id and as_draft, or anything to validate). */
+  const publish = (api: ReturnType<typeof client>, articleId: string, body: Record<string, unknown>) =>
+    api(`/v1/articles/${articleId}/publish`, { method: "POST", body });
 
   const wordpressBody = (password = WP_PASSWORD) => ({ kind: "wordpress", name: "Blog", site_url: wp.url + "/", username: "editor", application_password: password });
 
@@ -154,11 +159,9 @@ describe("publishing to content systems over HTTP", () => {
 
   describe("WordPress", () => {
     it("publishes, updates the same post on re-publish, uploads the cover once, and records the publication", async () => {
-      const { orgId, api } = await newOrg();
-      const articleId = await approvedArticle(orgId, api);
-      const integrationId = await integration(orgId, wordpressBody());
+      const { api, articleId, integrationId } = await publishable(wordpressBody());
 
-      const first = await api(`/v1/articles/${articleId}/publish`, { method: "POST", body: { integration_id: integrationId } });
+      const first = await publish(api, articleId, { integration_id: integrationId });
       expect(first.status).toBe(200);
       expect(first.body).toEqual({
         object: "publish",
@@ -185,7 +188,7 @@ describe("publishing to content systems over HTTP", () => {
       ]);
 
       await api(`/v1/articles/${articleId}`, { method: "PATCH", body: { title: "Home Composting, Revised" } });
-      const again = await api(`/v1/articles/${articleId}/publish`, { method: "POST", body: { integration_id: integrationId } });
+      const again = await publish(api, articleId, { integration_id: integrationId });
       expect(again.status).toBe(200);
       expect(again.body.external_id).toBe(first.body.external_id);
       expect(wp.posts.size).toBe(1);
@@ -199,12 +202,12 @@ describe("publishing to content systems over HTTP", () => {
       const { article_id } = await broker.call<GeneratedArticleResult, GeneratedArticle>("articles.saveGenerated", generatedArticle(orgId));
       const integrationId = await integration(orgId, wordpressBody());
 
-      const live = await api(`/v1/articles/${article_id}/publish`, { method: "POST", body: { integration_id: integrationId } });
+      const live = await publish(api, article_id, { integration_id: integrationId });
       expect(live.status).toBe(400);
       expect(live.body.error.message).toContain("approve it first");
       expect(wp.posts.size).toBeGreaterThanOrEqual(0);
 
-      const draft = await api(`/v1/articles/${article_id}/publish`, { method: "POST", body: { integration_id: integrationId, as_draft: true } });
+      const draft = await publish(api, article_id, { integration_id: integrationId, as_draft: true });
       expect(draft.status).toBe(200);
       expect(draft.body.as_draft).toBe(true);
       expect(wp.posts.get(Number(draft.body.external_id)).status).toBe("draft");
@@ -214,12 +217,10 @@ describe("publishing to content systems over HTTP", () => {
     });
 
     it("recreates a post deleted upstream", async () => {
-      const { orgId, api } = await newOrg();
-      const articleId = await approvedArticle(orgId, api);
-      const integrationId = await integration(orgId, wordpressBody());
-      const first = await api(`/v1/articles/${articleId}/publish`, { method: "POST", body: { integration_id: integrationId } });
+      const { api, articleId, integrationId } = await publishable(wordpressBody());
+      const first = await publish(api, articleId, { integration_id: integrationId });
       wp.posts.delete(Number(first.body.external_id));
-      const second = await api(`/v1/articles/${articleId}/publish`, { method: "POST", body: { integration_id: integrationId } });
+      const second = await publish(api, articleId, { integration_id: integrationId });
       expect(second.status).toBe(200);
       expect(second.body.external_id).not.toBe(first.body.external_id);
       expect(wp.posts.has(Number(second.body.external_id))).toBe(true);
@@ -227,11 +228,9 @@ describe("publishing to content systems over HTTP", () => {
     });
 
     it("makes one post from two concurrent publishes", async () => {
-      const { orgId, api } = await newOrg();
-      const articleId = await approvedArticle(orgId, api);
-      const integrationId = await integration(orgId, wordpressBody());
+      const { api, articleId, integrationId } = await publishable(wordpressBody());
       const before = wp.posts.size;
-      const [a, b] = await Promise.all([1, 2].map(() => api(`/v1/articles/${articleId}/publish`, { method: "POST", body: { integration_id: integrationId } })));
+      const [a, b] = await Promise.all([1, 2].map(() => publish(api, articleId, { integration_id: integrationId })));
       expect([a.status, b.status]).toEqual([200, 200]);
       expect(a.body.external_id).toBe(b.body.external_id);
       expect(wp.posts.size).toBe(before + 1);
@@ -241,7 +240,7 @@ describe("publishing to content systems over HTTP", () => {
       const { orgId, api } = await newOrg();
       const articleId = await approvedArticle(orgId, api);
       const bad = await integration(orgId, wordpressBody("wrong password 0000"));
-      const unauthorized = await api(`/v1/articles/${articleId}/publish`, { method: "POST", body: { integration_id: bad } });
+      const unauthorized = await publish(api, articleId, { integration_id: bad });
       expect(unauthorized.status).toBe(502);
       expect(unauthorized.body.error).toEqual({
         code: "publish_failed",
@@ -250,18 +249,18 @@ describe("publishing to content systems over HTTP", () => {
 
       const good = await integration(orgId, wordpressBody());
       wp.fail({ match: /^POST \/wp-json\/wp\/v2\/posts$/, times: 1, reply: { status: 422, body: { code: "rest_invalid_param", message: "Invalid parameter(s): slug", data: { status: 422 } } } });
-      const invalid = await api(`/v1/articles/${articleId}/publish`, { method: "POST", body: { integration_id: good } });
+      const invalid = await publish(api, articleId, { integration_id: good });
       expect(invalid.status).toBe(502);
       expect(invalid.body.error.message).toBe("Publishing to WordPress failed: upstream status 422: rest_invalid_param: Invalid parameter(s): slug");
 
       const serverError = { status: 500, body: { code: "internal_server_error", message: "There has been a critical error on this website.", data: { status: 500 } } };
       wp.fail({ match: /^POST \/wp-json\/wp\/v2\/posts$/, times: 3, reply: serverError });
-      const down = await api(`/v1/articles/${articleId}/publish`, { method: "POST", body: { integration_id: good } });
+      const down = await publish(api, articleId, { integration_id: good });
       expect(down.status).toBe(502);
       expect(down.body.error.message).toBe("Publishing to WordPress failed: upstream status 500: internal_server_error: There has been a critical error on this website.");
 
       wp.fail({ match: /^POST \/wp-json\/wp\/v2\/posts$/, times: 1, hang: true });
-      const slow = await api(`/v1/articles/${articleId}/publish`, { method: "POST", body: { integration_id: good } });
+      const slow = await publish(api, articleId, { integration_id: good });
       expect(slow.status).toBe(502);
       expect(slow.body.error.message).toMatch(/^Publishing to WordPress failed: no answer: timed out: .*no complete response within 1500 ms$/);
 
@@ -271,12 +270,10 @@ describe("publishing to content systems over HTTP", () => {
     });
 
     it("retries a 503 after its Retry-After and then succeeds", async () => {
-      const { orgId, api } = await newOrg();
-      const articleId = await approvedArticle(orgId, api);
-      const integrationId = await integration(orgId, wordpressBody());
+      const { api, articleId, integrationId } = await publishable(wordpressBody());
       const before = wp.requests.length;
       wp.fail({ match: /^POST \/wp-json\/wp\/v2\/posts$/, times: 1, reply: { status: 503, headers: { "retry-after": "1" }, body: { code: "maintenance", message: "Briefly unavailable", data: { status: 503 } } } });
-      const res = await api(`/v1/articles/${articleId}/publish`, { method: "POST", body: { integration_id: integrationId } });
+      const res = await publish(api, articleId, { integration_id: integrationId });
       expect(res.status).toBe(200);
       const posts = wp.requests.slice(before).filter((r) => r.method === "POST" && r.path === "/wp-json/wp/v2/posts");
       expect(posts).toHaveLength(2);
@@ -299,15 +296,15 @@ describe("publishing to content systems over HTTP", () => {
       const theirArticle = await approvedArticle(theirs.orgId, theirs.api);
       const myIntegration = await integration(mine.orgId, wordpressBody());
 
-      const foreignIntegration = await mine.api(`/v1/articles/${myArticle}/publish`, { method: "POST", body: { integration_id: theirIntegration } });
+      const foreignIntegration = await publish(mine.api, myArticle, { integration_id: theirIntegration });
       expect(foreignIntegration.status).toBe(404);
       expect(foreignIntegration.body.error).toEqual({ code: "not_found", message: "No such integration." });
-      expect((await mine.api(`/v1/articles/${theirArticle}/publish`, { method: "POST", body: { integration_id: myIntegration } })).status).toBe(404);
-      expect((await mine.api(`/v1/articles/${randomUUID()}/publish`, { method: "POST", body: { integration_id: myIntegration } })).status).toBe(404);
+      expect((await publish(mine.api, theirArticle, { integration_id: myIntegration })).status).toBe(404);
+      expect((await publish(mine.api, randomUUID(), { integration_id: myIntegration })).status).toBe(404);
       expect((await admin(`/admin/orgs/${mine.orgId}/integrations`)).body.data.map((i: { id: string }) => i.id)).toEqual([myIntegration]);
 
       for (const body of [{}, { integration_id: "nope" }, { integration_id: myIntegration, as_draft: "yes" }, { integration_id: myIntegration, extra: true }]) {
-        const res = await mine.api(`/v1/articles/${myArticle}/publish`, { method: "POST", body });
+        const res = await publish(mine.api, myArticle, body);
         expect(res.status).toBe(400);
         expect(res.body.error.code).toBe("invalid_request");
       }
@@ -316,10 +313,8 @@ describe("publishing to content systems over HTTP", () => {
 
   describe("Ghost", () => {
     it("publishes with a signed Admin API token, uploads the cover, updates on re-publish, and reports Ghost's errors", async () => {
-      const { orgId, api } = await newOrg();
-      const articleId = await approvedArticle(orgId, api);
-      const integrationId = await integration(orgId, { kind: "ghost", name: "Ghost", site_url: ghost.url, admin_api_key: ghost.adminApiKey });
-      const first = await api(`/v1/articles/${articleId}/publish`, { method: "POST", body: { integration_id: integrationId } });
+      const { orgId, api, articleId, integrationId } = await publishable({ kind: "ghost", name: "Ghost", site_url: ghost.url, admin_api_key: ghost.adminApiKey });
+      const first = await publish(api, articleId, { integration_id: integrationId });
       expect(first.status).toBe(200);
       expect(first.body).toMatchObject({ kind: "ghost", external_url: `${ghost.url}/home-composting-guide/` });
       const post = ghost.posts.get(first.body.external_id);
@@ -337,18 +332,18 @@ describe("publishing to content systems over HTTP", () => {
       expect(post.html).toContain("<h2>Getting started</h2>");
       expect(ghost.images.get("home-composting-guide.png")!.bytes.equals(TINY_PNG)).toBe(true);
 
-      const draft = await api(`/v1/articles/${articleId}/publish`, { method: "POST", body: { integration_id: integrationId, as_draft: true } });
+      const draft = await publish(api, articleId, { integration_id: integrationId, as_draft: true });
       expect(draft.body.external_id).toBe(first.body.external_id);
       expect(ghost.posts.size).toBe(1);
       expect(ghost.posts.get(first.body.external_id).status).toBe("draft");
 
       ghost.fail({ match: /^PUT /, times: 1, reply: { status: 422, body: { errors: [{ message: "Validation error, cannot edit post.", context: "Slug is already in use", type: "ValidationError" }] } } });
-      const refused = await api(`/v1/articles/${articleId}/publish`, { method: "POST", body: { integration_id: integrationId } });
+      const refused = await publish(api, articleId, { integration_id: integrationId });
       expect(refused.status).toBe(502);
       expect(refused.body.error.message).toBe("Publishing to Ghost failed: upstream status 422: ValidationError: Validation error, cannot edit post. (Slug is already in use)");
 
       const wrongKey = await integration(orgId, { kind: "ghost", name: "Ghost", site_url: ghost.url, admin_api_key: `${ghost.keyId}:${"0".repeat(64)}` });
-      const unauthorized = await api(`/v1/articles/${articleId}/publish`, { method: "POST", body: { integration_id: wrongKey } });
+      const unauthorized = await publish(api, articleId, { integration_id: wrongKey });
       expect(unauthorized.status).toBe(502);
       expect(unauthorized.body.error.message).toBe("Publishing to Ghost failed: upstream status 401: UnauthorizedError: Invalid token: invalid signature");
     });
@@ -356,10 +351,8 @@ describe("publishing to content systems over HTTP", () => {
 
   describe("Strapi", () => {
     it("publishes to a collection, drafts with ?status=draft, uploads the cover, and updates by documentId", async () => {
-      const { orgId, api } = await newOrg();
-      const articleId = await approvedArticle(orgId, api);
-      const integrationId = await integration(orgId, { kind: "strapi", name: "Strapi", site_url: strapi.url, api_token: STRAPI_TOKEN, collection: "articles" });
-      const first = await api(`/v1/articles/${articleId}/publish`, { method: "POST", body: { integration_id: integrationId, as_draft: true } });
+      const { orgId, api, articleId, integrationId } = await publishable({ kind: "strapi", name: "Strapi", site_url: strapi.url, api_token: STRAPI_TOKEN, collection: "articles" });
+      const first = await publish(api, articleId, { integration_id: integrationId, as_draft: true });
       expect(first.status).toBe(200);
       const entry = strapi.entries.get(first.body.external_id);
       expect(entry).toMatchObject({ title: "Home Composting: A Practical Guide", slug: "home-composting-guide", description: "How to compost at home, step by step.", publishedAt: null });
@@ -367,7 +360,7 @@ describe("publishing to content systems over HTTP", () => {
       expect(strapi.files.get(entry.cover)).toMatchObject({ name: "home-composting-guide.png", alternativeText: "A compost bin" });
       expect(first.body.external_url).toBe(`${strapi.url}/api/articles/${first.body.external_id}`);
 
-      const live = await api(`/v1/articles/${articleId}/publish`, { method: "POST", body: { integration_id: integrationId } });
+      const live = await publish(api, articleId, { integration_id: integrationId });
       expect(live.body.external_id).toBe(first.body.external_id);
       expect(strapi.entries.size).toBe(1);
       expect(strapi.files.size).toBe(1);
@@ -381,21 +374,19 @@ describe("publishing to content systems over HTTP", () => {
         collection: "articles",
         fields: { title: "headline", slug: null, body: "content", excerpt: null, cover_image: null },
       });
-      const invalid = await api(`/v1/articles/${articleId}/publish`, { method: "POST", body: { integration_id: unknownField } });
+      const invalid = await publish(api, articleId, { integration_id: unknownField });
       expect(invalid.status).toBe(502);
       expect(invalid.body.error.message).toBe("Publishing to Strapi failed: upstream status 400: ValidationError: Invalid key headline");
 
       const wrongToken = await integration(orgId, { kind: "strapi", name: "Strapi", site_url: strapi.url, api_token: "not-the-token", collection: "articles" });
-      const unauthorized = await api(`/v1/articles/${articleId}/publish`, { method: "POST", body: { integration_id: wrongToken } });
+      const unauthorized = await publish(api, articleId, { integration_id: wrongToken });
       expect(unauthorized.body.error.message).toBe("Publishing to Strapi failed: upstream status 401: UnauthorizedError: Missing or invalid credentials");
     });
   });
 
   describe("Contentful", () => {
     it("creates a localized entry with rich text, an uploaded and published cover asset, publishes it, and updates with the version", async () => {
-      const { orgId, api } = await newOrg();
-      const articleId = await approvedArticle(orgId, api);
-      const integrationId = await integration(orgId, {
+      const { orgId, api, articleId, integrationId } = await publishable({
         kind: "contentful",
         name: "Contentful",
         space_id: "space1",
@@ -403,7 +394,7 @@ describe("publishing to content systems over HTTP", () => {
         management_token: CONTENTFUL_TOKEN,
         fields: { title: "title", slug: "slug", body: "body", excerpt: "excerpt", meta_title: "seoTitle", meta_description: "seoDescription", cover_image: "coverImage", tags: "tags" },
       });
-      const first = await api(`/v1/articles/${articleId}/publish`, { method: "POST", body: { integration_id: integrationId } });
+      const first = await publish(api, articleId, { integration_id: integrationId });
       expect(first.status).toBe(200);
       expect(first.body.external_url).toBe(`https://app.contentful.com/spaces/space1/environments/master/entries/${first.body.external_id}`);
       const entry = contentful.entries.get(first.body.external_id)!;
@@ -420,14 +411,14 @@ describe("publishing to content systems over HTTP", () => {
       expect(asset.fields.file["en-US"]).toMatchObject({ contentType: "image/png", fileName: "home-composting-guide.png" });
       expect(contentful.uploads.get(asset.fields.file["en-US"].uploadFrom.sys.id)!.equals(TINY_PNG)).toBe(true);
 
-      const draft = await api(`/v1/articles/${articleId}/publish`, { method: "POST", body: { integration_id: integrationId, as_draft: true } });
+      const draft = await publish(api, articleId, { integration_id: integrationId, as_draft: true });
       expect(draft.body.external_id).toBe(first.body.external_id);
       expect(contentful.entries.size).toBe(1);
       expect(contentful.assets.size).toBe(1);
       expect(contentful.entries.get(first.body.external_id)!.sys.publishedVersion).toBeUndefined();
 
       const unmapped = await integration(orgId, { kind: "contentful", name: "Contentful", space_id: "space1", content_type_id: "blogPost", management_token: CONTENTFUL_TOKEN, locale: "de-DE" });
-      const invalid = await api(`/v1/articles/${articleId}/publish`, { method: "POST", body: { integration_id: unmapped } });
+      const invalid = await publish(api, articleId, { integration_id: unmapped });
       expect(invalid.status).toBe(502);
       expect(invalid.body.error.message).toMatch(/^Publishing to Contentful failed: upstream status 422: ValidationFailed: Validation error \(fields\.file\.de-DE|^Publishing to Contentful failed: upstream status 422: ValidationFailed/);
     });
@@ -435,12 +426,10 @@ describe("publishing to content systems over HTTP", () => {
 
   describe("Sanity", () => {
     it("writes the document with Portable Text and an image asset, as draft then published, in one document id", async () => {
-      const { orgId, api } = await newOrg();
-      const articleId = await approvedArticle(orgId, api);
-      const integrationId = await integration(orgId, { kind: "sanity", name: "Sanity", project_id: "proj1", dataset: "production", api_token: SANITY_TOKEN, studio_url: "https://studio.example.com" });
+      const { orgId, api, articleId, integrationId } = await publishable({ kind: "sanity", name: "Sanity", project_id: "proj1", dataset: "production", api_token: SANITY_TOKEN, studio_url: "https://studio.example.com" });
       expect((await admin(`/admin/integrations/${integrationId}/test`, { method: "POST" })).body).toMatchObject({ ok: true, status: 200 });
 
-      const draft = await api(`/v1/articles/${articleId}/publish`, { method: "POST", body: { integration_id: integrationId, as_draft: true } });
+      const draft = await publish(api, articleId, { integration_id: integrationId, as_draft: true });
       expect(draft.status).toBe(200);
       const id = draft.body.external_id;
       expect(draft.body.external_url).toBe(`https://studio.example.com/intent/edit/id=${id};type=post`);
@@ -451,12 +440,12 @@ describe("publishing to content systems over HTTP", () => {
       expect(doc.body.some((b: any) => b.listItem === "bullet")).toBe(true);
       expect(sanity.assets.get(doc.mainImage.asset._ref)!.bytes.equals(TINY_PNG)).toBe(true);
 
-      const live = await api(`/v1/articles/${articleId}/publish`, { method: "POST", body: { integration_id: integrationId } });
+      const live = await publish(api, articleId, { integration_id: integrationId });
       expect(live.body.external_id).toBe(id);
       expect([...sanity.documents.keys()]).toEqual([id]);
 
       const wrong = await integration(orgId, { kind: "sanity", name: "Sanity", project_id: "proj1", dataset: "production", api_token: "wrong-token-123" });
-      const unauthorized = await api(`/v1/articles/${articleId}/publish`, { method: "POST", body: { integration_id: wrong } });
+      const unauthorized = await publish(api, articleId, { integration_id: wrong });
       expect(unauthorized.status).toBe(502);
       expect(unauthorized.body.error.message).toBe("Publishing to Sanity failed: upstream status 401: Unauthorized: Session not found");
     });
@@ -503,12 +492,12 @@ describe("publishing to content systems over HTTP", () => {
       for (const kind of kinds) {
         const integrationId = await integration(orgId, kind.body);
         kind.fake.fail({ match: kind.write, times: 3, reply: { status: 500, body: kind.error } });
-        const failed = await api(`/v1/articles/${articleId}/publish`, { method: "POST", body: { integration_id: integrationId } });
+        const failed = await publish(api, articleId, { integration_id: integrationId });
         expect(failed.status).toBe(502);
         expect(failed.body.error).toEqual({ code: "publish_failed", message: `Publishing to ${kind.label} failed: upstream status 500: ${kind.reason}` });
 
         kind.fake.fail({ match: kind.write, times: 1, hang: true });
-        const slow = await api(`/v1/articles/${articleId}/publish`, { method: "POST", body: { integration_id: integrationId } });
+        const slow = await publish(api, articleId, { integration_id: integrationId });
         expect(slow.status).toBe(502);
         expect(slow.body.error.message).toMatch(new RegExp(`^Publishing to ${kind.label} failed: no answer: timed out: .*no complete response within 1500 ms$`));
       }
