@@ -50,17 +50,27 @@ function collapse(text: string): string {
   return text.replace(/\s+/g, " ").trim();
 }
 
+const HEADING_LABEL = /^(?:chapter|chapitre|kapitel|cap[ií]tulo|appendix|annexe|anhang|ap[ée]ndice|section|part|partie|teil|parte)\s+(\S+?)[.:]?\s+/i;
+/** What follows a label when it numbers the heading: digits, one capital letter or a Roman numeral ("Part of …", "Teil der …" are words). */
+const LABEL_NUMBER = /^(?:\d+|[A-Z]|[IVXLC]+)$/;
+
 /**
  * A heading as a reader would write it: without the source's numbering ("14.2.2. Moving from iptables to
  * nftables", "Chapter 2. Debian package management", "A.1. …") and without a trailing anchor mark ("¶", "#").
  */
 export function cleanHeading(text: string): string {
-  return collapse(text)
-    .replace(/^(?:chapter|chapitre|kapitel|cap[ií]tulo|appendix|annexe|anhang|ap[ée]ndice|section|part|partie|teil|parte)\s+[\dA-Z]+[.:]?\s+/i, "")
+  const collapsed = collapse(text);
+  const label = HEADING_LABEL.exec(collapsed);
+  return (label && LABEL_NUMBER.test(label[1]) ? collapsed.slice(label[0].length) : collapsed)
     .replace(/^(?:[A-Z]|\d+)(?:\.\d+)+\.?\s+/, "")
     .replace(/^\d+[.)]\s+/, "")
     .replace(/\s*[¶#§]\s*$/, "")
     .trim();
+}
+
+/** Whether a heading still carries what `cleanHeading` strips: a source's numbering, chapter label or trailing mark. */
+export function hasSourceNumbering(heading: string): boolean {
+  return cleanHeading(heading) !== collapse(heading).trim();
 }
 
 function extractHtml(url: string, html: string): ExtractedDocument {

@@ -105,6 +105,17 @@ describe("the quality score", () => {
     const problems = formProblems(marred, seo, brief);
     expect(problems).toEqual(["doubled word in heading: How How route planning works", "numbered heading: 14.2.2. Moving jobs between routes"]);
     expect(formProblems(body, seo, brief)).toEqual([]);
+    // Headings that only start like a number or a letter are not numbered.
+    for (const heading of ["A closer look at route planning", "I use route planning daily", "2024 in route planning", "Appendix of route planning"]) {
+      const plain: ArticleBody = structuredClone(body);
+      plain.sections.filter((s) => s.role === "body")[0].heading = heading;
+      expect(formProblems(plain, seo, brief)).toEqual([]);
+    }
+    for (const heading of ["A.1 Route planning", "3) Route planning", "Chapter 4: Route planning", "Route planning ¶"]) {
+      const numbered: ArticleBody = structuredClone(body);
+      numbered.sections.filter((s) => s.role === "body")[0].heading = heading;
+      expect(formProblems(numbered, seo, brief)).toEqual([`numbered heading: ${heading}`]);
+    }
     expect(tidyHeading(first.heading)).toBe("How route planning works");
     expect(hasDoubledWord(tidyHeading(first.heading))).toBe(false);
   });

@@ -181,6 +181,11 @@ Pin-Priority: 800</pre>
     expect(cleanHeading("Chapter 2. Debian package management")).toBe("Debian package management");
     expect(cleanHeading("A.1. The Debian maze")).toBe("The Debian maze");
     expect(cleanHeading("3 ways to cut drive time")).toBe("3 ways to cut drive time");
+    expect(cleanHeading("Appendix B: Glossary")).toBe("Glossary");
+    expect(cleanHeading("Part IV. Administration")).toBe("Administration");
+    // A label followed by a word is a heading's own words.
+    expect(cleanHeading("Part of the problem")).toBe("Part of the problem");
+    expect(cleanHeading("Teil der Lösung")).toBe("Teil der Lösung");
     const doc = extractDocument({ url: "https://example.org/ch02.html", contentType: "text/html", body: html });
     const headings = doc.sections.flatMap((s) => s.headingPath);
     expect(headings).toContain("Tweaking candidate version");

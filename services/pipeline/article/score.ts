@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { QualityBreakdown } from "../../../shared/schemas/articles";
 import { readingLevel } from "../../../shared/text/flesch";
 import { articleMetrics, type ArticleMetrics } from "../../../shared/text/metrics";
+import { hasSourceNumbering } from "../../../shared/text/extract";
 import { countWords, sentencesOf } from "../../../shared/text/segment";
 import { isInLanguage } from "../../../shared/text/language";
 import { offlineSupport } from "./citation-check";
@@ -197,7 +198,7 @@ export function formProblems(body: ArticleBody, seo: Pick<SeoResult, "meta_title
   const problems: string[] = [];
   for (const s of body.sections) {
     if (!s.heading) continue;
-    if (/^(?:[A-Z]|\d+)(?:\.\d+)*\.?\s/.test(s.heading)) problems.push(`numbered heading: ${s.heading}`);
+    if (hasSourceNumbering(s.heading)) problems.push(`numbered heading: ${s.heading}`);
     if (hasDoubledWord(s.heading)) problems.push(`doubled word in heading: ${s.heading}`);
   }
   const bodySentences = new Set(body.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.sentences.map((x) => x.text.trim()))));
