@@ -160,6 +160,48 @@ const intField = (form: URLSearchParams, name: string): number | string => {
   return /^-?\d+$/.test(raw) ? Number(raw) : raw;
 };
 
+/**
+ * "Confirm, then act" on an item the organization owns, at `/orgs/:org<path>` (`/<section>/:<item>/<verb>`):
+ * GET asks on a confirmation page, POST does it and returns to the section with the `done` message.
+ * Both find the item first, so an id of another organization is a 404 either way.
+ */
+function confirmThenAct<T extends { id: string }>(o: {
+  path: string;
+  find: (c: OrgCall) => Promise<T>;
+  /** Nothing left to confirm (already done): the GET returns to the section. */
+  nothingToDo?: (item: T) => boolean;
+  confirm: (item: T) => { title: string; question: Html; button: string };
+  act: (c: OrgCall, item: T) => Promise<unknown>;
+  done: keyof typeof DONE_MESSAGES;
+}): DashboardRoute[] {
+  const section = o.path.slice(0, o.path.indexOf("/", 1));
+  const itemPath = (item: T) => o.path.replace(/:[a-z_]+/, item.id);
+  return [
+    {
+      method: "GET",
+      path: `/orgs/:org${o.path}`,
+      access: "org",
+      async handler(c) {
+        const item = await o.find(c);
+        if (o.nothingToDo?.(item)) return redirect(c.res, orgUrl(c.org.id, section));
+        const question = o.confirm(item);
+        const form = { ...question, action: orgUrl(c.org.id, itemPath(item)), back: orgUrl(c.org.id, section) };
+        sendHtml(c.res, 200, confirmPage({ session: c.session, org: c.org }, form));
+      },
+    },
+    {
+      method: "POST",
+      path: `/orgs/:org${o.path}`,
+      access: "org",
+      async handler(c) {
+        const item = await o.find(c);
+        await o.act(c, item);
+        done(c, section, o.done);
+      },
+    },
+  ];
+}
+
 // ---------------------------------------------------------------- routes
 
 export const DASHBOARD_ROUTES: DashboardRoute[] = [
@@ -319,39 +361,18 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
     },
     onRefused: (c, notice) => showKeys(c, notice),
   },
-  {
-    method: "GET",
-    path: "/orgs/:org/keys/:key/revoke",
-    access: "org",
-    async handler(c) {
-      const key = await ownedKey(c, c.params.key);
-      if (key.revoked_at) return redirect(c.res, orgUrl(c.org.id, "/keys"));
-      sendHtml(
-        c.res,
-        200,
-        confirmPage(
-          { session: c.session, org: c.org },
-          {
-            title: "Revoke API key",
-            question: html`Revoke <code>${key.display}</code> (${key.mode})? Requests with it fail with 401 at once. This cannot be undone.`,
-            action: orgUrl(c.org.id, `/keys/${key.id}/revoke`),
-            button: "Revoke key",
-            back: orgUrl(c.org.id, "/keys"),
-          },
-        ),
-      );
-    },
-  },
-  {
-    method: "POST",
-    path: "/orgs/:org/keys/:key/revoke",
-    access: "org",
-    async handler(c) {
-      const key = await ownedKey(c, c.params.key);
-      await call(c.caller, AuthActions.revokeKey, { key_id: key.id });
-      done(c, "/keys", "revoked");
-    },
-  },
+  ...confirmThenAct({
+    path: "/keys/:key/revoke",
+    find: (c) => ownedKey(c, c.params.key),
+    nothingToDo: (key) => Boolean(key.revoked_at),
+    confirm: (key) => ({
+      title: "Revoke API key",
+      question: html`Revoke <code>${key.display}</code> (${key.mode})? Requests with it fail with 401 at once. This cannot be undone.`,
+      button: "Revoke key",
+    }),
+    act: (c, key) => call(c.caller, AuthActions.revokeKey, { key_id: key.id }),
+    done: "revoked",
+  }),
   {
     method: "GET",
     path: "/orgs/:org/integrations",
@@ -398,38 +419,17 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
     },
     onRefused: (c, notice) => showIntegrations(c, notice),
   },
-  {
-    method: "GET",
-    path: "/orgs/:org/integrations/:integration/remove",
-    access: "org",
-    async handler(c) {
-      const integration = await ownedIntegration(c, c.params.integration);
-      sendHtml(
-        c.res,
-        200,
-        confirmPage(
-          { session: c.session, org: c.org },
-          {
-            title: "Remove integration",
-            question: html`Remove the ${integration.kind} integration <strong>${integration.name}</strong>? Articles can no longer be published through it; what was published stays upstream.`,
-            action: orgUrl(c.org.id, `/integrations/${integration.id}/remove`),
-            button: "Remove integration",
-            back: orgUrl(c.org.id, "/integrations"),
-          },
-        ),
-      );
-    },
-  },
-  {
-    method: "POST",
-    path: "/orgs/:org/integrations/:integration/remove",
-    access: "org",
-    async handler(c) {
-      const integration = await ownedIntegration(c, c.params.integration);
-      await call(c.caller, IntegrationActions.deleteIntegration, { id: integration.id });
-      done(c, "/integrations", "removed");
-    },
-  },
+  ...confirmThenAct({
+    path: "/integrations/:integration/remove",
+    find: (c) => ownedIntegration(c, c.params.integration),
+    confirm: (integration) => ({
+      title: "Remove integration",
+      question: html`Remove the ${integration.kind} integration <strong>${integration.name}</strong>? Articles can no longer be published through it; what was published stays upstream.`,
+      button: "Remove integration",
+    }),
+    act: (c, integration) => call(c.caller, IntegrationActions.deleteIntegration, { id: integration.id }),
+    done: "removed",
+  }),
   {
     method: "GET",
     path: "/orgs/:org/webhooks",
