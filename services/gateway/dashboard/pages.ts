@@ -5,11 +5,12 @@ import { ArticlesActions } from "../../../shared/schemas/articles";
 import { BillingActions } from "../../../shared/schemas/billing";
 import { DashboardActions, type DashboardLink } from "../../../shared/schemas/dashboard";
 import { PipelineActions } from "../../../shared/schemas/jobs";
+import type { ListPage } from "../../../shared/schemas/pagination";
 import { IntegrationActions, type IntegrationResource, type IntegrationTestResult } from "../../../shared/schemas/publishing";
 import { WebhooksActions, type AdminWebhookEndpointResource } from "../../../shared/schemas/webhooks";
 import { isAdminToken } from "../../../shared/bearer";
 import { NotFoundError, ValidationError } from "../../../shared/errors";
-import { parseOrThrow } from "../../../shared/validation";
+import { parseOrThrow, uuid } from "../../../shared/validation";
 import { html, type Html } from "./html";
 import { redirect, sendHtml, sendJson } from "./http";
 import type { Call, DashboardRoute, OrgCall, SessionCall } from "./router";
@@ -67,6 +68,17 @@ async function ownedIntegration(c: OrgCall, id: string): Promise<IntegrationReso
   return found;
 }
 
+// ---------------------------------------------------------------- paging (the cursor of the spec's lists)
+
+/** The `starting_after` of the page's URL when it is a UUID, as the lists' contracts take it; anything else pages from the start. */
+const cursorFrom = (query: URLSearchParams): { starting_after?: string } => {
+  const after = query.get("starting_after");
+  return after && uuid.safeParse(after).success ? { starting_after: after } : {};
+};
+
+/** The cursor of the next page: the last item's id while there is more. */
+const nextCursor = (page: ListPage<{ id: string }>): string | undefined => (page.has_more ? page.data[page.data.length - 1]?.id : undefined);
+
 // ---------------------------------------------------------------- sections
 
 async function showOverview(c: OrgCall, extra: { notice?: Notice; link?: DashboardLink } = {}): Promise<Html> {
@@ -100,25 +112,15 @@ async function showWebhooks(c: OrgCall, notice?: Notice): Promise<Html> {
 
 async function showDeliveries(c: OrgCall, notice?: Notice): Promise<Html> {
   const endpoint = await ownedEndpoint(c, c.params.endpoint);
-  const after = c.query.get("starting_after");
-  const page = await call(c.caller, WebhooksActions.listDeliveries, {
-    id: endpoint.id,
-    limit: 20,
-    ...(after && /^[0-9a-f-]{36}$/i.test(after) ? { starting_after: after } : {}),
-  });
-  return deliveriesPage({ session: c.session, org: c.org, notice }, endpoint, page.data, { next: page.has_more ? page.data[page.data.length - 1]?.id : undefined });
+  const page = await call(c.caller, WebhooksActions.listDeliveries, { id: endpoint.id, limit: 20, ...cursorFrom(c.query) });
+  return deliveriesPage({ session: c.session, org: c.org, notice }, endpoint, page.data, { next: nextCursor(page) });
 }
 
 async function showOrgList(c: SessionCall, notice?: Notice): Promise<Html> {
   const q = (c.query.get("q") ?? "").trim().slice(0, 200);
-  const after = c.query.get("starting_after");
-  const list = await call(c.caller, AuthActions.listOrganizations, {
-    limit: PAGE,
-    ...(q ? { q } : {}),
-    ...(after && /^[0-9a-f-]{36}$/i.test(after) ? { starting_after: after } : {}),
-  });
+  const list = await call(c.caller, AuthActions.listOrganizations, { limit: PAGE, ...(q ? { q } : {}), ...cursorFrom(c.query) });
   const rows: OrgRow[] = list.data;
-  return orgListPage(c.session, rows, q, { next: list.has_more ? list.data[list.data.length - 1]?.id : undefined }, notice);
+  return orgListPage(c.session, rows, q, { next: nextCursor(list) }, notice);
 }
 
 /** Recent jobs with the article each produced (matched through the article's `job_id`). */
