@@ -12,7 +12,7 @@ import { isAdminToken } from "../../../shared/bearer";
 import { NotFoundError, ValidationError } from "../../../shared/errors";
 import { parseOrThrow, uuid } from "../../../shared/validation";
 import { html, type Html } from "./html";
-import { redirect, sendHtml, sendJson } from "./http";
+import { nullIfNotFound, redirect, sendHtml, sendJson } from "./http";
 import type { Call, DashboardRoute, OrgCall, SessionCall } from "./router";
 import { clearedSessionCookie, sessionCookie } from "./session";
 import { linkLandingPage, orgListPage, overviewPage, signInPage, type OrgRow } from "./views/access";
@@ -261,10 +261,7 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
     async handler(c) {
       const token = c.form.get("token") ?? "";
       const opened = /^[A-Za-z0-9_-]{43}$/.test(token)
-        ? await call(c.caller, DashboardActions.redeemDashboardLink, { token }).catch((err: unknown) => {
-            if ((err as { type?: string }).type === "not_found") return null;
-            throw err;
-          })
+        ? await nullIfNotFound(call(c.caller, DashboardActions.redeemDashboardLink, { token }))
         : null;
       if (!opened) return sendHtml(c.res, 404, linkLandingPage("", { kind: "error", text: "This sign-in link has expired or was used already." }));
       // A browser holds one session: an earlier one (the operator's, say) is replaced.
@@ -516,10 +513,7 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
       let article: { id: string; title: string; url: string } | null = null;
       const articleId = typeof job.result?.article_id === "string" ? job.result.article_id : null;
       if (!isRunning(job) && articleId) {
-        const a = await call(c.caller, ArticlesActions.get, { org_id: c.org.id, id: articleId, format: "markdown" }).catch((err: unknown) => {
-          if ((err as { type?: string }).type === "not_found") return null;
-          throw err;
-        });
+        const a = await nullIfNotFound(call(c.caller, ArticlesActions.get, { org_id: c.org.id, id: articleId, format: "markdown" }));
         if (a) article = { id: a.id, title: a.title, url: orgUrl(c.org.id, `/articles/${a.id}`) };
       }
       sendJson(c.res, 200, { job, article });

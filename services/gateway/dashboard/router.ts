@@ -5,7 +5,7 @@ import { AuthActions } from "../../../shared/schemas/admin";
 import { DashboardActions } from "../../../shared/schemas/dashboard";
 import { rootLogger } from "../../../shared/logger";
 import type { Html } from "./html";
-import { readForm, sendHtml } from "./http";
+import { nullIfNotFound, readForm, sendHtml } from "./http";
 import { assertCsrfToken, assertOperator, assertOrgAccess, assertSameOrigin, CsrfError, DASHBOARD_PREFIX, sessionIdFrom, type Session } from "./session";
 import type { JobEventStreams } from "../job-events/sse";
 import type { FailureBudget } from "./sign-in-budget";
@@ -77,13 +77,8 @@ export function createRouter(routes: DashboardRoute[], deps: { caller: Caller; s
       const sid = sessionIdFrom(req);
       if (sid) {
         // An unknown or expired session is no session; auth being unreachable is a 503, not a sign-out.
-        session = await callAction(deps.caller, DashboardActions.getDashboardSession, { session: sid }).then(
-          (s) => ({ ...s, id: sid }),
-          (err: unknown) => {
-            if ((err as { type?: string }).type === "not_found") return null;
-            throw err;
-          },
-        );
+        const found = await nullIfNotFound(callAction(deps.caller, DashboardActions.getDashboardSession, { session: sid }));
+        session = found && { ...found, id: sid };
       }
 
       let match: RegExpExecArray | null = null;
