@@ -121,6 +121,12 @@ describe("the dashboard in a browser", () => {
     const op = await operatorPage();
     const names = await op.locator("a.org-link").allTextContents();
     expect(names).toEqual(expect.arrayContaining([org.name, "Other Org"]));
+    // The list's cursor: from an organization, only those older than it (newest first); a cursor that is no id pages from the start.
+    await op.goto(`/dashboard/orgs?starting_after=${other.orgId}`);
+    expect(await op.locator("a.org-link").allTextContents()).toEqual(names.slice(names.indexOf("Other Org") + 1));
+    await op.goto("/dashboard/orgs?starting_after=not-a-cursor");
+    expect(await op.locator("a.org-link").allTextContents()).toEqual(names);
+    await op.goto("/dashboard/orgs");
     await expectInert(op);
     await screenshot(op, "operator-organizations");
 
