@@ -14,7 +14,7 @@ import { parseOrThrow, uuid } from "../../../shared/validation";
 import { html, type Html } from "./html";
 import { nullIfNotFound, redirect, sendHtml, sendJson } from "./http";
 import type { Call, DashboardRoute, OrgCall, SessionCall } from "./router";
-import { clearedSessionCookie, sessionCookie } from "./session";
+import { clearedSessionCookie, isDashboardSecret, sessionCookie } from "./session";
 import { linkLandingPage, orgListPage, overviewPage, signInPage, type OrgRow } from "./views/access";
 import { integrationBody, isIntegrationKind } from "./views/integration-forms";
 import { orgUrl, type Notice } from "./views/layout";
@@ -251,7 +251,7 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
     access: "public",
     async handler(c) {
       const token = c.query.get("token") ?? "";
-      sendHtml(c.res, 200, linkLandingPage(/^[A-Za-z0-9_-]{43}$/.test(token) ? token : "", token ? undefined : { kind: "error", text: "This link is incomplete." }));
+      sendHtml(c.res, 200, linkLandingPage(isDashboardSecret(token) ? token : "", token ? undefined : { kind: "error", text: "This link is incomplete." }));
     },
   },
   {
@@ -260,7 +260,7 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
     access: "public",
     async handler(c) {
       const token = c.form.get("token") ?? "";
-      const opened = /^[A-Za-z0-9_-]{43}$/.test(token)
+      const opened = isDashboardSecret(token)
         ? await nullIfNotFound(call(c.caller, DashboardActions.redeemDashboardLink, { token }))
         : null;
       if (!opened) return sendHtml(c.res, 404, linkLandingPage("", { kind: "error", text: "This sign-in link has expired or was used already." }));
