@@ -133,10 +133,8 @@ async function jobRows(c: OrgCall): Promise<JobRow[]> {
   return jobs.data.map((job) => ({ job, article: byJob.get(job.id) ?? null }));
 }
 
-const done = (c: OrgCall, rest: string, message: string) => redirect(c.res, `${orgUrl(c.org.id, rest)}${rest.includes("?") ? "&" : "?"}done=${message}`);
-
 /** Messages after a redirect: by name only, so nothing a user typed is ever reflected from the URL. */
-const DONE_MESSAGES: Record<string, string> = {
+const DONE_MESSAGES = {
   revoked: "The key was revoked. Requests with it now fail with 401.",
   created: "The integration was added. Its credentials will not be shown again.",
   removed: "The integration was removed.",
@@ -145,10 +143,15 @@ const DONE_MESSAGES: Record<string, string> = {
   redelivering: "The delivery was queued again.",
   granted: "Credits granted.",
   organization: "Organization created.",
-};
+} satisfies Record<string, string>;
+type Done = keyof typeof DONE_MESSAGES;
+
+/** Back to a section of the organization (a path without a query), with a message by name. */
+const done = (c: OrgCall, rest: string, message: Done) => redirect(c.res, `${orgUrl(c.org.id, rest)}?done=${message}`);
+
 const doneNotice = (c: Call): Notice | undefined => {
   const key = c.query.get("done");
-  return key && Object.prototype.hasOwnProperty.call(DONE_MESSAGES, key) ? { kind: "ok", text: DONE_MESSAGES[key] } : undefined;
+  return key && Object.prototype.hasOwnProperty.call(DONE_MESSAGES, key) ? { kind: "ok", text: DONE_MESSAGES[key as Done] } : undefined;
 };
 
 /**
@@ -174,7 +177,7 @@ function confirmThenAct<T extends { id: string }>(o: {
   nothingToDo?: (item: T) => boolean;
   confirm: (item: T) => { title: string; question: Html; button: string };
   act: (c: OrgCall, item: T) => Promise<unknown>;
-  done: keyof typeof DONE_MESSAGES;
+  done: Done;
 }): DashboardRoute[] {
   const section = o.path.slice(0, o.path.indexOf("/", 1));
   const itemPath = (item: T) => o.path.replace(/:[a-z_]+/, item.id);
