@@ -194,6 +194,18 @@ describe("the dashboard in a browser", () => {
     }, { orgId: org.orgId, keyId: other.keyId });
     expect(status).toBe(404);
     expect((await request(platform.url, "/v1/usage", { token: other.key })).status).toBe(200);
+    // The operator's actions on an organization are not its own: granting itself credits or issuing a link is not found.
+    const balance = async () => (await request(platform.url, "/v1/usage", { token: org.key })).body.credit_balance as number;
+    const before = await balance();
+    expect(before).toEqual(expect.any(Number));
+    const operatorOnly = await page.evaluate(async ({ orgId }) => {
+      const csrf = (document.querySelector("input[name=_csrf]") as HTMLInputElement).value;
+      const post = (path: string, form: Record<string, string>) =>
+        fetch(`/dashboard/orgs/${orgId}${path}`, { method: "POST", body: new URLSearchParams({ _csrf: csrf, ...form }) }).then((r) => r.status);
+      return [await post("/credits", { amount: "1000", reason: "to myself" }), await post("/sign-in-links", {})];
+    }, { orgId: org.orgId });
+    expect(operatorOnly).toEqual([404, 404]);
+    expect(await balance()).toBe(before);
 
     // The operator's button issues a link too; signing out ends the session.
     const op = await operatorPage();
