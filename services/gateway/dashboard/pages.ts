@@ -308,9 +308,8 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
   {
     method: "POST",
     path: "/orgs/:org/credits",
-    access: "org",
+    access: "operator",
     async handler(c) {
-      if (c.session.role !== "operator") throw new NotFoundError("page");
       await call(
         c.caller,
         AuthActions.grantCredits,
@@ -323,9 +322,8 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
   {
     method: "POST",
     path: "/orgs/:org/sign-in-links",
-    access: "org",
+    access: "operator",
     async handler(c) {
-      if (c.session.role !== "operator") throw new NotFoundError("page");
       const link = await call(c.caller, DashboardActions.createDashboardLink, { org_id: c.org.id });
       sendHtml(c.res, 201, await showOverview(c, { link, notice: { kind: "ok", text: "Sign-in link issued. Send it to the organization: it works once." } }));
     },

@@ -38,7 +38,10 @@ export interface OrgCall extends SessionCall {
   org: OrgRef & { created_at: string };
 }
 
-/** Who may use a route: anyone, any signed-in session, the operator, or a session allowed the `:org` of the path. */
+/**
+ * Who may use a route: anyone, any signed-in session, the operator, or a session allowed the `:org` of the path.
+ * A route of the operator's that names `:org` gets that organization as well (`c.org`).
+ */
 export type Access = "public" | "session" | "operator" | "org";
 
 export interface DashboardRoute {
@@ -98,7 +101,8 @@ export function createRouter(routes: DashboardRoute[], deps: { caller: Caller; s
         if (!session) return void redirectToSignIn(res);
         if (req.method === "POST") assertCsrfToken(session, form.get("_csrf"));
         if (route.access === "operator") assertOperator(session);
-        if (route.access === "org") {
+        // Any route naming an organization (an operator's action on one, too) reaches it only if the session may.
+        if (route.access === "org" || params.org) {
           assertOrgAccess(session, params.org);
           const org = await callAction(deps.caller, AuthActions.getOrganization, { org_id: params.org });
           (call as OrgCall).org = { id: org.id, name: org.name, created_at: org.created_at };
