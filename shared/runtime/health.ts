@@ -2,6 +2,7 @@ import http from "node:http";
 import type { ServiceBroker } from "moleculer";
 import type { Db } from "mongodb";
 import { pingDatabase } from "../db/mixin";
+import { toHttpError } from "../errors";
 import { metricsText } from "../metrics";
 
 export interface Readiness {
@@ -59,7 +60,14 @@ export function startHealthServer(broker: ServiceBroker, port: number, requiredS
     const path = (req.url ?? "/").split("?")[0];
     if (req.method !== "GET") return writeHealth(res, 405, { error: { code: "method_not_allowed", message: "Use GET." } });
     if (path === "/healthz") return writeHealth(res, 200, { status: "ok" });
-    if (path === "/metrics") return void writeMetrics(res);
+    if (path === "/metrics") {
+      // As on the gateway: a failure to collect is a 500 in the error envelope, never an unhandled rejection.
+      void writeMetrics(res).catch((err: unknown) => {
+        const mapped = toHttpError(err);
+        writeHealth(res, mapped.status, mapped.body);
+      });
+      return;
+    }
     if (path === "/readyz") {
       void checkReadiness(broker, requiredServices).then((r) => writeHealth(res, r.ready ? 200 : 503, { status: r.ready ? "ready" : "not_ready", checks: r.checks, missing: r.missing }));
       return;

@@ -13,15 +13,17 @@ export function transportMetricsMiddleware(): Middleware {
     if (action.name.startsWith("$")) return next;
     return function measured(ctx: Context) {
       const end = transportRequestDuration.startTimer({ action: action.name, side });
+      const settled = (outcome: "ok" | "error") => {
+        end();
+        transportRequests.inc({ action: action.name, side, outcome });
+      };
       return next(ctx).then(
         (result) => {
-          end();
-          transportRequests.inc({ action: action.name, side, outcome: "ok" });
+          settled("ok");
           return result;
         },
         (err: unknown) => {
-          end();
-          transportRequests.inc({ action: action.name, side, outcome: "error" });
+          settled("error");
           throw err;
         },
       );

@@ -121,6 +121,12 @@ describe("the dashboard in a browser", () => {
     const op = await operatorPage();
     const names = await op.locator("a.org-link").allTextContents();
     expect(names).toEqual(expect.arrayContaining([org.name, "Other Org"]));
+    // The list's cursor: from an organization, only those older than it (newest first); a cursor that is no id pages from the start.
+    await op.goto(`/dashboard/orgs?starting_after=${other.orgId}`);
+    expect(await op.locator("a.org-link").allTextContents()).toEqual(names.slice(names.indexOf("Other Org") + 1));
+    await op.goto("/dashboard/orgs?starting_after=not-a-cursor");
+    expect(await op.locator("a.org-link").allTextContents()).toEqual(names);
+    await op.goto("/dashboard/orgs");
     await expectInert(op);
     await screenshot(op, "operator-organizations");
 
@@ -188,6 +194,18 @@ describe("the dashboard in a browser", () => {
     }, { orgId: org.orgId, keyId: other.keyId });
     expect(status).toBe(404);
     expect((await request(platform.url, "/v1/usage", { token: other.key })).status).toBe(200);
+    // The operator's actions on an organization are not its own: granting itself credits or issuing a link is not found.
+    const balance = async () => (await request(platform.url, "/v1/usage", { token: org.key })).body.credit_balance as number;
+    const before = await balance();
+    expect(before).toEqual(expect.any(Number));
+    const operatorOnly = await page.evaluate(async ({ orgId }) => {
+      const csrf = (document.querySelector("input[name=_csrf]") as HTMLInputElement).value;
+      const post = (path: string, form: Record<string, string>) =>
+        fetch(`/dashboard/orgs/${orgId}${path}`, { method: "POST", body: new URLSearchParams({ _csrf: csrf, ...form }) }).then((r) => r.status);
+      return [await post("/credits", { amount: "1000", reason: "to myself" }), await post("/sign-in-links", {})];
+    }, { orgId: org.orgId });
+    expect(operatorOnly).toEqual([404, 404]);
+    expect(await balance()).toBe(before);
 
     // The operator's button issues a link too; signing out ends the session.
     const op = await operatorPage();

@@ -3,6 +3,13 @@ import getRawBody from "raw-body";
 import { ApiError, ValidationError } from "../../../shared/errors";
 import type { Html } from "./html";
 
+/** An action's answer, or null when it refused with `not_found` (an absent thing the page handles); any other failure stays one. */
+export const nullIfNotFound = <T>(answer: Promise<T>): Promise<T | null> =>
+  answer.catch((err: unknown) => {
+    if ((err as { type?: string }).type === "not_found") return null;
+    throw err;
+  });
+
 /**
  * Every dashboard response carries a strict policy: scripts, styles, images and requests from
  * this origin only, no inline script or style, forms posting only here, never framed.

@@ -5,15 +5,16 @@ import { ArticlesActions } from "../../../shared/schemas/articles";
 import { BillingActions } from "../../../shared/schemas/billing";
 import { DashboardActions, type DashboardLink } from "../../../shared/schemas/dashboard";
 import { PipelineActions } from "../../../shared/schemas/jobs";
+import type { ListPage } from "../../../shared/schemas/pagination";
 import { IntegrationActions, type IntegrationResource, type IntegrationTestResult } from "../../../shared/schemas/publishing";
 import { WebhooksActions, type AdminWebhookEndpointResource } from "../../../shared/schemas/webhooks";
 import { isAdminToken } from "../../../shared/bearer";
 import { NotFoundError, ValidationError } from "../../../shared/errors";
-import { parseOrThrow } from "../../../shared/validation";
+import { parseOrThrow, uuid } from "../../../shared/validation";
 import { html, type Html } from "./html";
-import { redirect, sendHtml, sendJson } from "./http";
+import { nullIfNotFound, redirect, sendHtml, sendJson } from "./http";
 import type { Call, DashboardRoute, OrgCall, SessionCall } from "./router";
-import { clearedSessionCookie, sessionCookie } from "./session";
+import { clearedSessionCookie, isDashboardSecret, sessionCookie } from "./session";
 import { linkLandingPage, orgListPage, overviewPage, signInPage, type OrgRow } from "./views/access";
 import { integrationBody, isIntegrationKind } from "./views/integration-forms";
 import { orgUrl, type Notice } from "./views/layout";
@@ -67,6 +68,17 @@ async function ownedIntegration(c: OrgCall, id: string): Promise<IntegrationReso
   return found;
 }
 
+// ---------------------------------------------------------------- paging (the cursor of the spec's lists)
+
+/** The `starting_after` of the page's URL when it is a UUID, as the lists' contracts take it; anything else pages from the start. */
+const cursorFrom = (query: URLSearchParams): { starting_after?: string } => {
+  const after = query.get("starting_after");
+  return after && uuid.safeParse(after).success ? { starting_after: after } : {};
+};
+
+/** The cursor of the next page: the last item's id while there is more. */
+const nextCursor = (page: ListPage<{ id: string }>): string | undefined => (page.has_more ? page.data[page.data.length - 1]?.id : undefined);
+
 // ---------------------------------------------------------------- sections
 
 async function showOverview(c: OrgCall, extra: { notice?: Notice; link?: DashboardLink } = {}): Promise<Html> {
@@ -100,25 +112,15 @@ async function showWebhooks(c: OrgCall, notice?: Notice): Promise<Html> {
 
 async function showDeliveries(c: OrgCall, notice?: Notice): Promise<Html> {
   const endpoint = await ownedEndpoint(c, c.params.endpoint);
-  const after = c.query.get("starting_after");
-  const page = await call(c.caller, WebhooksActions.listDeliveries, {
-    id: endpoint.id,
-    limit: 20,
-    ...(after && /^[0-9a-f-]{36}$/i.test(after) ? { starting_after: after } : {}),
-  });
-  return deliveriesPage({ session: c.session, org: c.org, notice }, endpoint, page.data, { next: page.has_more ? page.data[page.data.length - 1]?.id : undefined });
+  const page = await call(c.caller, WebhooksActions.listDeliveries, { id: endpoint.id, limit: 20, ...cursorFrom(c.query) });
+  return deliveriesPage({ session: c.session, org: c.org, notice }, endpoint, page.data, { next: nextCursor(page) });
 }
 
 async function showOrgList(c: SessionCall, notice?: Notice): Promise<Html> {
   const q = (c.query.get("q") ?? "").trim().slice(0, 200);
-  const after = c.query.get("starting_after");
-  const list = await call(c.caller, AuthActions.listOrganizations, {
-    limit: PAGE,
-    ...(q ? { q } : {}),
-    ...(after && /^[0-9a-f-]{36}$/i.test(after) ? { starting_after: after } : {}),
-  });
+  const list = await call(c.caller, AuthActions.listOrganizations, { limit: PAGE, ...(q ? { q } : {}), ...cursorFrom(c.query) });
   const rows: OrgRow[] = list.data;
-  return orgListPage(c.session, rows, q, { next: list.has_more ? list.data[list.data.length - 1]?.id : undefined }, notice);
+  return orgListPage(c.session, rows, q, { next: nextCursor(list) }, notice);
 }
 
 /** Recent jobs with the article each produced (matched through the article's `job_id`). */
@@ -131,10 +133,8 @@ async function jobRows(c: OrgCall): Promise<JobRow[]> {
   return jobs.data.map((job) => ({ job, article: byJob.get(job.id) ?? null }));
 }
 
-const done = (c: OrgCall, rest: string, message: string) => redirect(c.res, `${orgUrl(c.org.id, rest)}${rest.includes("?") ? "&" : "?"}done=${message}`);
-
 /** Messages after a redirect: by name only, so nothing a user typed is ever reflected from the URL. */
-const DONE_MESSAGES: Record<string, string> = {
+const DONE_MESSAGES = {
   revoked: "The key was revoked. Requests with it now fail with 401.",
   created: "The integration was added. Its credentials will not be shown again.",
   removed: "The integration was removed.",
@@ -143,10 +143,15 @@ const DONE_MESSAGES: Record<string, string> = {
   redelivering: "The delivery was queued again.",
   granted: "Credits granted.",
   organization: "Organization created.",
-};
+} satisfies Record<string, string>;
+type Done = keyof typeof DONE_MESSAGES;
+
+/** Back to a section of the organization (a path without a query), with a message by name. */
+const done = (c: OrgCall, rest: string, message: Done) => redirect(c.res, `${orgUrl(c.org.id, rest)}?done=${message}`);
+
 const doneNotice = (c: Call): Notice | undefined => {
   const key = c.query.get("done");
-  return key && Object.prototype.hasOwnProperty.call(DONE_MESSAGES, key) ? { kind: "ok", text: DONE_MESSAGES[key] } : undefined;
+  return key && Object.prototype.hasOwnProperty.call(DONE_MESSAGES, key) ? { kind: "ok", text: DONE_MESSAGES[key as Done] } : undefined;
 };
 
 /**
@@ -159,6 +164,48 @@ const intField = (form: URLSearchParams, name: string): number | string => {
   const raw = (form.get(name) ?? "").trim();
   return /^-?\d+$/.test(raw) ? Number(raw) : raw;
 };
+
+/**
+ * "Confirm, then act" on an item the organization owns, at `/orgs/:org<path>` (`/<section>/:<item>/<verb>`):
+ * GET asks on a confirmation page, POST does it and returns to the section with the `done` message.
+ * Both find the item first, so an id of another organization is a 404 either way.
+ */
+function confirmThenAct<T extends { id: string }>(o: {
+  path: string;
+  find: (c: OrgCall) => Promise<T>;
+  /** Nothing left to confirm (already done): the GET returns to the section. */
+  nothingToDo?: (item: T) => boolean;
+  confirm: (item: T) => { title: string; question: Html; button: string };
+  act: (c: OrgCall, item: T) => Promise<unknown>;
+  done: Done;
+}): DashboardRoute[] {
+  const section = o.path.slice(0, o.path.indexOf("/", 1));
+  const itemPath = (item: T) => o.path.replace(/:[a-z_]+/, item.id);
+  return [
+    {
+      method: "GET",
+      path: `/orgs/:org${o.path}`,
+      access: "org",
+      async handler(c) {
+        const item = await o.find(c);
+        if (o.nothingToDo?.(item)) return redirect(c.res, orgUrl(c.org.id, section));
+        const question = o.confirm(item);
+        const form = { ...question, action: orgUrl(c.org.id, itemPath(item)), back: orgUrl(c.org.id, section) };
+        sendHtml(c.res, 200, confirmPage({ session: c.session, org: c.org }, form));
+      },
+    },
+    {
+      method: "POST",
+      path: `/orgs/:org${o.path}`,
+      access: "org",
+      async handler(c) {
+        const item = await o.find(c);
+        await o.act(c, item);
+        done(c, section, o.done);
+      },
+    },
+  ];
+}
 
 // ---------------------------------------------------------------- routes
 
@@ -207,7 +254,7 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
     access: "public",
     async handler(c) {
       const token = c.query.get("token") ?? "";
-      sendHtml(c.res, 200, linkLandingPage(/^[A-Za-z0-9_-]{43}$/.test(token) ? token : "", token ? undefined : { kind: "error", text: "This link is incomplete." }));
+      sendHtml(c.res, 200, linkLandingPage(isDashboardSecret(token) ? token : "", token ? undefined : { kind: "error", text: "This link is incomplete." }));
     },
   },
   {
@@ -216,11 +263,8 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
     access: "public",
     async handler(c) {
       const token = c.form.get("token") ?? "";
-      const opened = /^[A-Za-z0-9_-]{43}$/.test(token)
-        ? await call(c.caller, DashboardActions.redeemDashboardLink, { token }).catch((err: unknown) => {
-            if ((err as { type?: string }).type === "not_found") return null;
-            throw err;
-          })
+      const opened = isDashboardSecret(token)
+        ? await nullIfNotFound(call(c.caller, DashboardActions.redeemDashboardLink, { token }))
         : null;
       if (!opened) return sendHtml(c.res, 404, linkLandingPage("", { kind: "error", text: "This sign-in link has expired or was used already." }));
       // A browser holds one session: an earlier one (the operator's, say) is replaced.
@@ -264,9 +308,8 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
   {
     method: "POST",
     path: "/orgs/:org/credits",
-    access: "org",
+    access: "operator",
     async handler(c) {
-      if (c.session.role !== "operator") throw new NotFoundError("page");
       await call(
         c.caller,
         AuthActions.grantCredits,
@@ -279,9 +322,8 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
   {
     method: "POST",
     path: "/orgs/:org/sign-in-links",
-    access: "org",
+    access: "operator",
     async handler(c) {
-      if (c.session.role !== "operator") throw new NotFoundError("page");
       const link = await call(c.caller, DashboardActions.createDashboardLink, { org_id: c.org.id });
       sendHtml(c.res, 201, await showOverview(c, { link, notice: { kind: "ok", text: "Sign-in link issued. Send it to the organization: it works once." } }));
     },
@@ -319,39 +361,18 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
     },
     onRefused: (c, notice) => showKeys(c, notice),
   },
-  {
-    method: "GET",
-    path: "/orgs/:org/keys/:key/revoke",
-    access: "org",
-    async handler(c) {
-      const key = await ownedKey(c, c.params.key);
-      if (key.revoked_at) return redirect(c.res, orgUrl(c.org.id, "/keys"));
-      sendHtml(
-        c.res,
-        200,
-        confirmPage(
-          { session: c.session, org: c.org },
-          {
-            title: "Revoke API key",
-            question: html`Revoke <code>${key.display}</code> (${key.mode})? Requests with it fail with 401 at once. This cannot be undone.`,
-            action: orgUrl(c.org.id, `/keys/${key.id}/revoke`),
-            button: "Revoke key",
-            back: orgUrl(c.org.id, "/keys"),
-          },
-        ),
-      );
-    },
-  },
-  {
-    method: "POST",
-    path: "/orgs/:org/keys/:key/revoke",
-    access: "org",
-    async handler(c) {
-      const key = await ownedKey(c, c.params.key);
-      await call(c.caller, AuthActions.revokeKey, { key_id: key.id });
-      done(c, "/keys", "revoked");
-    },
-  },
+  ...confirmThenAct({
+    path: "/keys/:key/revoke",
+    find: (c) => ownedKey(c, c.params.key),
+    nothingToDo: (key) => Boolean(key.revoked_at),
+    confirm: (key) => ({
+      title: "Revoke API key",
+      question: html`Revoke <code>${key.display}</code> (${key.mode})? Requests with it fail with 401 at once. This cannot be undone.`,
+      button: "Revoke key",
+    }),
+    act: (c, key) => call(c.caller, AuthActions.revokeKey, { key_id: key.id }),
+    done: "revoked",
+  }),
   {
     method: "GET",
     path: "/orgs/:org/integrations",
@@ -398,38 +419,17 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
     },
     onRefused: (c, notice) => showIntegrations(c, notice),
   },
-  {
-    method: "GET",
-    path: "/orgs/:org/integrations/:integration/remove",
-    access: "org",
-    async handler(c) {
-      const integration = await ownedIntegration(c, c.params.integration);
-      sendHtml(
-        c.res,
-        200,
-        confirmPage(
-          { session: c.session, org: c.org },
-          {
-            title: "Remove integration",
-            question: html`Remove the ${integration.kind} integration <strong>${integration.name}</strong>? Articles can no longer be published through it; what was published stays upstream.`,
-            action: orgUrl(c.org.id, `/integrations/${integration.id}/remove`),
-            button: "Remove integration",
-            back: orgUrl(c.org.id, "/integrations"),
-          },
-        ),
-      );
-    },
-  },
-  {
-    method: "POST",
-    path: "/orgs/:org/integrations/:integration/remove",
-    access: "org",
-    async handler(c) {
-      const integration = await ownedIntegration(c, c.params.integration);
-      await call(c.caller, IntegrationActions.deleteIntegration, { id: integration.id });
-      done(c, "/integrations", "removed");
-    },
-  },
+  ...confirmThenAct({
+    path: "/integrations/:integration/remove",
+    find: (c) => ownedIntegration(c, c.params.integration),
+    confirm: (integration) => ({
+      title: "Remove integration",
+      question: html`Remove the ${integration.kind} integration <strong>${integration.name}</strong>? Articles can no longer be published through it; what was published stays upstream.`,
+      button: "Remove integration",
+    }),
+    act: (c, integration) => call(c.caller, IntegrationActions.deleteIntegration, { id: integration.id }),
+    done: "removed",
+  }),
   {
     method: "GET",
     path: "/orgs/:org/webhooks",
@@ -514,10 +514,7 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
       let article: { id: string; title: string; url: string } | null = null;
       const articleId = typeof job.result?.article_id === "string" ? job.result.article_id : null;
       if (!isRunning(job) && articleId) {
-        const a = await call(c.caller, ArticlesActions.get, { org_id: c.org.id, id: articleId, format: "markdown" }).catch((err: unknown) => {
-          if ((err as { type?: string }).type === "not_found") return null;
-          throw err;
-        });
+        const a = await nullIfNotFound(call(c.caller, ArticlesActions.get, { org_id: c.org.id, id: articleId, format: "markdown" }));
         if (a) article = { id: a.id, title: a.title, url: orgUrl(c.org.id, `/articles/${a.id}`) };
       }
       sendJson(c.res, 200, { job, article });

@@ -5,7 +5,7 @@ import { AuthActions } from "../../../shared/schemas/admin";
 import { DashboardActions } from "../../../shared/schemas/dashboard";
 import { rootLogger } from "../../../shared/logger";
 import type { Html } from "./html";
-import { readForm, sendHtml } from "./http";
+import { nullIfNotFound, readForm, sendHtml } from "./http";
 import { assertCsrfToken, assertOperator, assertOrgAccess, assertSameOrigin, CsrfError, DASHBOARD_PREFIX, sessionIdFrom, type Session } from "./session";
 import type { JobEventStreams } from "../job-events/sse";
 import type { FailureBudget } from "./sign-in-budget";
@@ -38,7 +38,10 @@ export interface OrgCall extends SessionCall {
   org: OrgRef & { created_at: string };
 }
 
-/** Who may use a route: anyone, any signed-in session, the operator, or a session allowed the `:org` of the path. */
+/**
+ * Who may use a route: anyone, any signed-in session, the operator, or a session allowed the `:org` of the path.
+ * A route of the operator's that names `:org` gets that organization as well (`c.org`).
+ */
 export type Access = "public" | "session" | "operator" | "org";
 
 export interface DashboardRoute {
@@ -77,13 +80,8 @@ export function createRouter(routes: DashboardRoute[], deps: { caller: Caller; s
       const sid = sessionIdFrom(req);
       if (sid) {
         // An unknown or expired session is no session; auth being unreachable is a 503, not a sign-out.
-        session = await callAction(deps.caller, DashboardActions.getDashboardSession, { session: sid }).then(
-          (s) => ({ ...s, id: sid }),
-          (err: unknown) => {
-            if ((err as { type?: string }).type === "not_found") return null;
-            throw err;
-          },
-        );
+        const found = await nullIfNotFound(callAction(deps.caller, DashboardActions.getDashboardSession, { session: sid }));
+        session = found && { ...found, id: sid };
       }
 
       let match: RegExpExecArray | null = null;
@@ -103,7 +101,8 @@ export function createRouter(routes: DashboardRoute[], deps: { caller: Caller; s
         if (!session) return void redirectToSignIn(res);
         if (req.method === "POST") assertCsrfToken(session, form.get("_csrf"));
         if (route.access === "operator") assertOperator(session);
-        if (route.access === "org") {
+        // Any route naming an organization (an operator's action on one, too) reaches it only if the session may.
+        if (route.access === "org" || params.org) {
           assertOrgAccess(session, params.org);
           const org = await callAction(deps.caller, AuthActions.getOrganization, { org_id: params.org });
           (call as OrgCall).org = { id: org.id, name: org.name, created_at: org.created_at };

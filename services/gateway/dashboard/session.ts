@@ -1,7 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import { secretsEqual } from "../../../shared/bearer";
 import { ApiError, NotFoundError } from "../../../shared/errors";
-import type { DashboardSessionView } from "../../../shared/schemas/dashboard";
+import { DashboardSecret, type DashboardSessionView } from "../../../shared/schemas/dashboard";
 import { parseCookies } from "./http";
 
 /**
@@ -18,11 +18,12 @@ export interface Session extends DashboardSessionView {
   id: string;
 }
 
-const SESSION_ID = /^[A-Za-z0-9_-]{43}$/;
+/** The shape of a session id or sign-in link token (the contracts' `DashboardSecret`): anything else names nothing. */
+export const isDashboardSecret = (value: string): boolean => DashboardSecret.safeParse(value).success;
 
 export function sessionIdFrom(req: IncomingMessage): string | null {
   const id = parseCookies(req.headers.cookie).get(SESSION_COOKIE);
-  return id && SESSION_ID.test(id) ? id : null;
+  return id && isDashboardSecret(id) ? id : null;
 }
 
 export function sessionCookie(id: string, expiresAt: string, secure: boolean): string {

@@ -7,6 +7,7 @@ import { html, jsonAttr, type Html } from "../html";
 import type { Session } from "../session";
 import { INTEGRATION_FORMS } from "./integration-forms";
 import { csrfField, orgUrl, page, when, type Notice, type OrgRef } from "./layout";
+import { isFinal } from "../../job-events/sequence";
 
 /** The pages of one organization: keys, integrations, webhooks, usage, jobs. */
 
@@ -255,7 +256,8 @@ export interface JobRow {
 }
 
 const JOB_TONE: Record<string, string> = { queued: "wait", processing: "wait", succeeded: "ok", failed: "off", canceled: "off" };
-export const isRunning = (job: JobResource): boolean => job.status === "queued" || job.status === "processing";
+/** Not yet at a final status (the job event streams' own rule): the jobs page follows it live. */
+export const isRunning = (job: JobResource): boolean => !isFinal(job.status);
 
 export function jobsPage(c: Ctx, rows: JobRow[]): Html {
   return page(
