@@ -4,9 +4,8 @@ import type { ListOrganizationsParams, OrganizationResource } from "../../shared
 import type { ListPage } from "../../shared/schemas/pagination";
 import type { z } from "zod";
 import { ORGANIZATIONS, type OrganizationDoc } from "./store";
+import { escapeRegExp } from "../../shared/text/regex";
 
-/** Characters with a meaning in a regular expression, escaped so that a search is a plain substring match. */
-const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /**
  * `GET /admin/orgs` and the operator's dashboard: organizations, newest first, optionally those whose name
@@ -17,7 +16,7 @@ export async function listOrganizations(
   params: z.output<typeof ListOrganizationsParams>,
   balances: (orgIds: string[]) => Promise<Map<string, number>>,
 ): Promise<ListPage<OrganizationResource>> {
-  const scope: Filter<OrganizationDoc> = params.q ? { name: { $regex: escapeRegex(params.q), $options: "i" } } : {};
+  const scope: Filter<OrganizationDoc> = params.q ? { name: { $regex: escapeRegExp(params.q), $options: "i" } } : {};
   const { docs, has_more } = await pageNewestFirst(db.collection<OrganizationDoc>(ORGANIZATIONS), scope, params, { what: "organization" });
   const balance = docs.length ? await balances(docs.map((o) => o._id)) : new Map<string, number>();
   return {

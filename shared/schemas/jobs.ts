@@ -6,6 +6,11 @@ export const JOB_TYPES = ["article", "ingest_source"] as const;
 export type JobType = (typeof JOB_TYPES)[number];
 export const JOB_STATUSES = ["queued", "processing", "succeeded", "failed", "canceled"] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
+/** The statuses a job ends in: it never changes after. */
+export const FINAL_JOB_STATUSES: readonly JobStatus[] = ["succeeded", "failed", "canceled"];
+export function isFinalStatus(status: string): boolean {
+  return (FINAL_JOB_STATUSES as readonly string[]).includes(status);
+}
 export type StageStatus = "pending" | "running" | "done" | "error";
 
 export interface JobStage {

@@ -130,6 +130,15 @@ async function jobRows(c: OrgCall): Promise<JobRow[]> {
     call(c.caller, ArticlesActions.list, { org_id: c.org.id, limit: 50 }),
   ]);
   const byJob = new Map(articles.data.map((a) => [a.job_id, { id: a.id, title: a.title }]));
+  // A job's article older than the newest 50: read by the id the job's result names.
+  await Promise.all(
+    jobs.data.map(async (job) => {
+      const articleId = job.result?.article_id;
+      if (typeof articleId !== "string" || byJob.has(job.id)) return;
+      const a = await nullIfNotFound(call(c.caller, ArticlesActions.get, { org_id: c.org.id, id: articleId, format: "markdown" }));
+      if (a) byJob.set(job.id, { id: a.id, title: a.title });
+    }),
+  );
   return jobs.data.map((job) => ({ job, article: byJob.get(job.id) ?? null }));
 }
 

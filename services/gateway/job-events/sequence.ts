@@ -1,4 +1,4 @@
-import type { JobResource, JobStatus } from "../../../shared/schemas/jobs";
+import { isFinalStatus, type JobResource, type JobStatus } from "../../../shared/schemas/jobs";
 
 /**
  * A job's event id, derived from its persisted state (no counter to keep): it only grows as the
@@ -19,10 +19,8 @@ export function jobEventId(job: Pick<JobResource, "status" | "stages">): number 
   return 2 + weight;
 }
 
-export const FINAL_STATUSES: readonly JobStatus[] = ["succeeded", "failed", "canceled"];
-
 export function isFinal(status: JobStatus): boolean {
-  return FINAL_STATUSES.includes(status);
+  return isFinalStatus(status);
 }
 
 /** The SSE `event:` names: the first event is a snapshot, then one per change; the last is named by the job's end. */

@@ -1,5 +1,6 @@
 import { baseLanguage } from "../../../shared/text/stopwords";
 import type { ArticleBrief } from "./types";
+import { escapeRegExp } from "../../../shared/text/regex";
 
 /**
  * Plain replacements for the phrases a voice profile can list to avoid (brand-knowledge's cliché and
@@ -72,10 +73,6 @@ const CONTRACTIONS: [RegExp, string][] = [
   [/\b(\w+)'ve\b/gi, "$1 have"],
   [/\b(\w+)'ll\b/gi, "$1 will"],
 ];
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
 
 /** A phrase, and for a single verb-like word its -s/-ed/-ing forms (leverage, leverages, leveraged, leveraging), the ending in named groups. */
 function phrasePattern(key: string): RegExp {

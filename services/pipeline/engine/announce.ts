@@ -1,6 +1,7 @@
 import type { ServiceBroker } from "moleculer";
 import { JOB_CHANGED_EVENT, type JobChangedPayload } from "../../../shared/events/job-changed";
 import { rootLogger } from "../../../shared/logger";
+import { isFinalStatus } from "../../../shared/schemas/jobs";
 import { jobsFinished, jobStageDuration } from "../../../shared/metrics";
 import { toJobResource } from "./jobs";
 import type { JobDoc } from "./store";
@@ -18,11 +19,9 @@ export function announceJobChange(broker: ServiceBroker, job: JobDoc): void {
   Promise.resolve(broker.broadcast(JOB_CHANGED_EVENT, payload)).catch((err: unknown) => rootLogger().debug({ err, job_id: job._id }, "job change not announced"));
 }
 
-const FINAL = new Set(["succeeded", "failed", "canceled"]);
-
 /** Metrics of a change (shared/metrics.ts): a job's end by type and status; a stage's duration when it just ended. */
 function recordJobMetrics(job: JobDoc): void {
-  if (FINAL.has(job.status)) {
+  if (isFinalStatus(job.status)) {
     jobsFinished.inc({ type: job.type, status: job.status });
     return;
   }

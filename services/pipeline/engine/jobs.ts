@@ -2,7 +2,7 @@ import type { Collection, Db } from "mongodb";
 import { isDuplicateKeyError } from "../../../shared/db/duplicate-key";
 import { ApiError, NotFoundError } from "../../../shared/errors";
 import type { Clock } from "../../../shared/clock";
-import type { JobEventPayload, JobResource, JobType } from "../../../shared/schemas/jobs";
+import { isFinalStatus, type JobEventPayload, type JobResource, type JobType } from "../../../shared/schemas/jobs";
 import { jobTypeSpec, stagesOf } from "../../../shared/job-types";
 import { JOBS, type Finalization, type JobDoc } from "./store";
 
@@ -115,7 +115,6 @@ export function toEventPayload(doc: JobDoc): JobEventPayload {
   return payload;
 }
 
-const TERMINAL = new Set(["succeeded", "failed", "canceled"]);
 
 /**
  * Cancels a job: a queued one at once; a processing one at its next stage boundary
@@ -125,7 +124,7 @@ const TERMINAL = new Set(["succeeded", "failed", "canceled"]);
 export async function requestCancel(db: Db, orgId: string, jobId: string, clock: Clock): Promise<{ job: JobDoc; canceledNow: boolean }> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const current = await getJob(db, orgId, jobId);
-    if (TERMINAL.has(current.status)) {
+    if (isFinalStatus(current.status)) {
       throw new ApiError("invalid_request", `Job ${jobId} has already finished (${current.status}) and cannot be canceled.`);
     }
     const now = clock.now();
