@@ -6,7 +6,7 @@ import { request } from "../test/support/http";
 import { waitForJob } from "../test/support/jobs";
 import { freePort } from "../test/support/ports";
 import { measure, type LoadResult } from "./load";
-import { numberOption } from "./options";
+import { cpuProfileArgs, numberOption } from "./options";
 
 const CONNECTIONS = 64;
 const SECONDS = numberOption("BENCH_SECONDS", 10);
@@ -53,8 +53,8 @@ async function startBareServer(body: string): Promise<{ url: string; stop(): voi
 export async function benchGatewayAuth(): Promise<Record<string, unknown>> {
   const cluster = await startCluster({ LOG_LEVEL: "warn" });
   try {
-    const backends = await cluster.spawn(backendsExcept());
-    const gateway = await cluster.spawn("gateway");
+    const backends = await cluster.spawn(backendsExcept(), {}, cpuProfileArgs("BENCH_GATEWAY_PROF"));
+    const gateway = await cluster.spawn("gateway", {}, cpuProfileArgs("BENCH_GATEWAY_PROF"));
     const pids = { gateway: gateway.child.pid, backends: backends.child.pid, nats: cluster.nats.pid, database: cluster.mongo.pid };
     const { key } = await createOrgWithKey(gateway.url, ADMIN_TOKEN, { rate_limit_rpm: 1_000_000 });
     const path = "/v1/usage?days=1";

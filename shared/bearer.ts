@@ -23,3 +23,8 @@ export function secretsEqual(presented: string, expected: string): boolean {
 export function isAdminToken(presented: string): boolean {
   return secretsEqual(presented, config().ADMIN_TOKEN ?? "");
 }
+
+/** An API key's SHA-256 digest (hex): the only form in which a key is stored, cached or sent between services. */
+export function hashApiKey(key: string): string {
+  return createHash("sha256").update(key, "utf8").digest("hex");
+}

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 
 export type KeyMode = "live" | "test";
 
@@ -11,11 +11,6 @@ export function generateApiKey(mode: KeyMode): string {
 
 export function isWellFormedApiKey(candidate: string): boolean {
   return API_KEY_PATTERN.test(candidate);
-}
-
-/** Only this SHA-256 digest (hex) is stored; the key itself is shown once, at creation. */
-export function hashApiKey(key: string): string {
-  return createHash("sha256").update(key, "utf8").digest("hex");
 }
 
 /** What listings show: the first 12 and the last 4 characters. */

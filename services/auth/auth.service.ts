@@ -1,23 +1,21 @@
 import type { Context, Service, ServiceSchema, ServiceSettingSchema } from "moleculer";
 import { call, serve } from "../../shared/action";
 import { systemClock } from "../../shared/clock";
-import { config } from "../../shared/config";
 import { dbMixin, type DbService } from "../../shared/db/mixin";
 import { AuthActions } from "../../shared/schemas/admin";
 import { BillingActions } from "../../shared/schemas/billing";
 import { dashboardActions } from "./dashboard-actions";
 import { DASHBOARD_COLLECTIONS } from "./dashboard-sessions";
-import { announceRevocation, Authenticator } from "./authenticator";
-import { createApiKey, keyHashOf, listApiKeys, revokeApiKey } from "./keys";
+import { createApiKey, findLiveKey, keyHashOf, listApiKeys, recordKeyUse, revokeApiKey } from "./keys";
 import { listOrganizations } from "./organization-list";
 import { countOrganizations, createOrganization, requireOrganization } from "./organizations";
-import { AUTH_COLLECTIONS } from "./store";
-import { LastUsedRecorder, RequestCounter } from "./usage-recorders";
+import { announceRevocation } from "./revocation";
+import { API_KEYS, AUTH_COLLECTIONS, type ApiKeyDoc } from "./store";
+import { mongoWindowStore, releaseUnits, reserveUnits, type WindowStore } from "./window-reservations";
 
-type AuthService = Service & DbService & { lastUsed: LastUsedRecorder; requests: RequestCounter; authenticator: Authenticator };
+type AuthService = Service & DbService & { windows: WindowStore };
 
 const clock = systemClock;
-const LAST_USED_FLUSH_MS = 5000;
 
 /** Organizations, API keys and per-key rate limits. */
 const AuthServiceSchema: ServiceSchema<ServiceSettingSchema, AuthService> = {
@@ -25,14 +23,13 @@ const AuthServiceSchema: ServiceSchema<ServiceSettingSchema, AuthService> = {
   mixins: [dbMixin("auth", [...AUTH_COLLECTIONS, ...DASHBOARD_COLLECTIONS])],
 
   actions: {
-    authenticate: serve(AuthActions.authenticate, async ({ token }, _ctx, svc: AuthService) => {
-      // Key from this process's cache, window counted in memory against units reserved in the database (docs/request-path.md).
-      const who = await svc.authenticator.authenticate(token);
-      const now = clock.now();
-      svc.lastUsed.record(who.key_id, now);
-      svc.requests.record(who.org_id, now);
-      return who;
-    }),
+    // Admission's side (docs/request-path.md): the gateways hold the key records and count requests in memory.
+    lookupKey: serve(AuthActions.lookupKey, ({ key_hash }, _ctx, svc: AuthService) => findLiveKey(svc.db, key_hash)),
+    reserveUnits: serve(AuthActions.reserveUnits, ({ key_id }, _ctx, svc: AuthService) => reserveUnits(svc.windows, key_id, clock)),
+    releaseUnits: serve(AuthActions.releaseUnits, async ({ key_id, ends_at, units }, _ctx, svc: AuthService) => ({
+      released: await releaseUnits(svc.windows, key_id, ends_at, units),
+    })),
+    recordKeyUse: serve(AuthActions.recordKeyUse, ({ uses }, _ctx, svc: AuthService) => recordKeyUse(svc.db, uses)),
 
     createOrganization: serve(AuthActions.createOrganization, async ({ name, credits }, ctx, svc: AuthService) => {
       const org = await createOrganization(svc.db, name, clock);
@@ -65,7 +62,7 @@ const AuthServiceSchema: ServiceSchema<ServiceSettingSchema, AuthService> = {
       return { object: "list", data: await listApiKeys(svc.db, org_id) };
     }),
 
-    /** Written, then every auth process drops the key from its cache before the call returns (docs/request-path.md#revocation). */
+    /** Written, then every gateway drops the key from its cache before the call returns (docs/request-path.md#revocation). */
     revokeKey: serve(AuthActions.revokeKey, async ({ key_id }, ctx, svc: AuthService) => {
       const startedAt = Date.now();
       const revoked = await revokeApiKey(svc.db, key_id, clock);
@@ -75,12 +72,6 @@ const AuthServiceSchema: ServiceSchema<ServiceSettingSchema, AuthService> = {
         if (notice.waitedMs) svc.logger.warn({ key_id, ...notice }, "an auth process did not acknowledge a revocation: waited for its cached key to expire");
       }
       return revoked;
-    }),
-
-    /** The revocation notice (internal): drops a key from this process's cache. */
-    forgetKey: serve(AuthActions.forgetKey, ({ key_hash }, _ctx, svc: AuthService) => {
-      svc.authenticator.keys.forget(key_hash);
-      return { forgotten: true };
     }),
 
     grantCredits: serve(AuthActions.grantCredits, async ({ org_id, amount, reason }, ctx: Context, svc: AuthService) => {
@@ -93,19 +84,7 @@ const AuthServiceSchema: ServiceSchema<ServiceSettingSchema, AuthService> = {
   },
 
   created(this: AuthService) {
-    this.authenticator = new Authenticator(() => this.db, clock);
-    this.lastUsed = new LastUsedRecorder(() => this.db);
-    this.requests = new RequestCounter((counts) => call(this.broker, BillingActions.recordRequests, { counts }));
-  },
-
-  started(this: AuthService) {
-    this.lastUsed.start(LAST_USED_FLUSH_MS);
-    this.requests.start(config().USAGE_FLUSH_MS);
-  },
-
-  async stopped(this: AuthService) {
-    // Unused units of the windows held here go back, so the keys' next owner can use them.
-    await Promise.all([this.lastUsed.stop(), this.requests.stop(), this.authenticator.windows.releaseAll().catch(() => undefined)]);
+    this.windows = mongoWindowStore(() => this.db.collection<ApiKeyDoc>(API_KEYS));
   },
 };
 

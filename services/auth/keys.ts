@@ -2,8 +2,9 @@ import type { Collection, Db } from "mongodb";
 import { NotFoundError } from "../../shared/errors";
 import type { Clock } from "../../shared/clock";
 import { newId } from "../../shared/ids";
-import type { ApiKeyResource, CreatedApiKey } from "../../shared/schemas/admin";
-import { displayApiKey, generateApiKey, hashApiKey, type KeyMode } from "./api-key";
+import type { ApiKeyResource, CreatedApiKey, LiveKey } from "../../shared/schemas/admin";
+import { hashApiKey } from "../../shared/bearer";
+import { displayApiKey, generateApiKey, type KeyMode } from "./api-key";
 import { API_KEYS, type ApiKeyDoc } from "./store";
 
 const keys = (db: Db): Collection<ApiKeyDoc> => db.collection<ApiKeyDoc>(API_KEYS);
@@ -50,6 +51,22 @@ export async function revokeApiKey(db: Db, keyId: string, clock: Clock): Promise
 export async function keyHashOf(db: Db, keyId: string): Promise<string | null> {
   const doc = await keys(db).findOne({ _id: keyId }, { projection: { key_hash: 1 } });
   return doc?.key_hash ?? null;
+}
+
+/** The live key with this digest, or null: an unknown and a revoked digest read the same, so the 401 causes take one path. */
+export function findLiveKey(db: Db, keyHash: string): Promise<LiveKey | null> {
+  return keys(db).findOne<LiveKey>({ key_hash: keyHash, revoked_at: null }, { projection: { _id: 1, org_id: 1, key_hash: 1, mode: 1, rate_limit_rpm: 1 } });
+}
+
+/** `last_used_at` of the keys the gateways admitted since their last report, in one round trip; never moved back. */
+export async function recordKeyUse(db: Db, uses: { key_id: string; at: number }[]): Promise<Record<string, never>> {
+  if (uses.length) {
+    await keys(db).bulkWrite(
+      uses.map(({ key_id, at }) => ({ updateOne: { filter: { _id: key_id }, update: { $max: { last_used_at: new Date(at) } } } })),
+      { ordered: false },
+    );
+  }
+  return {};
 }
 
 export function toApiKeyResource(doc: ApiKeyDoc): ApiKeyResource {

@@ -1,3 +1,4 @@
+import type { KeyAdmission } from "./admission/admission";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Context, Service } from "moleculer";
 import { call } from "../../shared/action";
@@ -31,6 +32,7 @@ export type GatewayService = Service & {
   server?: unknown;
   jobEvents: JobEventHub;
   jobStreams: JobEventStreams;
+  admission: KeyAdmission;
   isHTTPS?: boolean;
   httpHandler(req: IncomingMessage, res: ServerResponse): void;
   sendErrorEnvelope(req: GatewayRequest, res: ServerResponse, err: unknown): void;

@@ -1,15 +1,16 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Context, ServiceSchema, ServiceSettingSchema } from "moleculer";
 import ApiGateway from "moleculer-web";
-import { call } from "../../shared/action";
+import { call, serve } from "../../shared/action";
 import { bearerToken, isAdminToken } from "../../shared/bearer";
+import { systemClock } from "../../shared/clock";
 import { config } from "../../shared/config";
 import { JOB_CHANGED_EVENT, isJobChangedPayload } from "../../shared/events/job-changed";
 import { ApiError, httpErrorResponse, INVALID_ADMIN_TOKEN_MESSAGE, rateLimitHeaders, writeErrorEnvelope } from "../../shared/errors";
 import { rootLogger } from "../../shared/logger";
-import { keyOwner } from "../../shared/runtime/key-owner";
-import { AuthActions } from "../../shared/schemas/admin";
+import { GatewayActions } from "../../shared/schemas/gateway";
 import { PipelineActions } from "../../shared/schemas/jobs";
+import { KeyAdmission } from "./admission/admission";
 import { dashboardHandler } from "./dashboard";
 import { contractOf, gatewayRoutes, type Alias, type GatewayRequest, type GatewayService } from "./gateway-routes";
 import { createEdgeServer } from "./http-edge";
@@ -40,6 +41,16 @@ const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> 
     },
   },
 
+  actions: {
+    /** A request of a key this gateway owns, sent by the gateway that received it (docs/request-path.md#ownership). */
+    admit: serve(GatewayActions.admit, ({ key_hash }, _ctx, svc: GatewayService) => svc.admission.admit(key_hash)),
+    /** The revocation notice: the key's next request is looked up again; the revoke call waits for this answer. */
+    forgetKey: serve(GatewayActions.forgetKey, ({ key_hash }, _ctx, svc: GatewayService) => {
+      svc.admission.keys.forget(key_hash);
+      return { forgotten: true as const };
+    }),
+  },
+
   events: {
     /** A job changed somewhere on the network: to this gateway's subscribers of that job. */
     [JOB_CHANGED_EVENT](this: GatewayService, ctx: Context<unknown>) {
@@ -47,10 +58,19 @@ const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> 
     },
   },
 
+  created(this: GatewayService) {
+    this.admission = new KeyAdmission(this.broker, systemClock);
+  },
+
+  started(this: GatewayService) {
+    this.admission.start(config().USAGE_FLUSH_MS);
+  },
+
   /** Runs before moleculer-web's own `stopped` (which waits for open connections): streams end first. */
-  stopped(this: GatewayService) {
+  async stopped(this: GatewayService) {
     this.jobStreams.closeAll();
     this.jobEvents.closeAll();
+    await this.admission.stop();
   },
 
   methods: {
@@ -79,10 +99,9 @@ const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> 
       this.isHTTPS = false;
     },
 
-    /** `/v1`: the API key is verified and the request counted against its rate window by the auth process that owns the key (docs/request-path.md). */
+    /** `/v1`: the API key is verified and the request counted against its rate window by the gateway that owns the key (docs/request-path.md). */
     async authenticateApiKey(ctx: Context<unknown, Record<string, unknown>>, _route: unknown, req: GatewayRequest, res: ServerResponse) {
-      const token = bearerToken(req.headers.authorization);
-      const who = await call(ctx, AuthActions.authenticate, { token }, { nodeID: keyOwner(this.broker, "auth.authenticate", token ?? "") });
+      const who = await this.admission.admitToken(ctx, bearerToken(req.headers.authorization));
       for (const [name, value] of Object.entries(rateLimitHeaders(who.rateLimit))) res.setHeader(name, value);
       req.$orgId = who.org_id;
       ctx.meta.org_id = who.org_id;

@@ -63,7 +63,8 @@ export interface ApiKeyResource {
 
 // The auth service's actions other services call: params and reply declared once (shared/action.ts `contract`).
 
-export const AuthenticateParams = z.strictObject({ token: z.string().max(8192) });
+/** An API key as services pass it between them: its SHA-256 digest in hex, never the key itself. */
+export const KeyHash = z.string().regex(/^[0-9a-f]{64}$/, "must be a SHA-256 digest in hex");
 /** Who a valid key belongs to, and its rate window after this request was counted. */
 export interface Authenticated {
   org_id: string;
@@ -71,8 +72,36 @@ export interface Authenticated {
   mode: "live" | "test";
   rateLimit: RateLimitState;
 }
-/** A revocation notice to every auth process: drop this key (by its SHA-256 digest) from the cache. */
-export const ForgetKeyParams = z.strictObject({ key_hash: z.string().regex(/^[0-9a-f]{64}$/, "must be a SHA-256 digest in hex") });
+
+// Admission (docs/request-path.md): the gateway that owns a key admits its requests against units of
+// the key's rate window it reserved from auth; auth keeps the records and the windows' reservations.
+
+export const LookupKeyParams = z.strictObject({ key_hash: KeyHash });
+/** What admission needs of a live (unrevoked) key. */
+export interface LiveKey {
+  _id: string;
+  org_id: string;
+  key_hash: string;
+  mode: "live" | "test";
+  rate_limit_rpm: number;
+}
+const KeyId = z.string().min(1).max(100);
+export const ReserveUnitsParams = z.strictObject({ key_id: KeyId });
+/**
+ * A reservation in the key's current window: its end (ms since the epoch: the window's identity and
+ * the `x-ratelimit-reset` every gateway shows), how long it has left by auth's clock (so a gateway
+ * whose clock is off still holds it for the right time), the units granted now (0: the window is
+ * fully reserved), and all units reserved in it.
+ */
+export interface UnitGrant {
+  ends_at: number;
+  ends_in_ms: number;
+  granted: number;
+  reserved: number;
+}
+export const ReleaseUnitsParams = z.strictObject({ key_id: KeyId, ends_at: z.number().int(), units: z.number().int().min(1) });
+/** The latest use of each key a gateway admitted since its last report (`last_used_at`). */
+export const RecordKeyUseParams = z.strictObject({ uses: z.array(z.strictObject({ key_id: KeyId, at: z.number().int() })).max(100_000) });
 export const CreateApiKeyParams = CreateApiKeyBody.extend(OrgPath.shape);
 /** The created key: the only response that shows the key itself. */
 export type CreatedApiKey = ApiKeyResource & { key: string };
@@ -90,7 +119,10 @@ export interface CreditGrant {
 }
 
 export const AuthActions = {
-  authenticate: contract<Authenticated>()("auth.authenticate", AuthenticateParams),
+  lookupKey: contract<LiveKey | null>()("auth.lookupKey", LookupKeyParams),
+  reserveUnits: contract<UnitGrant>()("auth.reserveUnits", ReserveUnitsParams),
+  releaseUnits: contract<{ released: number }>()("auth.releaseUnits", ReleaseUnitsParams),
+  recordKeyUse: contract<Record<string, never>>()("auth.recordKeyUse", RecordKeyUseParams),
   createOrganization: contract<OrganizationResource>()("auth.createOrganization", CreateOrganizationBody),
   getOrganization: contract<OrganizationSummary>()("auth.getOrganization", OrgPath),
   listOrganizations: contract<ListPage<OrganizationResource>>()("auth.listOrganizations", ListOrganizationsParams),
@@ -98,6 +130,5 @@ export const AuthActions = {
   createKey: contract<CreatedApiKey>()("auth.createKey", CreateApiKeyParams),
   listKeys: contract<Omit<ListPage<ApiKeyResource>, "has_more">>()("auth.listKeys", OrgPath),
   revokeKey: contract<ApiKeyResource>()("auth.revokeKey", KeyPath),
-  forgetKey: contract<{ forgotten: true }>()("auth.forgetKey", ForgetKeyParams),
   grantCredits: contract<CreditGrant>()("auth.grantCredits", GrantCreditsParams),
 };

@@ -100,7 +100,7 @@ describe("Prometheus metrics", () => {
     expect(latency).toHaveLength(1);
     expect(latency[0].value).toBe(total(gw, "http_requests_total", { method: "GET", route: "/v1/jobs/:id", status: "200" }));
     expect(total(gw, "moleculer_requests_total", { action: "pipeline.get", side: "remote", outcome: "ok" })).toBeGreaterThanOrEqual(3);
-    expect(find(gw, "moleculer_request_duration_seconds_count", { action: "auth.authenticate", side: "remote" })).toHaveLength(1);
+    expect(find(gw, "moleculer_request_duration_seconds_count", { action: "auth.lookupKey", side: "remote" })).toHaveLength(1);
 
     // No organization, key or job id anywhere in either exposition; routes are templates.
     for (const s of [...back, ...gw]) {

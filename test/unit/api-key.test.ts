@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { API_KEY_PATTERN, displayApiKey, generateApiKey, hashApiKey, isWellFormedApiKey } from "../../services/auth/api-key";
+import { API_KEY_PATTERN, displayApiKey, generateApiKey, isWellFormedApiKey } from "../../services/auth/api-key";
+import { hashApiKey } from "../../shared/bearer";
 import { bearerToken, secretsEqual } from "../../shared/bearer";
 
 describe("API key format", () => {

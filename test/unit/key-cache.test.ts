@@ -1,4 +1,5 @@
-import { KeyCache, type KeyRecord } from "../../services/auth/key-cache";
+import { KeyCache } from "../../services/gateway/admission/key-cache";
+import type { LiveKey as KeyRecord } from "../../shared/schemas/admin";
 
 const record = (id: string): KeyRecord => ({ _id: id, org_id: "o", key_hash: id.padEnd(64, "0"), mode: "test", rate_limit_rpm: 60 });
 

@@ -1,4 +1,4 @@
-import { isOverLimit, WINDOW_MS, windowEnd, windowState } from "../../services/auth/rate-window";
+import { isOverLimit, WINDOW_MS, windowEnd, windowState } from "../../shared/rate-window";
 import { rateLimitHeaders } from "../../shared/errors";
 
 describe("fixed rate window arithmetic", () => {

@@ -1,4 +1,4 @@
-import type { RateLimitState } from "../../shared/errors";
+import type { RateLimitState } from "./errors";
 
 export const WINDOW_MS = 60_000;
 

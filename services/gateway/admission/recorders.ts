@@ -1,6 +1,4 @@
-import type { Db } from "mongodb";
-import { utcDay } from "../../shared/clock";
-import { API_KEYS, type ApiKeyDoc } from "./store";
+import { utcDay } from "../../../shared/clock";
 
 /**
  * Accumulates per-request facts in memory and writes them in batches, so that an
@@ -43,9 +41,9 @@ abstract class BatchRecorder<V> {
   protected abstract write(batch: Map<string, V>): Promise<void>;
 }
 
-/** `last_used_at` per key, precise to the flush interval. */
+/** `last_used_at` per key, precise to the flush interval, handed to auth in batches. */
 export class LastUsedRecorder extends BatchRecorder<Date> {
-  constructor(private readonly db: () => Db) {
+  constructor(private readonly send: (uses: { key_id: string; at: number }[]) => Promise<unknown>) {
     super();
   }
 
@@ -59,12 +57,7 @@ export class LastUsedRecorder extends BatchRecorder<Date> {
   }
 
   protected async write(batch: Map<string, Date>): Promise<void> {
-    await this.db()
-      .collection<ApiKeyDoc>(API_KEYS)
-      .bulkWrite(
-        [...batch].map(([id, at]) => ({ updateOne: { filter: { _id: id }, update: { $max: { last_used_at: at } } } })),
-        { ordered: false },
-      );
+    await this.send([...batch].map(([key_id, at]) => ({ key_id, at: at.getTime() })));
   }
 }
 

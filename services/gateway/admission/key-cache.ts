@@ -1,13 +1,4 @@
-import type { KeyMode } from "./api-key";
-
-/** What authentication needs of a live (unrevoked) key. */
-export interface KeyRecord {
-  _id: string;
-  org_id: string;
-  key_hash: string;
-  mode: KeyMode;
-  rate_limit_rpm: number;
-}
+import type { LiveKey as KeyRecord } from "../../../shared/schemas/admin";
 
 interface Entry {
   record: KeyRecord;
@@ -15,9 +6,9 @@ interface Entry {
 }
 
 /**
- * Live key records by digest, in this auth process's memory (docs/request-path.md#key-cache).
+ * Live key records by digest, in this gateway's memory (docs/request-path.md#key-cache).
  *
- * - Only live keys are cached: an unknown or revoked digest is looked up in the database every
+ * - Only live keys are cached: an unknown or revoked digest is looked up (auth reads the database) every
  *   time, so the 401 causes keep taking one path.
  * - `forget` (the revocation notice, which the revoke call waits for) drops an entry, and also
  *   makes every load that was under way when it came discard its result: a load that read the key
@@ -53,7 +44,7 @@ export class KeyCache {
       }
       this.entries.delete(digest);
     }
-    // Concurrent misses for one digest share one database read.
+    // Concurrent misses for one digest share one lookup.
     let pending = this.inflight.get(digest);
     if (!pending) {
       const load = this.loadAndKeep(digest).finally(() => {
@@ -76,7 +67,7 @@ export class KeyCache {
     return record;
   }
 
-  /** The revocation notice: the next request with this key reads the database again. */
+  /** The revocation notice: the next request with this key is looked up again. */
   forget(digest: string): void {
     this.epoch++;
     this.entries.delete(digest);
