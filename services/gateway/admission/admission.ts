@@ -30,7 +30,8 @@ export class KeyAdmission {
     private readonly broker: ServiceBroker,
     private readonly clock: Clock,
   ) {
-    this.keys = new KeyCache((key_hash) => call(broker, AuthActions.lookupKey, { key_hash }), { ttlMs: KEY_CACHE_TTL_MS, maxEntries: KEY_CACHE_MAX });
+    // A look-up is a read: retried on another auth process when its node was lost (the broker's retry policy).
+    this.keys = new KeyCache((key_hash) => call(broker, AuthActions.lookupKey, { key_hash }, { retries: 1 }), { ttlMs: KEY_CACHE_TTL_MS, maxEntries: KEY_CACHE_MAX });
     this.windows = new WindowOwner(
       {
         reserve: (key_id) => call(broker, AuthActions.reserveUnits, { key_id }),
