@@ -1,6 +1,6 @@
 import type { Context, ServiceBroker } from "moleculer";
 import { call } from "../../../shared/action";
-import { hashApiKey, secretsEqual } from "../../../shared/bearer";
+import { hashApiKey } from "../../../shared/bearer";
 import type { Clock } from "../../../shared/clock";
 import { InvalidApiKeyError, RateLimitError } from "../../../shared/errors";
 import { keyOwner } from "../../../shared/runtime/key-owner";
@@ -57,8 +57,9 @@ export class KeyAdmission {
 
   /** Admits one request of the key with this digest here: 401 when it is not a live key, 429 when its window is spent. */
   async admit(digest: string): Promise<Authenticated> {
+    // Found by its digest (the cache's key, auth's unique index): no second comparison to make.
     const key = await this.keys.get(digest);
-    if (!key || !secretsEqual(key.key_hash, digest)) throw new InvalidApiKeyError();
+    if (!key) throw new InvalidApiKeyError();
     const { admitted, state } = await this.windows.admit(key._id, key.rate_limit_rpm);
     if (!admitted) throw new RateLimitError(state);
     const now = this.clock.now();
