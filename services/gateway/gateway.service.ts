@@ -10,6 +10,7 @@ import { ApiError, httpErrorResponse, INVALID_ADMIN_TOKEN_MESSAGE, rateLimitHead
 import { rootLogger } from "../../shared/logger";
 import { keyOwner } from "../../shared/runtime/key-owner";
 import { AuthActions } from "../../shared/schemas/admin";
+import { BillingActions } from "../../shared/schemas/billing";
 import { PipelineActions } from "../../shared/schemas/jobs";
 import { dashboardHandler } from "./dashboard";
 import { contractOf, gatewayRoutes, type Alias, type GatewayRequest, type GatewayService } from "./gateway-routes";
@@ -18,6 +19,7 @@ import { readCallParams } from "./http-input";
 import { JobEventHub } from "./job-events/hub";
 import { JobEventStreams } from "./job-events/sse";
 import { EdgeReadCache, FINAL_JOBS_CACHED, USAGE_ORGS_CACHED } from "./read-cache";
+import { NoticeReach } from "./read-cache/notice-reach";
 import { accessLog, requestIdFrom } from "./request-log";
 import { methodsAt } from "./routes";
 
@@ -66,7 +68,13 @@ const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> 
       if (this.server) return;
       const cfg = config();
       // Built here, not in `created`: moleculer-web's own `created` calls createServer first.
-      this.readCache = new EdgeReadCache({ finalJobs: FINAL_JOBS_CACHED, usageTtlMs: cfg.USAGE_CACHE_TTL_MS, usageOrgs: USAGE_ORGS_CACHED });
+      const billingNotices = new NoticeReach(this.broker, BillingActions.usage.action);
+      this.readCache = new EdgeReadCache({
+        finalJobs: FINAL_JOBS_CACHED,
+        usageTtlMs: cfg.USAGE_CACHE_TTL_MS,
+        usageOrgs: USAGE_ORGS_CACHED,
+        usageNoticesReach: () => billingNotices.reached(),
+      });
       const readJob = (org_id: string, id: string) => call(this.broker, PipelineActions.get, { org_id, id });
       this.jobEvents = new JobEventHub((org_id, id) => this.readCache.job(org_id, id, () => readJob(org_id, id), "job-events"), {
         resyncMs: cfg.JOB_EVENTS_RESYNC_MS,

@@ -1,6 +1,8 @@
 import type { Context } from "moleculer";
 import { announcingUsage } from "../../services/billing/announce-usage";
+import type { ServiceBroker } from "moleculer";
 import { FinalJobCache } from "../../services/gateway/read-cache/final-jobs";
+import { NoticeReach } from "../../services/gateway/read-cache/notice-reach";
 import { UsageCache } from "../../services/gateway/read-cache/usage";
 import { USAGE_CHANGED_EVENT, UsageChangedPayload } from "../../shared/events/usage-changed";
 import { NotFoundError } from "../../shared/errors";
@@ -211,6 +213,20 @@ describe("usage cache", () => {
     expect(cache.size).toBe(0);
   });
 
+  it("stores nothing while a billing process may not send this gateway its notices", async () => {
+    const { now, today } = clock();
+    let reached = false;
+    const cache = new UsageCache({ ttlMs: 2000, maxOrgs: 10, noticesReach: () => reached, now, today });
+    let reads = 0;
+    await cache.read("o", 1, async () => (reads++, report(1)));
+    await cache.read("o", 1, async () => (reads++, report(1)));
+    expect(reads).toBe(2);
+    reached = true;
+    await cache.read("o", 1, async () => (reads++, report(1)));
+    await cache.read("o", 1, async () => (reads++, report(1)));
+    expect(reads).toBe(3);
+  });
+
   it("is bounded by organizations (LRU) and by days values per organization", async () => {
     const { now, today } = clock();
     const cache = new UsageCache({ ttlMs: 2000, maxOrgs: 2, now, today });
@@ -252,5 +268,63 @@ describe("billing's usage notices", () => {
     const log: string[] = [];
     await announcingUsage(fakeCtx(log), [], async () => undefined);
     expect(log).toEqual([]);
+  });
+});
+
+describe("notice reach (every billing process knows this gateway)", () => {
+  /** A broker seeing billing on `nodes` (id → instance), each of which lists the nodes in `knows[id]`. */
+  function fakeBroker(nodes: Record<string, string>, knows: Record<string, string[]>) {
+    const asked: string[] = [];
+    const broker = {
+      nodeID: "gw-1",
+      registry: {
+        getActionEndpoints: () => ({ endpoints: Object.keys(nodes).map((id) => ({ id, isAvailable: true })) }),
+        nodes: { get: (id: string) => (nodes[id] ? { instanceID: nodes[id] } : undefined) },
+      },
+      call: async (_action: string, _params: unknown, opts: { nodeID: string }) => {
+        asked.push(opts.nodeID);
+        return (knows[opts.nodeID] ?? []).map((id) => ({ id }));
+      },
+    };
+    return { broker: broker as unknown as ServiceBroker, asked };
+  }
+  const settle = () => new Promise((r) => setTimeout(r, 5));
+
+  it("is reached once every billing process lists this gateway, and not before", async () => {
+    const knows: Record<string, string[]> = { "billing-a": ["billing-a", "gw-1"], "billing-b": ["billing-b"] };
+    const nodes: Record<string, string> = { "billing-a": "i1", "billing-b": "i2" };
+    const { broker, asked } = fakeBroker(nodes, knows);
+    const reach = new NoticeReach(broker, "billing.usage", { retryMs: 1, timeoutMs: 100 });
+    expect(reach.reached()).toBe(false);
+    await settle();
+    expect(reach.reached()).toBe(false); // billing-b does not know the gateway yet
+    knows["billing-b"].push("gw-1");
+    await settle();
+    reach.reached();
+    await settle();
+    expect(reach.reached()).toBe(true);
+    const calls = asked.length;
+    expect(reach.reached()).toBe(true);
+    expect(asked).toHaveLength(calls); // confirmed processes are not asked again
+  });
+
+  it("asks a billing process again when it restarted (a new instance under the same id)", async () => {
+    const knows: Record<string, string[]> = { "billing-a": ["gw-1"] };
+    const nodes: Record<string, string> = { "billing-a": "i1" };
+    const { broker } = fakeBroker(nodes, knows);
+    const reach = new NoticeReach(broker, "billing.usage", { retryMs: 1, timeoutMs: 100 });
+    reach.reached();
+    await settle();
+    expect(reach.reached()).toBe(true);
+    nodes["billing-a"] = "i2";
+    knows["billing-a"] = [];
+    expect(reach.reached()).toBe(false);
+    await settle();
+    expect(reach.reached()).toBe(false);
+  });
+
+  it("is not reached with no billing process at all", () => {
+    const { broker } = fakeBroker({}, {});
+    expect(new NoticeReach(broker, "billing.usage").reached()).toBe(false);
   });
 });

@@ -14,9 +14,9 @@ export class EdgeReadCache {
   readonly jobs: FinalJobCache;
   readonly usage: UsageCache;
 
-  constructor(opts: { finalJobs: number; usageTtlMs: number; usageOrgs: number }) {
+  constructor(opts: { finalJobs: number; usageTtlMs: number; usageOrgs: number; usageNoticesReach: () => boolean }) {
     this.jobs = new FinalJobCache({ max: opts.finalJobs });
-    this.usage = new UsageCache({ ttlMs: opts.usageTtlMs, maxOrgs: opts.usageOrgs });
+    this.usage = new UsageCache({ ttlMs: opts.usageTtlMs, maxOrgs: opts.usageOrgs, noticesReach: opts.usageNoticesReach });
   }
 
   /**

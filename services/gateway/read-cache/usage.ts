@@ -36,7 +36,11 @@ export class UsageCache {
   private readonly now: () => number;
   private readonly today: () => string;
 
-  constructor(private readonly opts: { ttlMs: number; maxOrgs: number; now?: () => number; today?: () => string }) {
+  /**
+   * `noticesReach`: whether every billing process would send this gateway its notices now
+   * (notice-reach.ts); while it says no, answers are not stored.
+   */
+  constructor(private readonly opts: { ttlMs: number; maxOrgs: number; noticesReach?: () => boolean; now?: () => number; today?: () => string }) {
     this.orgs = new LRUCache({ max: opts.maxOrgs });
     this.now = opts.now ?? (() => performance.now());
     this.today = opts.today ?? (() => utcDay(new Date()));
@@ -51,11 +55,12 @@ export class UsageCache {
       return entry.report;
     }
     lookup?.("miss");
+    const storable = this.opts.ttlMs > 0 && (this.opts.noticesReach?.() ?? true);
     const flight = this.enter(orgId);
     const generation = flight.generation;
     try {
       const report = await fetch();
-      if (flight.generation === generation && this.opts.ttlMs > 0) this.store(orgId, days, { report: deepFreeze(report), day, expiresAt: startedAt + this.opts.ttlMs });
+      if (storable && flight.generation === generation) this.store(orgId, days, { report: deepFreeze(report), day, expiresAt: startedAt + this.opts.ttlMs });
       return report;
     } finally {
       this.leave(orgId, flight);
