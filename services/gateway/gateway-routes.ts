@@ -26,6 +26,8 @@ export type GatewayRequest = IncomingMessage & {
   originalUrl?: string;
   $orgId?: string;
   $contract?: RouteContract;
+  /** moleculer-web's matched alias. */
+  $alias?: { fullPath?: string };
 };
 export type Alias = { method: string; fullPath: string };
 export type GatewayService = Service & {
@@ -66,7 +68,7 @@ function serveCachedRead(action: string, callOptions: CallingOptions): AliasHand
   return function (req, res, next) {
     const params = req.$params as Record<string, unknown>;
     const fetch = () => req.$ctx.call(action, params, { ...callOptions });
-    const route = (req as GatewayRequest & { $alias?: { fullPath?: string } }).$alias?.fullPath ?? action;
+    const route = req.$alias?.fullPath ?? action;
     (this.readCache.readThrough(action, params, fetch, route) ?? fetch()).then((data) => this.sendResponse(req, res, data)).catch((err: unknown) => next(err));
   };
 }
