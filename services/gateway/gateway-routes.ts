@@ -69,7 +69,7 @@ function serveCachedRead(action: string, callOptions: CallingOptions): AliasHand
     const params = req.$params as Record<string, unknown>;
     const fetch = () => req.$ctx.call(action, params, { ...callOptions });
     const route = req.$alias?.fullPath ?? action;
-    (this.readCache.readThrough(action, params, fetch, route) ?? fetch()).then((data) => this.sendResponse(req, res, data)).catch((err: unknown) => next(err));
+    this.readCache.readThrough(action, params, fetch, route).then((data) => this.sendResponse(req, res, data)).catch((err: unknown) => next(err));
   };
 }
 

@@ -21,12 +21,12 @@ export class EdgeReadCache {
 
   /**
    * `action` answered through the cache for validated `params` (with the caller's `org_id`);
-   * `fetch` calls the action. Undefined for an action this cache does not serve.
+   * `fetch` calls the action (directly for an action not in CACHED_ACTIONS).
    */
-  readThrough(action: string, params: Record<string, unknown>, fetch: () => Promise<unknown>, route: string): Promise<unknown> | undefined {
+  readThrough(action: string, params: Record<string, unknown>, fetch: () => Promise<unknown>, route: string): Promise<unknown> {
     if (action === PipelineActions.get.action) return this.job(String(params.org_id), String(params.id), fetch as () => Promise<JobResource>, route);
     if (action === BillingActions.usage.action) return this.usage.read(String(params.org_id), Number(params.days), fetch as () => Promise<UsageReport>, counted(route));
-    return undefined;
+    return fetch();
   }
 
   /** A job through the final-job cache (the API route, and the job-event hub's snapshots). */
