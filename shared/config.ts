@@ -70,6 +70,7 @@ const envSchema = z.object({
   HTTP_KEEP_ALIVE_TIMEOUT_MS: positiveInt.default(5000),
   HTTP_MAX_CONNECTIONS_PER_CLIENT: positiveInt.default(256),
   USAGE_FLUSH_MS: positiveInt.default(1000),
+  USAGE_CACHE_TTL_MS: z.string().regex(/^\d+$/, "must be a whole number").transform(Number).pipe(z.number().int().min(0).max(2000, "must be at most 2000")).default(1000),
   JOB_EVENTS_HEARTBEAT_MS: positiveInt.default(15000),
   JOB_EVENTS_MAX_STREAMS_PER_KEY: positiveInt.default(10),
   JOB_EVENTS_RESYNC_MS: positiveInt.default(30000),

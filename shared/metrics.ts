@@ -32,6 +32,12 @@ export const httpRequestDuration = histogram({
   buckets: SECONDS,
 });
 
+export const edgeCacheLookups = counter({
+  name: "gateway_edge_cache_lookups_total",
+  help: "Reads the gateway answered from its edge read cache (hit) or passed to the owning service (miss), by route template.",
+  labelNames: ["route", "outcome"] as const,
+});
+
 export const jobsFinished = counter({
   name: "jobs_finished_total",
   help: "Jobs that reached a final status, by type and status (succeeded, failed, canceled).",

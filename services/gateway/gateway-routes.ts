@@ -1,6 +1,6 @@
 import type { KeyAdmission } from "./admission/admission";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Context, Service } from "moleculer";
+import type { CallingOptions, Context, Service } from "moleculer";
 import { call } from "../../shared/action";
 import { bearerToken, isAdminToken } from "../../shared/bearer";
 import { config } from "../../shared/config";
@@ -11,6 +11,7 @@ import { DOCS_PATH, writeDocsAsset, writeDocsPage, writeOpenApi } from "./docs-p
 import type { JobEventHub } from "./job-events/hub";
 import type { JobEventStreams } from "./job-events/sse";
 import { writeMedia } from "./media";
+import { CACHED_ACTIONS, type EdgeReadCache } from "./read-cache";
 import { OPENAPI_PATH, openApiJson } from "./openapi";
 import { ADMIN_PREFIX, ADMIN_ROUTES, API_PREFIX, API_ROUTES, locationOf, requiredServices, type RouteContract } from "./routes";
 
@@ -26,6 +27,8 @@ export type GatewayRequest = IncomingMessage & {
   originalUrl?: string;
   $orgId?: string;
   $contract?: RouteContract;
+  /** moleculer-web's matched alias. */
+  $alias?: { fullPath?: string };
 };
 export type Alias = { method: string; fullPath: string };
 export type GatewayService = Service & {
@@ -33,9 +36,12 @@ export type GatewayService = Service & {
   jobEvents: JobEventHub;
   jobStreams: JobEventStreams;
   admission: KeyAdmission;
+  readCache: EdgeReadCache;
   isHTTPS?: boolean;
   httpHandler(req: IncomingMessage, res: ServerResponse): void;
   sendErrorEnvelope(req: GatewayRequest, res: ServerResponse, err: unknown): void;
+  /** moleculer-web's: writes an action's answer with `ctx.meta.$statusCode`. */
+  sendResponse(req: GatewayRequest, res: ServerResponse, data: unknown): void;
 };
 
 const contracts = new Map<string, RouteContract>();
@@ -46,13 +52,27 @@ export function contractOf(alias: Alias): RouteContract | undefined {
 }
 
 type AliasHandler = (this: GatewayService, req: GatewayRequest, res: ServerResponse, next: (err?: unknown) => void) => void;
-function aliasesFor(prefix: string, routes: RouteContract[]): Record<string, string | AliasHandler> {
+function aliasesFor(prefix: string, routes: RouteContract[], callOptions: CallingOptions): Record<string, string | AliasHandler> {
   const aliases: Record<string, string | AliasHandler> = {};
   for (const r of routes) {
     contracts.set(`${r.method} ${prefix}${r.path}`, r);
-    aliases[`${r.method} ${r.path}`] = r.stream ? serveJobEvents : r.action;
+    aliases[`${r.method} ${r.path}`] = r.stream ? serveJobEvents : CACHED_ACTIONS.has(r.action) ? serveCachedRead(r.action, callOptions) : r.action;
   }
   return aliases;
+}
+
+/**
+ * A read the edge cache may answer (`GET /v1/jobs/{id}`, `GET /v1/usage`; docs/request-path.md#edge-read-cache):
+ * authenticated, counted and validated like any route (prepareCall set `$params` and the status), then
+ * answered from this gateway's cache or, on a miss, by the action with the route's call options.
+ */
+function serveCachedRead(action: string, callOptions: CallingOptions): AliasHandler {
+  return function (req, res, next) {
+    const params = req.$params as Record<string, unknown>;
+    const fetch = () => req.$ctx.call(action, params, { ...callOptions });
+    const route = req.$alias?.fullPath ?? action;
+    this.readCache.readThrough(action, params, fetch, route).then((data) => this.sendResponse(req, res, data)).catch((err: unknown) => next(err));
+  };
 }
 
 /**
@@ -82,6 +102,7 @@ function apiRoutes(prefix: string, routes: RouteContract[], authentication: stri
 }
 
 function apiRoute(prefix: string, routes: RouteContract[], authentication: string, retries: number) {
+  const callOptions = { timeout: config().REQUEST_TIMEOUT_MS, retries };
   return {
     // Named: moleculer-web would otherwise take the second route on the same path for the first.
     name: `${prefix}:${retries ? "reads" : "writes"}`,
@@ -93,7 +114,7 @@ function apiRoute(prefix: string, routes: RouteContract[], authentication: strin
     logging: false,
     authentication,
     authorization: "prepareCall",
-    aliases: aliasesFor(prefix, routes),
+    aliases: aliasesFor(prefix, routes, callOptions),
     onAfterCall(ctx: Context<unknown, Record<string, unknown>>, _route: unknown, req: GatewayRequest, _res: ServerResponse, data: unknown) {
       const contract = req.$contract;
       if (contract && ctx.meta.$statusCode === 201 && data && typeof data === "object") {
@@ -102,7 +123,7 @@ function apiRoute(prefix: string, routes: RouteContract[], authentication: strin
       }
       return data;
     },
-    callOptions: { timeout: config().REQUEST_TIMEOUT_MS, retries },
+    callOptions,
     onError(this: GatewayService, req: GatewayRequest, res: ServerResponse, err: unknown) {
       this.sendErrorEnvelope(req, res, err);
     },

@@ -6,8 +6,10 @@ import { bearerToken, isAdminToken } from "../../shared/bearer";
 import { systemClock } from "../../shared/clock";
 import { config } from "../../shared/config";
 import { JOB_CHANGED_EVENT, isJobChangedPayload } from "../../shared/events/job-changed";
+import { USAGE_CHANGED_EVENT, UsageChangedPayload } from "../../shared/events/usage-changed";
 import { ApiError, httpErrorResponse, INVALID_ADMIN_TOKEN_MESSAGE, rateLimitHeaders, writeErrorEnvelope } from "../../shared/errors";
 import { rootLogger } from "../../shared/logger";
+import { BillingActions } from "../../shared/schemas/billing";
 import { GatewayActions } from "../../shared/schemas/gateway";
 import { PipelineActions } from "../../shared/schemas/jobs";
 import { KeyAdmission } from "./admission/admission";
@@ -17,6 +19,8 @@ import { createEdgeServer } from "./http-edge";
 import { readCallParams } from "./http-input";
 import { JobEventHub } from "./job-events/hub";
 import { JobEventStreams } from "./job-events/sse";
+import { EdgeReadCache, FINAL_JOBS_CACHED, USAGE_ORGS_CACHED } from "./read-cache";
+import { NoticeReach } from "./read-cache/notice-reach";
 import { accessLog, requestIdFrom } from "./request-log";
 import { methodsAt } from "./routes";
 
@@ -56,6 +60,11 @@ const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> 
     [JOB_CHANGED_EVENT](this: GatewayService, ctx: Context<unknown>) {
       if (isJobChangedPayload(ctx.params)) this.jobEvents.publish(ctx.params.org_id, ctx.params.job);
     },
+    /** Billing changed organizations' usage: this gateway's cached usage of them is dropped. */
+    [USAGE_CHANGED_EVENT](this: GatewayService, ctx: Context<unknown>) {
+      const notice = UsageChangedPayload.safeParse(ctx.params);
+      if (notice.success) this.readCache.usage.invalidate(notice.data.org_ids);
+    },
   },
 
   created(this: GatewayService) {
@@ -79,7 +88,15 @@ const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> 
       if (this.server) return;
       const cfg = config();
       // Built here, not in `created`: moleculer-web's own `created` calls createServer first.
-      this.jobEvents = new JobEventHub((org_id, id) => call(this.broker, PipelineActions.get, { org_id, id }), {
+      const billingNotices = new NoticeReach(this.broker, BillingActions.usage.action);
+      this.readCache = new EdgeReadCache({
+        finalJobs: FINAL_JOBS_CACHED,
+        usageTtlMs: cfg.USAGE_CACHE_TTL_MS,
+        usageOrgs: USAGE_ORGS_CACHED,
+        usageNoticesReach: () => billingNotices.reached(),
+      });
+      const readJob = (org_id: string, id: string) => call(this.broker, PipelineActions.get, { org_id, id });
+      this.jobEvents = new JobEventHub((org_id, id) => this.readCache.job(org_id, id, () => readJob(org_id, id), "job-events"), {
         resyncMs: cfg.JOB_EVENTS_RESYNC_MS,
       });
       this.jobStreams = new JobEventStreams(this.jobEvents, {

@@ -8,6 +8,7 @@ import { createJob, getJob, jobs, requestCancel } from "../../services/pipeline/
 import { claimNextJob, fencedUpdate, LostLeaseError } from "../../services/pipeline/engine/claim";
 import { OUTBOX, PIPELINE_COLLECTIONS } from "../../services/pipeline/engine/store";
 import { JobRunner, type RunnerDeps } from "../../services/pipeline/engine/run";
+import { recordProgress } from "../../services/pipeline/engine/progress";
 import { waitFor } from "../support/wait";
 
 const ORG = "5f2b6a4e-1111-4111-8111-111111111111";
@@ -61,6 +62,19 @@ describe("job engine", () => {
     await expect(fencedUpdate(db, first!._id, first!.fence, { $set: { stage: "stale" } })).rejects.toBeInstanceOf(LostLeaseError);
     await fencedUpdate(db, second!._id, second!.fence, { $set: { stage: "fresh" } });
     expect((await getJob(db, ORG, first!._id)).stage).toBe("fresh");
+  });
+
+  it("progress is recorded under the fence while the job runs, and never once the job has ended (a final job is immutable)", async () => {
+    await queue();
+    const claimed = (await claimNextJob(db, "a", 30_000, clock))!;
+    const report = (step: number) => recordProgress(db, { job_id: claimed._id, fence: claimed.fence, stage_index: 0, meta: { step } }, clock);
+    expect(await report(1)).toBe(true);
+    expect((await getJob(db, ORG, claimed._id)).stages[0].meta).toEqual({ step: 1 });
+    // The run ends the job (a stage timeout fails it) while its handler keeps running and reporting.
+    await fencedUpdate(db, claimed._id, claimed.fence, { $set: { status: "failed", error: "Crawl failed: timed out", finished_at: new Date(), lease: null } });
+    const ended = await getJob(db, ORG, claimed._id);
+    expect(await report(2)).toBe(false);
+    expect(await getJob(db, ORG, claimed._id)).toEqual(ended);
   });
 
   const runnerWith = (callStage: RunnerDeps["callStage"], opts: Partial<{ leaseMs: number; maxAttempts: number }> = {}) => {

@@ -1,18 +1,19 @@
 import type { Db } from "mongodb";
 import type { Clock } from "../../../shared/clock";
-import type { StageProgressParams } from "../../../shared/schemas/jobs";
-import { fencedUpdate, LostLeaseError } from "./claim";
+import { FINAL_JOB_STATUSES, type StageProgressParams } from "../../../shared/schemas/jobs";
+import { jobs } from "./jobs";
 
 /**
  * A running stage's progress, shown in its `meta`. Fenced: `false` tells the stage that the job moved
- * to another worker (the superseded run should stop).
+ * to another worker (the superseded run should stop). Never written to a job in a final status: a
+ * handler still running after its job ended (a stage timeout fails the job but cannot stop the
+ * handler) must not change a finished job, whose resource gateways cache as immutable
+ * (docs/request-path.md#edge-read-cache).
  */
 export async function recordProgress(db: Db, { job_id, fence, stage_index, meta }: StageProgressParams, clock: Clock): Promise<boolean> {
-  try {
-    await fencedUpdate(db, job_id, fence, { $set: { [`stages.${stage_index}.meta`]: meta, updated_at: clock.now() } });
-    return true;
-  } catch (err) {
-    if (err instanceof LostLeaseError) return false;
-    throw err;
-  }
+  const res = await jobs(db).updateOne(
+    { _id: job_id, fence, status: { $nin: [...FINAL_JOB_STATUSES] } },
+    { $set: { [`stages.${stage_index}.meta`]: meta, updated_at: clock.now() } },
+  );
+  return res.matchedCount === 1;
 }

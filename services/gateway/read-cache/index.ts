@@ -1,0 +1,47 @@
+import { edgeCacheLookups } from "../../../shared/metrics";
+import { BillingActions, type UsageReport } from "../../../shared/schemas/billing";
+import { PipelineActions, type JobResource } from "../../../shared/schemas/jobs";
+import { FinalJobCache } from "./final-jobs";
+import type { Lookup } from "./lookup";
+import { UsageCache } from "./usage";
+
+/**
+ * The gateway's edge read cache (docs/request-path.md#edge-read-cache): final jobs and usage
+ * reports answered from this process's memory when that is provably what the owning service would
+ * answer. Consulted after authentication, rate counting and validation, never instead of them.
+ */
+export class EdgeReadCache {
+  readonly jobs: FinalJobCache;
+  readonly usage: UsageCache;
+
+  constructor(opts: { finalJobs: number; usageTtlMs: number; usageOrgs: number; usageNoticesReach: () => boolean }) {
+    this.jobs = new FinalJobCache({ max: opts.finalJobs });
+    this.usage = new UsageCache({ ttlMs: opts.usageTtlMs, maxOrgs: opts.usageOrgs, noticesReach: opts.usageNoticesReach });
+  }
+
+  /**
+   * `action` answered through the cache for validated `params` (with the caller's `org_id`);
+   * `fetch` calls the action (directly for an action not in CACHED_ACTIONS).
+   */
+  readThrough(action: string, params: Record<string, unknown>, fetch: () => Promise<unknown>, route: string): Promise<unknown> {
+    if (action === PipelineActions.get.action) return this.job(String(params.org_id), String(params.id), fetch as () => Promise<JobResource>, route);
+    if (action === BillingActions.usage.action) return this.usage.read(String(params.org_id), Number(params.days), fetch as () => Promise<UsageReport>, counted(route));
+    return fetch();
+  }
+
+  /** A job through the final-job cache (the API route, and the job-event hub's snapshots). */
+  job(orgId: string, jobId: string, fetch: () => Promise<JobResource>, route: string): Promise<JobResource> {
+    return this.jobs.read(orgId, jobId, fetch, counted(route));
+  }
+}
+
+function counted(route: string): Lookup {
+  return (outcome) => edgeCacheLookups.inc({ route, outcome });
+}
+
+/** Actions `readThrough` serves: their routes are answered by the gateway's cached-read handler. */
+export const CACHED_ACTIONS: ReadonlySet<string> = new Set([PipelineActions.get.action, BillingActions.usage.action]);
+
+/** Sizes: 10,000 final jobs; usage of 2,500 organizations (at most 4 `days` values each). */
+export const FINAL_JOBS_CACHED = 10_000;
+export const USAGE_ORGS_CACHED = 2_500;

@@ -1,0 +1,104 @@
+import { LRUCache } from "lru-cache";
+import { utcDay } from "../../../shared/clock";
+import type { UsageReport } from "../../../shared/schemas/billing";
+import { deepFreeze, type Lookup } from "./lookup";
+
+interface Entry {
+  report: UsageReport;
+  /** The UTC day the report's window ends on (as this gateway saw the day when it asked). */
+  day: string;
+  /** `ttlMs` after the read was sent, not after it came back: no entry is ever older than that. */
+  expiresAt: number;
+}
+
+/** Requests in flight for one organization, and how many change notices arrived while they were. */
+interface Flight {
+  generation: number;
+  count: number;
+}
+
+/** Distinct `days` values kept per organization (clients ask for one or two): bounds memory to `maxOrgs` × this. */
+const DAYS_PER_ORG = 4;
+
+/**
+ * `billing.usage` answers by (organization, days, UTC day), each kept at most `ttlMs`, dropped when
+ * billing announces a change for the organization (shared/events/usage-changed.ts).
+ *
+ * A read that was sent before a change notice arrived may carry the state before the change: it is
+ * answered to its own request but never stored. Each organization with reads in flight has a
+ * generation, bumped by every notice; a read stores its answer only if the generation is the one
+ * it started under. (No coalescing of concurrent misses: a request arriving after a notice must
+ * never join a read sent before it.)
+ */
+export class UsageCache {
+  private readonly orgs: LRUCache<string, Map<number, Entry>>;
+  private readonly flights = new Map<string, Flight>();
+  private readonly now: () => number;
+  private readonly today: () => string;
+
+  /**
+   * `noticesReach`: whether every billing process would send this gateway its notices now
+   * (notice-reach.ts); while it says no, answers are not stored.
+   */
+  constructor(private readonly opts: { ttlMs: number; maxOrgs: number; noticesReach?: () => boolean; now?: () => number; today?: () => string }) {
+    this.orgs = new LRUCache({ max: opts.maxOrgs });
+    this.now = opts.now ?? (() => performance.now());
+    this.today = opts.today ?? (() => utcDay(new Date()));
+  }
+
+  async read(orgId: string, days: number, fetch: () => Promise<UsageReport>, lookup?: Lookup): Promise<UsageReport> {
+    const day = this.today();
+    const startedAt = this.now();
+    const entry = this.orgs.get(orgId)?.get(days);
+    if (entry && entry.day === day && entry.expiresAt > startedAt) {
+      lookup?.("hit");
+      return entry.report;
+    }
+    lookup?.("miss");
+    const storable = this.opts.ttlMs > 0 && (this.opts.noticesReach?.() ?? true);
+    const flight = this.enter(orgId);
+    const generation = flight.generation;
+    try {
+      const report = await fetch();
+      if (storable && flight.generation === generation) this.store(orgId, days, { report: deepFreeze(report), day, expiresAt: startedAt + this.opts.ttlMs });
+      return report;
+    } finally {
+      this.leave(orgId, flight);
+    }
+  }
+
+  /** Billing changed these organizations' usage: forget what is cached, and keep reads in flight from storing. */
+  invalidate(orgIds: readonly string[]): void {
+    for (const orgId of orgIds) {
+      this.orgs.delete(orgId);
+      const flight = this.flights.get(orgId);
+      if (flight) flight.generation++;
+    }
+  }
+
+  /** Cached answers, all organizations together. */
+  get size(): number {
+    let n = 0;
+    for (const entries of this.orgs.values()) n += entries.size;
+    return n;
+  }
+
+  private store(orgId: string, days: number, entry: Entry): void {
+    let entries = this.orgs.get(orgId);
+    if (!entries) this.orgs.set(orgId, (entries = new Map()));
+    entries.delete(days);
+    entries.set(days, entry);
+    if (entries.size > DAYS_PER_ORG) entries.delete(entries.keys().next().value as number);
+  }
+
+  private enter(orgId: string): Flight {
+    let flight = this.flights.get(orgId);
+    if (!flight) this.flights.set(orgId, (flight = { generation: 0, count: 0 }));
+    flight.count++;
+    return flight;
+  }
+
+  private leave(orgId: string, flight: Flight): void {
+    if (--flight.count === 0 && this.flights.get(orgId) === flight) this.flights.delete(orgId);
+  }
+}
