@@ -194,6 +194,26 @@ describe("usage cache", () => {
     expect((await cache.read("o", 1, async () => report(9))).credit_balance).toBe(2);
   });
 
+  it("concurrent misses share one read; a miss after a change notice never joins a read sent before it", async () => {
+    const { now, today } = clock();
+    const cache = new UsageCache({ ttlMs: 2000, maxOrgs: 10, now, today });
+    const first = deferred<UsageReport>();
+    let reads = 0;
+    const fetch = (d: { promise: Promise<UsageReport> }) => () => (reads++, d.promise);
+    const waiting = [cache.read("o", 1, fetch(first)), cache.read("o", 1, fetch(first)), cache.read("o", 1, fetch(first))];
+    expect(reads).toBe(1);
+    cache.invalidate(["o"]); // a write committed: the read under way may predate it
+    const second = deferred<UsageReport>();
+    const afterNotice = cache.read("o", 1, fetch(second));
+    const joined = cache.read("o", 1, fetch(second)); // same generation as the read sent after the notice: joins it
+    expect(reads).toBe(2);
+    first.resolve(report(1));
+    second.resolve(report(2));
+    expect((await Promise.all(waiting)).map((r) => r.credit_balance)).toEqual([1, 1, 1]);
+    expect([(await afterNotice).credit_balance, (await joined).credit_balance]).toEqual([2, 2]);
+    expect((await cache.read("o", 1, async () => report(9))).credit_balance).toBe(2);
+  });
+
   it("a failed read stores nothing and leaves no state behind", async () => {
     const { now, today } = clock();
     const cache = new UsageCache({ ttlMs: 2000, maxOrgs: 10, now, today });

@@ -11,10 +11,11 @@ interface Entry {
   expiresAt: number;
 }
 
-/** Requests in flight for one organization, and how many change notices arrived while they were. */
+/** Requests in flight for one organization, how many change notices arrived while they were, and the reads under way by `days`. */
 interface Flight {
   generation: number;
   count: number;
+  reads: Map<string, { generation: number; report: Promise<UsageReport> }>;
 }
 
 /** Distinct `days` values kept per organization (clients ask for one or two): bounds memory to `maxOrgs` × this. */
@@ -27,8 +28,9 @@ const DAYS_PER_ORG = 4;
  * A read that was sent before a change notice arrived may carry the state before the change: it is
  * answered to its own request but never stored. Each organization with reads in flight has a
  * generation, bumped by every notice; a read stores its answer only if the generation is the one
- * it started under. (No coalescing of concurrent misses: a request arriving after a notice must
- * never join a read sent before it.)
+ * it started under. Concurrent misses share one read, but only one sent under the current
+ * generation: a request arriving after a notice never joins a read sent before it (so one notice
+ * costs billing one read per `days` value, not one per waiting request).
  */
 export class UsageCache {
   private readonly orgs: LRUCache<string, Map<number, Entry>>;
@@ -55,13 +57,23 @@ export class UsageCache {
       return entry.report;
     }
     lookup?.("miss");
-    const storable = this.opts.ttlMs > 0 && (this.opts.noticesReach?.() ?? true);
     const flight = this.enter(orgId);
     const generation = flight.generation;
+    const readKey = `${days}|${day}`;
+    const underWay = flight.reads.get(readKey);
     try {
-      const report = await fetch();
-      if (storable && flight.generation === generation) this.store(orgId, days, { report: deepFreeze(report), day, expiresAt: startedAt + this.opts.ttlMs });
-      return report;
+      if (underWay && underWay.generation === generation) return await underWay.report;
+      const storable = this.opts.ttlMs > 0 && (this.opts.noticesReach?.() ?? true);
+      const report = fetch();
+      const read = { generation, report };
+      flight.reads.set(readKey, read);
+      try {
+        const answer = await report;
+        if (storable && flight.generation === generation) this.store(orgId, days, { report: deepFreeze(answer), day, expiresAt: startedAt + this.opts.ttlMs });
+        return answer;
+      } finally {
+        if (flight.reads.get(readKey) === read) flight.reads.delete(readKey);
+      }
     } finally {
       this.leave(orgId, flight);
     }
@@ -93,7 +105,7 @@ export class UsageCache {
 
   private enter(orgId: string): Flight {
     let flight = this.flights.get(orgId);
-    if (!flight) this.flights.set(orgId, (flight = { generation: 0, count: 0 }));
+    if (!flight) this.flights.set(orgId, (flight = { generation: 0, count: 0, reads: new Map() }));
     flight.count++;
     return flight;
   }
