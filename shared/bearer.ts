@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from "node:crypto";
+import { createHash, hash, timingSafeEqual } from "node:crypto";
 import { config } from "./config";
 
 /** The bearer token of an `Authorization` header, or "" when there is none. */
@@ -26,5 +26,6 @@ export function isAdminToken(presented: string): boolean {
 
 /** An API key's SHA-256 digest (hex): the only form in which a key is stored, cached or sent between services. */
 export function hashApiKey(key: string): string {
-  return createHash("sha256").update(key, "utf8").digest("hex");
+  // Node's one-shot hash: a third of createHash's cost, and this runs on every request.
+  return hash("sha256", key, "hex");
 }

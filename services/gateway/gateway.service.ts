@@ -21,6 +21,7 @@ import { JobEventHub } from "./job-events/hub";
 import { JobEventStreams } from "./job-events/sse";
 import { EdgeReadCache, FINAL_JOBS_CACHED, USAGE_ORGS_CACHED } from "./read-cache";
 import { NoticeReach } from "./read-cache/notice-reach";
+import { jsonOf } from "./read-cache/lookup";
 import { accessLog, requestIdFrom } from "./request-log";
 import { methodsAt } from "./routes";
 
@@ -141,6 +142,11 @@ const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> 
       const params = await readCallParams(contract, req, req.$params.params ?? {}, config().MAX_BODY_BYTES);
       req.$params = req.$orgId ? { ...params, org_id: req.$orgId } : params;
       ctx.meta.$statusCode = contract.status;
+    },
+
+    /** moleculer-web's JSON encoding of an answer: a cached (frozen) answer's text is made once (read-cache/lookup.ts). */
+    encodeResponse(_req: GatewayRequest, _res: ServerResponse, data: unknown) {
+      return jsonOf(data);
     },
 
     /** The one error path of every route: the shared errors module maps, the gateway logs and writes. */

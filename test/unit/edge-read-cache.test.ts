@@ -2,6 +2,7 @@ import type { Context } from "moleculer";
 import { announcingUsage } from "../../services/billing/announce-usage";
 import type { ServiceBroker } from "moleculer";
 import { FinalJobCache } from "../../services/gateway/read-cache/final-jobs";
+import { deepFreeze, jsonOf } from "../../services/gateway/read-cache/lookup";
 import { NoticeReach } from "../../services/gateway/read-cache/notice-reach";
 import { UsageCache } from "../../services/gateway/read-cache/usage";
 import { USAGE_CHANGED_EVENT, UsageChangedPayload } from "../../shared/events/usage-changed";
@@ -346,5 +347,18 @@ describe("notice reach (every billing process knows this gateway)", () => {
   it("is not reached with no billing process at all", () => {
     const { broker } = fakeBroker({}, {});
     expect(new NoticeReach(broker, "billing.usage").reached()).toBe(false);
+  });
+});
+
+describe("encoding a cached answer", () => {
+  it("encodes a frozen (cached) answer once, and anything else each time", () => {
+    const cached = deepFreeze({ id: "j1", stages: [{ key: "draft" }] });
+    expect(jsonOf(cached)).toBe(JSON.stringify(cached));
+    expect(jsonOf(cached)).toBe(jsonOf(cached));
+    const live = { n: 1 };
+    expect(jsonOf(live)).toBe('{"n":1}');
+    live.n = 2; // not frozen: its text follows it
+    expect(jsonOf(live)).toBe('{"n":2}');
+    expect([jsonOf("text"), jsonOf(3), jsonOf(null)]).toEqual(['"text"', "3", "null"]);
   });
 });

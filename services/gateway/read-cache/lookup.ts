@@ -9,3 +9,16 @@ export function deepFreeze<T>(value: T): T {
   }
   return value;
 }
+
+const encoded = new WeakMap<object, string>();
+
+/**
+ * An answer as JSON text. A frozen answer (a cached one: deepFreeze above) cannot change, so its
+ * text is made once and kept as long as the answer is; anything else is encoded each time.
+ */
+export function jsonOf(value: unknown): string {
+  if (value === null || typeof value !== "object" || !Object.isFrozen(value)) return JSON.stringify(value);
+  let text = encoded.get(value);
+  if (text === undefined) encoded.set(value, (text = JSON.stringify(value)));
+  return text;
+}
