@@ -10,3 +10,12 @@ export function utcDay(date: Date): string {
   return date.toISOString().slice(0, 10);
 }
 
+
+const DAY_MS = 86_400_000;
+let lastDay = { start: 0, key: "" };
+
+/** `utcDay` of a time (ms since the epoch), formatted once per day rather than on every call: for per-request paths. */
+export function utcDayAt(ms: number): string {
+  if (ms < lastDay.start || ms >= lastDay.start + DAY_MS) lastDay = { start: ms - (ms % DAY_MS), key: utcDay(new Date(ms)) };
+  return lastDay.key;
+}

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
+import { LRUCache } from "lru-cache";
 import getRawBody from "raw-body";
 import type { z } from "zod";
 import { ApiError, NotFoundError, ValidationError } from "../../shared/errors";
@@ -69,26 +70,51 @@ export function headerParams(contract: RouteContract, headers: IncomingHttpHeade
   return params;
 }
 
+/** Query strings longer than this are validated every time; shorter ones once per route (per `validQuery`). */
+const MEMO_QUERY_CHARS = 256;
+const validQueries = new WeakMap<object, LRUCache<string, Readonly<Record<string, unknown>>>>();
+
+/**
+ * A route's validated query for its raw query string. The same string parses and validates the same
+ * every time, so a valid one is kept (per route schema, the 256 most recent, each at most 256
+ * characters): a client polling one URL is validated once. An invalid one is refused every time.
+ */
+function validQuery(schema: RouteContract["query"], raw: string | undefined, query: unknown): Record<string, unknown> {
+  if (!schema || raw === undefined || raw.length > MEMO_QUERY_CHARS) return parsePart(schema, query, "query");
+  let memo = validQueries.get(schema);
+  if (!memo) validQueries.set(schema, (memo = new LRUCache({ max: 256 })));
+  let valid = memo.get(raw);
+  if (!valid) memo.set(raw, (valid = Object.freeze(parsePart(schema, query, "query"))));
+  return valid;
+}
+
 /** The action's params: path, query, body and declared headers, each validated by the route's contract. */
 export function buildParams(
   contract: RouteContract,
-  input: { path: Record<string, string>; query: unknown; body: unknown; headers?: IncomingHttpHeaders },
+  input: { path: Record<string, string>; query: unknown; rawQuery?: string; body: unknown; headers?: IncomingHttpHeaders },
 ): Record<string, unknown> {
   return {
-    ...parsePart(contract.query, input.query, "query"),
+    ...validQuery(contract.query, input.rawQuery, input.query),
     ...parsePart(contract.body, input.body, "body"),
     ...headerParams(contract, input.headers ?? {}),
     ...checkPathParams(input.path),
   };
 }
 
+/** The request-target's query string as sent ("" when there is none). */
+function rawQueryOf(req: IncomingMessage & { originalUrl?: string }): string {
+  const target = req.originalUrl ?? req.url ?? "";
+  const q = target.indexOf("?");
+  return q === -1 ? "" : target.slice(q + 1);
+}
+
 /** Reads the body when the route takes one, then validates path, query, body and headers: the action's params. */
 export async function readCallParams(
   contract: RouteContract,
-  req: IncomingMessage & { query?: unknown },
+  req: IncomingMessage & { query?: unknown; originalUrl?: string },
   path: Record<string, string>,
   maxBodyBytes: number,
 ): Promise<Record<string, unknown>> {
   const body = contract.body ? await readJsonBody(req, maxBodyBytes) : {};
-  return buildParams(contract, { path, query: req.query, body, headers: req.headers });
+  return buildParams(contract, { path, query: req.query, rawQuery: rawQueryOf(req), body, headers: req.headers });
 }

@@ -1,4 +1,4 @@
-import { utcDay } from "../../../shared/clock";
+import { utcDayAt } from "../../../shared/clock";
 
 /**
  * Accumulates per-request facts in memory and writes them in batches, so that an
@@ -67,21 +67,14 @@ export interface RequestCount {
   requests: number;
 }
 
-const DAY_MS = 86_400_000;
-
 /** Authenticated requests per organization and UTC day, handed to billing in batches. */
 export class RequestCounter extends BatchRecorder<number> {
-  /** The UTC day last recorded and when it began (ms): the day's key is formatted once a day, not per request. */
-  private day = { start: 0, key: "" };
-
   constructor(private readonly send: (counts: RequestCount[]) => Promise<unknown>) {
     super();
   }
 
   record(orgId: string, at: Date): void {
-    const ms = at.getTime();
-    if (ms < this.day.start || ms >= this.day.start + DAY_MS) this.day = { start: ms - (ms % DAY_MS), key: utcDay(at) };
-    this.merge(`${orgId}|${this.day.key}`, 1);
+    this.merge(`${orgId}|${utcDayAt(at.getTime())}`, 1);
   }
 
   protected merge(key: string, n: number): void {

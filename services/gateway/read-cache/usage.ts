@@ -1,5 +1,5 @@
 import { LRUCache } from "lru-cache";
-import { utcDay } from "../../../shared/clock";
+import { utcDayAt } from "../../../shared/clock";
 import type { UsageReport } from "../../../shared/schemas/billing";
 import { deepFreeze, type Lookup } from "./lookup";
 
@@ -45,7 +45,7 @@ export class UsageCache {
   constructor(private readonly opts: { ttlMs: number; maxOrgs: number; noticesReach?: () => boolean; now?: () => number; today?: () => string }) {
     this.orgs = new LRUCache({ max: opts.maxOrgs });
     this.now = opts.now ?? (() => performance.now());
-    this.today = opts.today ?? (() => utcDay(new Date()));
+    this.today = opts.today ?? (() => utcDayAt(Date.now()));
   }
 
   async read(orgId: string, days: number, fetch: () => Promise<UsageReport>, lookup?: Lookup): Promise<UsageReport> {
