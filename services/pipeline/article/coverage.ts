@@ -47,6 +47,51 @@ einfach schnell wie warum alles wissen nutzen verwalten`,
 pasos fácil rápido cómo por qué todo saber usar gestionar`,
 };
 
+/**
+ * Broad words: a topic may name them ("LOW LEVEL network configuration", "restoring DATA"), and they count
+ * towards what a sentence states, but alone they do not make a sentence about the topic: "Systemd has low
+ * level capability to schedule programs" or "LibreOffice's data files are .jar files" say nothing of
+ * network configuration or backups. A sentence's own words must name at least one other concept.
+ */
+const BROAD_WORDS: Record<string, string> = {
+  en: `low high level levels data information system systems file files user users general various different other old
+thing things part parts way tool tools`,
+  fr: `bas basse haut haute niveau niveaux donnée données information informations système systèmes fichier fichiers
+utilisateur utilisateurs général différent outil outils`,
+  de: `niedrig niedrige niedrigen hoch hohe hohen ebene daten information informationen system systeme datei dateien
+benutzer allgemein verschieden werkzeug werkzeuge`,
+  es: `bajo baja bajos alto alta altos nivel niveles dato datos información sistema sistemas archivo archivos fichero
+ficheros usuario usuarios general diferente herramienta herramientas`,
+};
+
+const broadCache = new Map<string, ReadonlySet<string>>();
+export function broadTerms(lang: string): ReadonlySet<string> {
+  const base = baseLanguage(lang);
+  let set = broadCache.get(base);
+  if (!set) {
+    set = new Set(tokenize(BROAD_WORDS[base] ?? BROAD_WORDS.en, lang));
+    broadCache.set(base, set);
+  }
+  return set;
+}
+
+/** Shortest concept that a German compound is matched by ("Datensicherungssystem" ⊃ "datensicher"). */
+const COMPOUND_MIN = 5;
+
+/**
+ * German writes compounds as one word: "Datensicherungssystem", "Datensicherungsprogramme" name the concept
+ * "Datensicherung" (stem "datensicher") as much as the word itself does. A text's term that contains a concept
+ * of at least five letters states that concept (German only: in English, French and Spanish a word containing
+ * another is usually another word, "restaurant" ⊃ "restaur").
+ */
+export function withCompounds(terms: ReadonlySet<string>, concepts: readonly string[], lang: string): ReadonlySet<string> {
+  if (baseLanguage(lang) !== "de") return terms;
+  const long = concepts.filter((c) => c.length >= COMPOUND_MIN && !terms.has(c));
+  if (!long.length) return terms;
+  const found = long.filter((c) => [...terms].some((t) => t.length > c.length && t.includes(c)));
+  return found.length ? new Set([...terms, ...found]) : terms;
+}
+
 const genericCache = new Map<string, ReadonlySet<string>>();
 function genericTerms(lang: string): ReadonlySet<string> {
   const base = baseLanguage(lang);
@@ -108,10 +153,15 @@ export function buildCoverageModel(
   units: readonly EvidenceUnit[],
   evidence: readonly Evidence[],
   brief: Pick<ArticleBrief, "topic" | "keyword" | "language">,
-  termsOf: (text: string) => ReadonlySet<string>,
+  rawTermsOf: (text: string) => ReadonlySet<string>,
 ): CoverageModel {
   const lang = brief.language;
   const concepts = topicConcepts(brief);
+  const conceptTerms = concepts.map((c) => c.term);
+  const termsOf = (text: string) => withCompounds(rawTermsOf(text), conceptTerms, lang);
+  const broad = broadTerms(lang);
+  // When every concept is broad ("Data"), broad words are all the topic has: they count alone.
+  const distinctive = concepts.filter((c) => !broad.has(c.term));
   const byId = new Map(evidence.map((e) => [e.id, e]));
   const languageCache = new Map<string, boolean>();
   const inLanguage = (u: EvidenceUnit) => {
@@ -151,13 +201,19 @@ export function buildCoverageModel(
     }
     return covered / yardstick;
   };
-  const about = (text: string, heading: string) => measure(text, heading, false) >= OWN_FLOOR && measure(text, heading, true) >= SENTENCE_FLOOR;
+  const namesDistinctive = (text: string) => {
+    if (!distinctive.length) return true;
+    const terms = termsOf(text);
+    return distinctive.some((c) => terms.has(c.term));
+  };
+  const about = (text: string, heading: string) =>
+    measure(text, heading, false) >= OWN_FLOOR && measure(text, heading, true) >= SENTENCE_FLOOR && namesDistinctive(text);
   const contextCache = new Map<string, boolean>();
-  /** The passage's page title and heading path state the topic (as a sentence would have to). */
   const contextCovers = (e: Evidence) => {
     let ok = contextCache.get(e.id);
     if (ok === undefined) {
-      ok = measure(`${e.title} › ${e.heading ?? ""}`, "", false) >= SENTENCE_FLOOR;
+      const context = `${e.title} › ${e.heading ?? ""}`;
+      ok = measure(context, "", false) >= SENTENCE_FLOOR && namesDistinctive(context);
       contextCache.set(e.id, ok);
     }
     return ok;
@@ -167,7 +223,9 @@ export function buildCoverageModel(
     if (!passage || !contextCovers(passage)) return false;
     const nearest = (passage.heading ?? "").split("›").pop()?.trim() || passage.title;
     const own = termsOf(u.text);
-    return [...termsOf(nearest)].some((t) => own.has(t));
+    // In German a heading's compound names its parts: "Daten" under "Richtlinien für Datensicherung".
+    const german = baseLanguage(lang) === "de";
+    return [...termsOf(nearest)].some((t) => own.has(t) || (german && [...own].some((o) => o.length >= COMPOUND_MIN && t.length > o.length && t.includes(o))));
   };
   const aboutCache = new Map<string, boolean>();
   return {
