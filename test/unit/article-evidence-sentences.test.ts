@@ -92,6 +92,32 @@ describe("sentences that lean on the one before", () => {
     expect(dependsOnPrevious("Sin embargo, la versión candidata sigue la prioridad.", "es")).toBe(true);
   });
 
+  it("treats 'doing it' as pointing back, as 'do this' does", () => {
+    expect(dependsOnPrevious("Si vous le faites, vous aurez un sérieux effort à faire pour restaurer les dépendances.", "fr")).toBe(true);
+    expect(dependsOnPrevious("Debería realizar una copia de respaldo completa del sistema antes de hacerlo.", "es")).toBe(true);
+    expect(dependsOnPrevious("Wenn Sie dies tun, müssen Sie die Abhängigkeiten später reparieren.", "de")).toBe(true);
+    expect(dependsOnPrevious("Le fichier de configuration est lu au démarrage du système.", "fr")).toBe(false);
+  });
+
+  it("keeps a linked sentence only with an antecedent it shares a subject with", () => {
+    const shared = unitsOfEvidence(
+      evidence("l1", "Votre système est sérieusement cassé après la mise à niveau du noyau. Si vous le faites, votre système devra être réinstallé depuis le début.", "Restauration"),
+      "fr",
+    );
+    expect(shared.map((u) => u.sentences.length)).toEqual([2]);
+    const unrelated = unitsOfEvidence(
+      evidence(
+        "l2",
+        "Tous les systèmes GNU/Linux démarrés depuis un CD autonome peuvent être utilisés pour restaurer un système cassé. Si l’installation d’un paquet échoue et que vous voulez vraiment le faire, outrepassez les dépendances de dpkg.",
+        "Restauration",
+      ),
+      "fr",
+    );
+    expect(unrelated.map((u) => u.sentences)).toEqual([["Tous les systèmes GNU/Linux démarrés depuis un CD autonome peuvent être utilisés pour restaurer un système cassé."]]);
+    // Spanish drops the subject: a sentence opening with a verb leans on the one before.
+    expect(dependsOnPrevious("Proporciona la oportunidad de eliminar la basura almacenada en el sistema.", "es")).toBe(true);
+  });
+
   it("treats a main clause led by a demonstrative after an opening clause as dependent", () => {
     expect(dependsOnPrevious("À moins que vous ne sachiez exactement ce que vous faites, ce ne sont que d’énormes quantités de données inutiles.", "fr")).toBe(true);
     expect(dependsOnPrevious("Si vous voulez savoir ce que fait apt, consultez le journal.", "fr")).toBe(false);
@@ -111,6 +137,14 @@ describe("sentences that lean on the one before", () => {
       "en",
     );
     expect(paired.map((u) => u.sentences.length)).toEqual([2]);
+  });
+});
+
+describe("boilerplate that points at a list the quote does not carry", () => {
+  it("rejects 'here are' in Spanish as in the other languages", () => {
+    expect(isUsableSentence("Aquí estan una relación con las suites de copias de seguridad más importantes en un sistema Debian.", "es")).toBe(false);
+    expect(isUsableSentence("Here are the most important backup suites on a Debian system for you.", "en")).toBe(false);
+    expect(isUsableSentence("Bacula, Amanda y BackupPC son suites de copias de seguridad completas para la red.", "es")).toBe(true);
   });
 });
 
@@ -156,6 +190,38 @@ describe("what makes a sentence about the topic", () => {
     expect(about.some((t) => t.startsWith("Systemd has low level capability"))).toBe(false);
   });
 
+  it("needs a linked continuation to be about the topic too, not only its antecedent", () => {
+    const pool = [
+      evidence(
+        "r1",
+        "Tous les systèmes GNU/Linux démarrés depuis un CD autonome peuvent être utilisés de manière similaire pour restaurer un système cassé. Si la tentative d’installation d’un paquet de cette manière échoue et que vous voulez vraiment le faire, outrepassez les dépendances de dpkg.",
+        "Récupération d’un système cassé",
+        "Gestion des paquets Debian",
+      ),
+      evidence("r2", "Mettez en place un système de sauvegardes simple et faites une sauvegarde fréquente de votre système. Avoir des données de sauvegarde est plus important que la méthode de restauration.", "Sauvegarde et restauration", "Gestion des données"),
+    ];
+    const about = relevanceModel(pool, { topic: "Sauvegarde et restauration des données", keyword: "sauvegarde", language: "fr" }).aboutUnits.map((u) => u.text);
+    expect(about.some((t) => t.includes("outrepassez les dépendances"))).toBe(false);
+    expect(about.some((t) => t.startsWith("Mettez en place un système de sauvegardes"))).toBe(true);
+  });
+
+  it("does not take a word of the topic's phrase alone for the phrase: 'back' of backing up, 'seguridad' of copias de seguridad", () => {
+    const en = [
+      evidence("b1", "Keep your backup system simple and backup your system often. Having backup data is more important than how good your backup method is.", "Backup and recovery", "Data management"),
+      evidence("b2", "The back slash at the end of line in the shell commandline escapes newline as a white space character.", "Shell tips", "Tutorials"),
+    ];
+    const aboutEn = relevanceModel(en, { topic: "Backing up and restoring data", keyword: "backup and recovery", language: "en" }).aboutUnits.map((u) => u.text);
+    expect(aboutEn.some((t) => t.startsWith("Keep your backup system simple"))).toBe(true);
+    expect(aboutEn.some((t) => t.startsWith("The back slash"))).toBe(false);
+    const es = [
+      evidence("s1", "Mantenga su sistema de respaldo simple y cree copias de seguridad con frecuencia. El paquete restic permite las copias de seguridad incrementales.", "Respaldo y recuperación", "Gestión de información"),
+      evidence("s2", "La infraestructura de seguridad de la información es una combinación de herramientas de cifrado y de firma.", "Infraestructura de seguridad de datos", "Gestión de información"),
+    ];
+    const aboutEs = relevanceModel(es, { topic: "Copias de seguridad y recuperación de datos", keyword: "copias de seguridad", language: "es" }).aboutUnits.map((u) => u.text);
+    expect(aboutEs.some((t) => t.startsWith("Mantenga su sistema de respaldo"))).toBe(true);
+    expect(aboutEs.some((t) => t.startsWith("La infraestructura de seguridad"))).toBe(false);
+  });
+
   it("reads German compounds as the concept they contain", () => {
     const pool = [
       evidence(
@@ -166,13 +232,16 @@ describe("what makes a sentence about the topic", () => {
       ),
       evidence("d2", "Das restic-Paket ermöglicht inkrementelle Datensicherungen auf ferne Rechner. Die Wiederherstellung einzelner Dateien ist einfach.", "Programmsammlungen", "Datenmanagement"),
       evidence("d3", "Die Tastatureingabe unterstützt viele Sprachen und Layouts. Das Gebietsschema legt die Sprache fest.", "Die Tastatureingabe", "I18N und L10N"),
+      evidence("d4", "Wichtige Daten des Gebietsschemas liegen in einer Datei unter /etc.", "Das Gebietsschema", "I18N und L10N"),
     ];
     const relevance = relevanceModel(pool, { topic: "Datensicherung und Wiederherstellung", keyword: "Datensicherung", language: "de" });
     const about = relevance.aboutUnits.map((u) => u.text);
     expect(about).toEqual(expect.arrayContaining([expect.stringMatching(/^Halten Sie Ihr Datensicherungssystem/), expect.stringMatching(/^Das restic-Paket ermöglicht inkrementelle Datensicherungen/)]));
-    // "Daten" alone is a broad word, not the concept "Datensicherung": the sentence stays out.
-    expect(about.some((t) => t.startsWith("Wichtige Daten sollten"))).toBe(false);
+    // "Daten" is a part of the heading's "Datensicherung": under "Richtlinien für Datensicherung" it is the topic's.
+    expect(about.some((t) => t.startsWith("Wichtige Daten sollten"))).toBe(true);
     expect(about.some((t) => /Tastatureingabe|Gebietsschema/.test(t))).toBe(false);
+    // "Daten" alone, elsewhere, is a broad word and no part of the topic.
+    expect(about.some((t) => t.startsWith("Wichtige Daten des Gebietsschemas"))).toBe(false);
     const compound = relevance.aboutUnits.find((u) => u.text.startsWith("Halten Sie"))!;
     expect(relevance.onTopic(relevance.unit(compound))).toBe(true);
   });

@@ -2,7 +2,7 @@ import { isClearlyInLanguage, identifyLanguage, UNDETERMINED } from "../../../sh
 import { baseLanguage } from "../../../shared/text/stopwords";
 import { wordsOf } from "../../../shared/text/segment";
 import { tokenize } from "../../../shared/text/tokenize";
-import type { EvidenceUnit } from "./evidence-sentences";
+import { dependencyOf, type EvidenceUnit } from "./evidence-sentences";
 import type { ArticleBrief, Evidence } from "./types";
 
 /**
@@ -51,17 +51,19 @@ pasos fácil rápido cómo por qué todo saber usar gestionar`,
  * Broad words: a topic may name them ("LOW LEVEL network configuration", "restoring DATA"), and they count
  * towards what a sentence states, but alone they do not make a sentence about the topic: "Systemd has low
  * level capability to schedule programs" or "LibreOffice's data files are .jar files" say nothing of
- * network configuration or backups. A sentence's own words must name at least one other concept.
+ * network configuration or backups. A sentence's own words must name at least one other concept. Some words
+ * are part of a phrase that names the subject and are broad alone: "back" of "backing up" ("back slash",
+ * "back end"), "seguridad" of "copias de seguridad" (security, not backups).
  */
 const BROAD_WORDS: Record<string, string> = {
   en: `low high level levels data information system systems file files user users general various different other old
-thing things part parts way tool tools`,
+thing things part parts way tool tools back`,
   fr: `bas basse haut haute niveau niveaux donnée données information informations système systèmes fichier fichiers
 utilisateur utilisateurs général différent outil outils`,
   de: `niedrig niedrige niedrigen hoch hohe hohen ebene daten information informationen system systeme datei dateien
 benutzer allgemein verschieden werkzeug werkzeuge`,
   es: `bajo baja bajos alto alta altos nivel niveles dato datos información sistema sistemas archivo archivos fichero
-ficheros usuario usuarios general diferente herramienta herramientas`,
+ficheros usuario usuarios general diferente herramienta herramientas seguridad`,
 };
 
 const broadCache = new Map<string, ReadonlySet<string>>();
@@ -218,14 +220,18 @@ export function buildCoverageModel(
     }
     return ok;
   };
-  const belongsToContext = (u: EvidenceUnit) => {
+  const belongsToContext = (u: EvidenceUnit, text = u.text) => {
     const passage = byId.get(u.evidenceId);
     if (!passage || !contextCovers(passage)) return false;
     const nearest = (passage.heading ?? "").split("›").pop()?.trim() || passage.title;
-    const own = termsOf(u.text);
-    // In German a heading's compound names its parts: "Daten" under "Richtlinien für Datensicherung".
-    const german = baseLanguage(lang) === "de";
-    return [...termsOf(nearest)].some((t) => own.has(t) || (german && [...own].some((o) => o.length >= COMPOUND_MIN && t.length > o.length && t.includes(o))));
+    const own = termsOf(text);
+    if ([...termsOf(nearest)].some((t) => own.has(t))) return true;
+    // In German a heading's compound names its parts: "Daten" under "Richtlinien für Datensicherung" (whole
+    // words, as written: the stemmer makes "Daten" "dat").
+    if (baseLanguage(lang) !== "de") return false;
+    const headingWords = wordsOf(nearest, lang).map((w) => w.toLowerCase());
+    const ownWords = wordsOf(text, lang).map((w) => w.toLowerCase()).filter((w) => w.length >= COMPOUND_MIN);
+    return ownWords.some((o) => headingWords.some((h) => h.length > o.length && h.includes(o)));
   };
   const aboutCache = new Map<string, boolean>();
   return {
@@ -237,7 +243,10 @@ export function buildCoverageModel(
     isAbout(u) {
       let ok = aboutCache.get(u.key);
       if (ok === undefined) {
-        ok = inLanguage(u) && (about(u.text, u.heading) || belongsToContext(u));
+        // A linked continuation ("Equally, …", « si vous voulez le faire ») says something of its own: it must be
+        // about the topic too, or the unit is not ("… restaurer un système cassé" + "… outrepasser les dépendances de dpkg").
+        const links = u.sentences.slice(1).filter((s) => dependencyOf(s, lang) === "link");
+        ok = inLanguage(u) && (about(u.text, u.heading) || belongsToContext(u)) && links.every((s) => about(s, u.heading) || belongsToContext(u, s));
         aboutCache.set(u.key, ok);
       }
       return ok;

@@ -30,7 +30,11 @@ const DEPENDENT_OPENERS: Record<string, ReadonlySet<string>> = {
   de: new Set(["er", "sie", "es", "dies", "diese", "dieser", "dieses", "ihr", "ihre", "sein", "seine", "dabei", "damit", "dadurch"]),
   fr: new Set(["il", "elle", "ils", "elles", "ce", "cela", "ceci", "ça", "ces", "cette", "leur", "leurs", "son", "sa", "ses", "c'est", "c’est", "c'était", "c’était"]),
   // Spanish drops the subject: an opening object pronoun ("Nos permiten …") points back as well.
-  es: new Set(["esto", "esta", "este", "estos", "estas", "ello", "su", "sus", "ellos", "ellas", "nos", "les"]),
+  es: new Set(["esto", "esta", "este", "estos", "estas", "ello", "su", "sus", "ellos", "ellas", "nos", "les",
+    // A verb in the third person opening the sentence has its subject in the one before ("Proporciona la oportunidad…").
+    "proporciona", "proporcionan", "permite", "permiten", "tiene", "tienen", "ofrece", "ofrecen", "incluye", "incluyen", "contiene", "contienen",
+    "requiere", "requieren", "necesita", "necesitan", "funciona", "funcionan", "soporta", "soportan", "gestiona", "gestionan", "muestra", "muestran",
+    "genera", "generan", "guarda", "guardan", "realiza", "realizan", "utiliza", "utilizan", "usa", "usan"]),
 };
 const TERMINAL = /[.!…]["”’»)]*$/;
 
@@ -156,7 +160,7 @@ const BOILERPLATE: Record<string, RegExp> = {
   en: /^(list|table|figure) of\b|\bfollowing (entries|lines|commands?|examples?|tables?|lists?|code|steps|settings|files?)\b|\b(let's|let us|as follows|the following|see (below|above)|shown (below|above)|below is|here is|here are|click|this (chapter|section|page|document|manual|guide|tutorial)|in this (chapter|section|document|manual)|(see|in) section \d)|^see\b/i,
   fr: /\b(voici|ci-dessous|ci-dessus|suivant(e|es|s)?|comme suit|cliquez|ce (chapitre|document|manuel)|cette (section|page)|section \d)|^voir\b/i,
   de: /\b(folgende[nrms]?|wie folgt|siehe|hier (ist|sind)|klicken|dieses (kapitel|dokument|handbuch)|dieser abschnitt|in diesem (kapitel|abschnitt)|abschnitt \d)/i,
-  es: /\b(a continuación|siguientes?|como sigue|véase|vea|haga clic|este (capítulo|documento|manual)|esta (sección|página)|sección \d)/i,
+  es: /\b(a continuación|siguientes?|como sigue|véase|vea|haga clic|este (capítulo|documento|manual)|esta (sección|página)|sección \d)|^aquí (está|están|estan|esta|tiene)\b/i,
 };
 
 export function isBoilerplate(sentence: string, lang: string): boolean {
@@ -193,11 +197,31 @@ const CLAUSE_POINTERS: Record<string, RegExp> = {
   es: /^(esto|eso|ello|estos|estas|esos|esas)(?![\p{L}\p{N}])/u,
 };
 
+/** "Do this" in the other languages: « si vous le faites », "antes de hacerlo", "wenn Sie dies tun". */
+const DOING_IT: Record<string, RegExp> = {
+  fr: /\b(le|l['’]) ?(faire|faites|fait|font|fais|ferez)\b(?! qu)/i,
+  es: /\b(hacerlo|hacerla|haciéndolo|lo hace|lo hacen|lo haga|lo hizo)\b/i,
+  de: /\b(dies|das) (tun|tut|machen|macht)\b/i,
+};
+
+/**
+ * How a sentence leans on the one before: "pronoun" (it names what came before: "It works offline…", "This
+ * situation…"), "link" (it adds to it: "Equally, …", « Si vous le faites, … », "antes de hacerlo"), or not at all.
+ * A link says something new of its own: it joins its antecedent only when it shares a content term with it.
+ */
+export function dependencyOf(sentence: string, lang: string): "pronoun" | "link" | null {
+  if (!dependsOnPrevious(sentence, lang)) return null;
+  const base = baseLanguage(lang);
+  const lower = sentence.trim().replace(/^[¿¡"“„«(\s]+/u, "").toLowerCase();
+  const linked = (CONNECTIVE_OPENERS[base] ?? CONNECTIVE_OPENERS.en).test(lower) || (DOING_IT[base]?.test(sentence) ?? false);
+  return linked ? "link" : "pronoun";
+}
+
 /** A sentence that only makes sense after the one before it: it opens with a pointer word or a connective, or uses a pronoun anywhere. */
 export function dependsOnPrevious(sentence: string, lang: string): boolean {
   const base = baseLanguage(lang);
   // A sentence in parentheses is an aside to the one before; "do this" points back as a pronoun does.
-  if (/^\(.*\)[.!]?$/.test(sentence.trim()) || /\b(do|does|did|doing|done) (this|that)\b/i.test(sentence)) return true;
+  if (/^\(.*\)[.!]?$/.test(sentence.trim()) || /\b(do|does|did|doing|done) (this|that)\b/i.test(sentence) || (DOING_IT[base]?.test(sentence) ?? false)) return true;
   const words = wordsOf(sentence, lang).map((w) => w.toLowerCase());
   if (!words.length) return false;
   if ((DEPENDENT_OPENERS[base] ?? DEPENDENT_OPENERS.en).has(words[0])) return true;
@@ -280,17 +304,27 @@ function splitIntoUnits(evidence: Evidence, lang: string): EvidenceUnit[] {
     current = null;
   };
   sentences.forEach((sentence, i) => {
+    const dependency = dependencyOf(sentence, lang);
     // A dependent sentence joins the unit before it, unless it opens the quote (its antecedent was cut off).
-    if (current && dependsOnPrevious(sentence, lang) && current.sentences.length < 3) {
+    // A linked one ("Equally, …", « si vous le faites ») must also share a content term with it: otherwise it
+    // adds something about another subject, and goes ("Proporciona la oportunidad de eliminar la basura …" +
+    // "… antes de hacerlo" were two statements on two things).
+    const joins = dependency === "pronoun" || (dependency === "link" && current !== null && sharesContentTerm(current.sentences, sentence, lang));
+    if (current && dependency && joins && current.sentences.length < 3) {
       current.sentences.push(sentence);
       return;
     }
     close();
-    if (dependsOnPrevious(sentence, lang)) return;
+    if (dependency) return;
     current = { position: i, sentences: [sentence] };
   });
   close();
   return units;
+}
+
+function sharesContentTerm(before: readonly string[], sentence: string, lang: string): boolean {
+  const prior = termSet(before.join(" "), lang);
+  return [...termSet(sentence, lang)].some((t) => prior.has(t));
 }
 
 /** Every unit of a pool, each sentence of the pool once (the same passage found twice is one unit). */
