@@ -5,11 +5,11 @@ import type { ApiArticle, ArticleChecks } from "./checks";
 
 export const TARGETS = { onTopic: 0.95, support: 0.95, language: 0.95 };
 /**
- * Length honesty (docs/article-pipeline.md#quality-score): no article under 300 body words is delivered, and one
+ * Length honesty (docs/article-pipeline.md#quality-score): no article under 200 body words is delivered, and one
  * under 75% of its target scores at most the share delivered (100 × body words / target; 3 points of slack for
  * the bench's own word count, which splits a few tokens differently from the pipeline's).
  */
-export const LENGTH = { floorWords: 300, passingShare: 0.75, slack: 3 };
+export const LENGTH = { floorWords: 200, passingShare: 0.75, slack: 3 };
 
 export interface JobOutcome {
   case: QualityCase;
@@ -52,6 +52,8 @@ export function aggregate(outcomes: JobOutcome[]): Record<string, unknown> {
       const langFails = Object.entries(k.language).filter(([, v]) => v.share < TARGETS.language);
       if (langFails.length) failed.push(`language: ${langFails.map(([f, v]) => `${f} ${pct(v.share)}`).join(", ")}`);
       if (k.form.length) failed.push(`${k.form.length} form problems`);
+      // A short article is delivered honestly (its score capped), but it is not what was asked: not "good".
+      if (k.words.body_ratio < LENGTH.passingShare) failed.push(`short: ${k.words.body_words}/${k.words.target_words} body words`);
     } else if (o.case.expect === "success") failed.push("covered topic not written");
     o.failedTargets = failed;
     o.verdict = !succeeded ? "refused" : failed.length === 0 && o.case.expect === "success" ? "good" : "bad";

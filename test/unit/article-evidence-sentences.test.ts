@@ -90,6 +90,7 @@ describe("sentences that lean on the one before", () => {
     expect(dependsOnPrevious("Ebenso wichtig ist eine Kopie außer Haus.", "de")).toBe(true);
     expect(dependsOnPrevious("Asimismo, el paquete rdiff-backup permite copias incrementales.", "es")).toBe(true);
     expect(dependsOnPrevious("Sin embargo, la versión candidata sigue la prioridad.", "es")).toBe(true);
+    expect(dependsOnPrevious("Mehr noch, er könnte die Passwörter für alle Benutzerkonten kompromittieren.", "de")).toBe(true);
   });
 
   it("treats 'doing it' as pointing back, as 'do this' does", () => {
@@ -145,6 +146,9 @@ describe("boilerplate that points at a list the quote does not carry", () => {
     expect(isUsableSentence("Aquí estan una relación con las suites de copias de seguridad más importantes en un sistema Debian.", "es")).toBe(false);
     expect(isUsableSentence("Here are the most important backup suites on a Debian system for you.", "en")).toBe(false);
     expect(isUsableSentence("Bacula, Amanda y BackupPC son suites de copias de seguridad completas para la red.", "es")).toBe(true);
+    expect(isUsableSentence("Revisemos la infraestructura de red básica de un sistema moderno Debian.", "es")).toBe(false);
+    expect(isUsableSentence("Para configurarlos correctamente consulte Capítulo 5, Configuración de red.", "es")).toBe(false);
+    expect(isUsableSentence("The details of the network setup are explained in Chapter 5 of the reference.", "en")).toBe(false);
   });
 });
 
@@ -237,8 +241,9 @@ describe("what makes a sentence about the topic", () => {
     const relevance = relevanceModel(pool, { topic: "Datensicherung und Wiederherstellung", keyword: "Datensicherung", language: "de" });
     const about = relevance.aboutUnits.map((u) => u.text);
     expect(about).toEqual(expect.arrayContaining([expect.stringMatching(/^Halten Sie Ihr Datensicherungssystem/), expect.stringMatching(/^Das restic-Paket ermöglicht inkrementelle Datensicherungen/)]));
-    // "Daten" is a part of the heading's "Datensicherung": under "Richtlinien für Datensicherung" it is the topic's.
-    expect(about.some((t) => t.startsWith("Wichtige Daten sollten"))).toBe(true);
+    // "Daten" is a broad word, not the concept "Datensicherung" (tried as a part of the heading's compound: the
+    // article-quality bench's judge found such sentences off topic, e.g. on encrypting disk images).
+    expect(about.some((t) => t.startsWith("Wichtige Daten sollten"))).toBe(false);
     expect(about.some((t) => /Tastatureingabe|Gebietsschema/.test(t))).toBe(false);
     // "Daten" alone, elsewhere, is a broad word and no part of the topic.
     expect(about.some((t) => t.startsWith("Wichtige Daten des Gebietsschemas"))).toBe(false);

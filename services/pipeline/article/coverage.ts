@@ -225,13 +225,7 @@ export function buildCoverageModel(
     if (!passage || !contextCovers(passage)) return false;
     const nearest = (passage.heading ?? "").split("›").pop()?.trim() || passage.title;
     const own = termsOf(text);
-    if ([...termsOf(nearest)].some((t) => own.has(t))) return true;
-    // In German a heading's compound names its parts: "Daten" under "Richtlinien für Datensicherung" (whole
-    // words, as written: the stemmer makes "Daten" "dat").
-    if (baseLanguage(lang) !== "de") return false;
-    const headingWords = wordsOf(nearest, lang).map((w) => w.toLowerCase());
-    const ownWords = wordsOf(text, lang).map((w) => w.toLowerCase()).filter((w) => w.length >= COMPOUND_MIN);
-    return ownWords.some((o) => headingWords.some((h) => h.length > o.length && h.includes(o)));
+    return [...termsOf(nearest)].some((t) => own.has(t));
   };
   const aboutCache = new Map<string, boolean>();
   return {

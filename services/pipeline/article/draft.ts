@@ -82,13 +82,12 @@ export function fitOutlineToEvidence(outline: Outline, check: EvidenceCheck): Ou
 
 /**
  * The refusal floor on length: an article whose body, once written and checked, holds fewer words than this
- * is not delivered; the job fails and the credits come back. 300 words is three quarters of the smallest
- * article the API lets a customer ask for (400 words, spec §4), the same share under which the quality score
- * calls a length failing (`LENGTH_PASSING_SHARE`): below it the customer would not get what any request could
- * have asked for. Between 300 words and 75% of the request the article is delivered, and its score says how
- * short it is (`lengthCap`).
+ * is not delivered; the job fails and the credits come back. 200 words is half of the smallest article the API
+ * lets a customer ask for (400 words, spec §4): under it what is left is a paragraph or two, which no request
+ * asked for. Between 200 words and 75% of the request the article is delivered, and its score says how short
+ * it is (`lengthCap`): a 250-word article for 1000 asked scores at most 25.
  */
-export const MIN_ARTICLE_WORDS = 300;
+export const MIN_ARTICLE_WORDS = 200;
 
 export class ArticleTooShortError extends Error {
   constructor(
