@@ -4,6 +4,12 @@ import type { QualityCase } from "./cases";
 import type { ApiArticle, ArticleChecks } from "./checks";
 
 export const TARGETS = { onTopic: 0.95, support: 0.95, language: 0.95 };
+/**
+ * Length honesty (docs/article-pipeline.md#quality-score): no article under 200 body words is delivered, and one
+ * under 75% of its target scores at most the share delivered (100 × body words / target; 3 points of slack for
+ * the bench's own word count, which splits a few tokens differently from the pipeline's).
+ */
+export const LENGTH = { floorWords: 200, passingShare: 0.75, slack: 3 };
 
 export interface JobOutcome {
   case: QualityCase;
@@ -46,6 +52,8 @@ export function aggregate(outcomes: JobOutcome[]): Record<string, unknown> {
       const langFails = Object.entries(k.language).filter(([, v]) => v.share < TARGETS.language);
       if (langFails.length) failed.push(`language: ${langFails.map(([f, v]) => `${f} ${pct(v.share)}`).join(", ")}`);
       if (k.form.length) failed.push(`${k.form.length} form problems`);
+      // A short article is delivered honestly (its score capped), but it is not what was asked: not "good".
+      if (k.words.body_ratio < LENGTH.passingShare) failed.push(`short: ${k.words.body_words}/${k.words.target_words} body words`);
     } else if (o.case.expect === "success") failed.push("covered topic not written");
     o.failedTargets = failed;
     o.verdict = !succeeded ? "refused" : failed.length === 0 && o.case.expect === "success" ? "good" : "bad";
@@ -83,6 +91,18 @@ export function aggregate(outcomes: JobOutcome[]): Record<string, unknown> {
         met: uncovered.every((o) => o.verdict === "refused" && o.refundOk),
       },
       refunds_exact: { target: "every job: charged the price, failed ones refunded exactly", exact: `${outcomes.filter((o) => o.refundOk).length}/${outcomes.length}`, met: outcomes.every((o) => o.refundOk) },
+      length_honest: (() => {
+        const short = written.filter((o) => o.checks!.words.body_ratio < LENGTH.passingShare);
+        const overScored = short.filter((o) => (o.article?.quality_score ?? 0) > 100 * o.checks!.words.body_ratio + LENGTH.slack);
+        const underFloor = written.filter((o) => o.checks!.words.body_words < LENGTH.floorWords - LENGTH.slack);
+        return {
+          target: `no article under ${LENGTH.floorWords} body words; under ${LENGTH.passingShare * 100}% of the target, a score at most 100 × body/target`,
+          short: short.map((o) => `${o.case.profile}-${o.case.id} ${o.checks!.words.body_words}/${o.checks!.words.target_words} → ${o.article?.quality_score}`),
+          over_scored: overScored.length,
+          under_floor: underFloor.length,
+          met: overScored.length === 0 && underFloor.length === 0,
+        };
+      })(),
       score_ordering: {
         target: "every refused (0) or bad case below every good one",
         good: good.length,

@@ -42,7 +42,7 @@ describe("article pipeline: a misbehaving model on pasted sources", () => {
     ({ key } = await createOrgWithKey(platform.url, ADMIN_TOKEN, { credits: 500 }));
     api = client(platform.url, key);
     profileId = (await api("/v1/brand-profiles", { method: "POST", body: { name: "Field Ops Guides" } })).body.id;
-    for (const page of ROUTE_PLANNING_PAGES.slice(0, 2)) {
+    for (const page of ROUTE_PLANNING_PAGES.slice(0, 3)) {
       const source = await api(`/v1/brand-profiles/${profileId}/sources`, { method: "POST", body: { type: "text", title: page.title, content: pageAsMarkdown(page) } });
       expect(source.status).toBe(202);
       expect((await waitForJob(platform.url, key, source.body.ingest_job_id)).status).toBe("succeeded");

@@ -143,7 +143,11 @@ describe("article pipeline: offline writer over HTTP", () => {
     expect(Math.abs(breakdown.length_vs_target - expectedLength)).toBeLessThan(2);
     expect(breakdown.keyword_coverage).toBe(100);
     expect(article.word_count).toBe(articleMetrics(article.content_markdown, "en").word_count);
-    expect(article.quality_score).toBeGreaterThan(60);
+    // The guides say about 400 words on route planning, for 1000 asked: the score is capped at the share
+    // delivered (docs/article-pipeline.md#quality-score), so a short article never scores like a whole one.
+    expect(bodyWords / 1000).toBeLessThan(0.75);
+    expect(article.quality_score).toBeLessThanOrEqual(Math.round((100 * bodyWords) / 1000) + 3);
+    expect(article.quality_score).toBeGreaterThanOrEqual(Math.round((100 * bodyWords) / 1000) - 3);
 
     expect(article.image).toMatchObject({ media_type: "image/svg+xml", width: 1200, height: 630 });
     expect(article.derivatives.x_thread.every((p: string) => p.length <= 280)).toBe(true);

@@ -525,4 +525,10 @@ Meat, fish and dairy products attract rats and should stay out of a home compost
 
 ## Using finished compost
 Finished compost is dark brown, crumbly and smells of a forest floor. Gardeners spread finished compost as a mulch around plants or dig it into beds before planting. A layer of finished compost five centimetres thick improves how well sandy soil holds water. Sieved compost can also be mixed with soil for seedlings and pots.
+
+## Choosing a home composting bin
+A closed home composting bin keeps rain off the heap and holds its warmth through the winter. An open compost heap suits large gardens with plenty of leaves and prunings. A home composting bin works best on bare soil in a sunny or half-shaded spot, where worms can move in from below. Two compost bins side by side let one heap finish while the other is filled.
+
+## Composting in small spaces
+A wormery suits home composting on a balcony, because composting worms turn kitchen scraps into compost in a closed box. A bokashi bucket ferments food waste in the kitchen before it goes into a compost heap or a garden bed. Home composting in small spaces works with small amounts of waste added often, chopped into small pieces.
 `;

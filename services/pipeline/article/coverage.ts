@@ -2,7 +2,7 @@ import { isClearlyInLanguage, identifyLanguage, UNDETERMINED } from "../../../sh
 import { baseLanguage } from "../../../shared/text/stopwords";
 import { wordsOf } from "../../../shared/text/segment";
 import { tokenize } from "../../../shared/text/tokenize";
-import type { EvidenceUnit } from "./evidence-sentences";
+import { dependencyOf, type EvidenceUnit } from "./evidence-sentences";
 import type { ArticleBrief, Evidence } from "./types";
 
 /**
@@ -46,6 +46,53 @@ einfach schnell wie warum alles wissen nutzen verwalten`,
   es: `mejor mejores guía consejos trucos práctica práctico completo completa introducción resumen básico básicos esencial
 pasos fácil rápido cómo por qué todo saber usar gestionar`,
 };
+
+/**
+ * Broad words: a topic may name them ("LOW LEVEL network configuration", "restoring DATA"), and they count
+ * towards what a sentence states, but alone they do not make a sentence about the topic: "Systemd has low
+ * level capability to schedule programs" or "LibreOffice's data files are .jar files" say nothing of
+ * network configuration or backups. A sentence's own words must name at least one other concept. Some words
+ * are part of a phrase that names the subject and are broad alone: "back" of "backing up" ("back slash",
+ * "back end"), "seguridad" of "copias de seguridad" (security, not backups).
+ */
+const BROAD_WORDS: Record<string, string> = {
+  en: `low high level levels data information system systems file files user users general various different other old
+thing things part parts way tool tools back`,
+  fr: `bas basse haut haute niveau niveaux donnée données information informations système systèmes fichier fichiers
+utilisateur utilisateurs général différent outil outils`,
+  de: `niedrig niedrige niedrigen hoch hohe hohen ebene daten information informationen system systeme datei dateien
+benutzer allgemein verschieden werkzeug werkzeuge`,
+  es: `bajo baja bajos alto alta altos nivel niveles dato datos información sistema sistemas archivo archivos fichero
+ficheros usuario usuarios general diferente herramienta herramientas seguridad`,
+};
+
+const broadCache = new Map<string, ReadonlySet<string>>();
+export function broadTerms(lang: string): ReadonlySet<string> {
+  const base = baseLanguage(lang);
+  let set = broadCache.get(base);
+  if (!set) {
+    set = new Set(tokenize(BROAD_WORDS[base] ?? BROAD_WORDS.en, lang));
+    broadCache.set(base, set);
+  }
+  return set;
+}
+
+/** Shortest concept that a German compound is matched by ("Datensicherungssystem" ⊃ "datensicher"). */
+const COMPOUND_MIN = 5;
+
+/**
+ * German writes compounds as one word: "Datensicherungssystem", "Datensicherungsprogramme" name the concept
+ * "Datensicherung" (stem "datensicher") as much as the word itself does. A text's term that contains a concept
+ * of at least five letters states that concept (German only: in English, French and Spanish a word containing
+ * another is usually another word, "restaurant" ⊃ "restaur").
+ */
+export function withCompounds(terms: ReadonlySet<string>, concepts: readonly string[], lang: string): ReadonlySet<string> {
+  if (baseLanguage(lang) !== "de") return terms;
+  const long = concepts.filter((c) => c.length >= COMPOUND_MIN && !terms.has(c));
+  if (!long.length) return terms;
+  const found = long.filter((c) => [...terms].some((t) => t.length > c.length && t.includes(c)));
+  return found.length ? new Set([...terms, ...found]) : terms;
+}
 
 const genericCache = new Map<string, ReadonlySet<string>>();
 function genericTerms(lang: string): ReadonlySet<string> {
@@ -108,10 +155,15 @@ export function buildCoverageModel(
   units: readonly EvidenceUnit[],
   evidence: readonly Evidence[],
   brief: Pick<ArticleBrief, "topic" | "keyword" | "language">,
-  termsOf: (text: string) => ReadonlySet<string>,
+  rawTermsOf: (text: string) => ReadonlySet<string>,
 ): CoverageModel {
   const lang = brief.language;
   const concepts = topicConcepts(brief);
+  const conceptTerms = concepts.map((c) => c.term);
+  const termsOf = (text: string) => withCompounds(rawTermsOf(text), conceptTerms, lang);
+  const broad = broadTerms(lang);
+  // When every concept is broad ("Data"), broad words are all the topic has: they count alone.
+  const distinctive = concepts.filter((c) => !broad.has(c.term));
   const byId = new Map(evidence.map((e) => [e.id, e]));
   const languageCache = new Map<string, boolean>();
   const inLanguage = (u: EvidenceUnit) => {
@@ -151,22 +203,28 @@ export function buildCoverageModel(
     }
     return covered / yardstick;
   };
-  const about = (text: string, heading: string) => measure(text, heading, false) >= OWN_FLOOR && measure(text, heading, true) >= SENTENCE_FLOOR;
+  const namesDistinctive = (text: string) => {
+    if (!distinctive.length) return true;
+    const terms = termsOf(text);
+    return distinctive.some((c) => terms.has(c.term));
+  };
+  const about = (text: string, heading: string) =>
+    measure(text, heading, false) >= OWN_FLOOR && measure(text, heading, true) >= SENTENCE_FLOOR && namesDistinctive(text);
   const contextCache = new Map<string, boolean>();
-  /** The passage's page title and heading path state the topic (as a sentence would have to). */
   const contextCovers = (e: Evidence) => {
     let ok = contextCache.get(e.id);
     if (ok === undefined) {
-      ok = measure(`${e.title} › ${e.heading ?? ""}`, "", false) >= SENTENCE_FLOOR;
+      const context = `${e.title} › ${e.heading ?? ""}`;
+      ok = measure(context, "", false) >= SENTENCE_FLOOR && namesDistinctive(context);
       contextCache.set(e.id, ok);
     }
     return ok;
   };
-  const belongsToContext = (u: EvidenceUnit) => {
+  const belongsToContext = (u: EvidenceUnit, text = u.text) => {
     const passage = byId.get(u.evidenceId);
     if (!passage || !contextCovers(passage)) return false;
     const nearest = (passage.heading ?? "").split("›").pop()?.trim() || passage.title;
-    const own = termsOf(u.text);
+    const own = termsOf(text);
     return [...termsOf(nearest)].some((t) => own.has(t));
   };
   const aboutCache = new Map<string, boolean>();
@@ -179,7 +237,10 @@ export function buildCoverageModel(
     isAbout(u) {
       let ok = aboutCache.get(u.key);
       if (ok === undefined) {
-        ok = inLanguage(u) && (about(u.text, u.heading) || belongsToContext(u));
+        // A linked continuation ("Equally, …", « si vous voulez le faire ») says something of its own: it must be
+        // about the topic too, or the unit is not ("… restaurer un système cassé" + "… outrepasser les dépendances de dpkg").
+        const links = u.sentences.slice(1).filter((s) => dependencyOf(s, lang) === "link");
+        ok = inLanguage(u) && (about(u.text, u.heading) || belongsToContext(u)) && links.every((s) => about(s, u.heading) || belongsToContext(u, s));
         aboutCache.set(u.key, ok);
       }
       return ok;

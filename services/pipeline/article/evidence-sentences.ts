@@ -30,7 +30,11 @@ const DEPENDENT_OPENERS: Record<string, ReadonlySet<string>> = {
   de: new Set(["er", "sie", "es", "dies", "diese", "dieser", "dieses", "ihr", "ihre", "sein", "seine", "dabei", "damit", "dadurch"]),
   fr: new Set(["il", "elle", "ils", "elles", "ce", "cela", "ceci", "ça", "ces", "cette", "leur", "leurs", "son", "sa", "ses", "c'est", "c’est", "c'était", "c’était"]),
   // Spanish drops the subject: an opening object pronoun ("Nos permiten …") points back as well.
-  es: new Set(["esto", "esta", "este", "estos", "estas", "ello", "su", "sus", "ellos", "ellas", "nos", "les"]),
+  es: new Set(["esto", "esta", "este", "estos", "estas", "ello", "su", "sus", "ellos", "ellas", "nos", "les",
+    // A verb in the third person opening the sentence has its subject in the one before ("Proporciona la oportunidad…").
+    "proporciona", "proporcionan", "permite", "permiten", "tiene", "tienen", "ofrece", "ofrecen", "incluye", "incluyen", "contiene", "contienen",
+    "requiere", "requieren", "necesita", "necesitan", "funciona", "funcionan", "soporta", "soportan", "gestiona", "gestionan", "muestra", "muestran",
+    "genera", "generan", "guarda", "guardan", "realiza", "realizan", "utiliza", "utilizan", "usa", "usan"]),
 };
 const TERMINAL = /[.!…]["”’»)]*$/;
 
@@ -42,7 +46,86 @@ export function isUsableSentence(sentence: string, lang: string): boolean {
   // Table rows flattened by extraction ("Starter | $29 | 5") are data, not prose.
   if (sentence.includes(" | ")) return false;
   if (looksLikeCode(sentence) || isBoilerplate(sentence, lang) || isFragment(sentence)) return false;
+  if (hasUnbalancedQuotes(sentence) || speaksInFirstPerson(sentence, lang) || isHeadingLike(sentence, lang)) return false;
   return /^[\p{Lu}\p{N}"“„«¿¡(]/u.test(sentence);
+}
+
+/**
+ * Quotation marks that do not pair up: the sentence was cut out of a command or a quotation
+ * (« dpkg --set-selection <dpkg-selections.list". ), so what it quotes is not what the source says.
+ * « and » must match in number; curly double quotes (“…”, „…“) and straight ones must come in pairs.
+ */
+export function hasUnbalancedQuotes(sentence: string): boolean {
+  const count = (re: RegExp) => (sentence.match(re) ?? []).length;
+  return count(/«/g) !== count(/»/g) || count(/[“”„]/g) % 2 === 1 || count(/"/g) % 2 === 1;
+}
+
+/**
+ * The source's author speaking as "I" ("For small personal data backup, I use CD-R…", « j'utilise des CD-R »,
+ * "verwende ich", "recomiendo"): a brand's article must not quote a manual's author's habits as its own voice.
+ * Spanish drops the subject, so its common first-person verb forms count as well.
+ */
+const FIRST_PERSON: Record<string, RegExp> = {
+  fr: /(^|[^\p{L}])(je|j['’]\p{L}+|moi|moi-même|mon|ma|mes)(?![\p{L}-])/iu,
+  de: /(^|[^\p{L}])(ich|mein|meine|meiner|meinen|meinem|meines|mir|mich)(?![\p{L}-])/iu,
+  es: /(^|[^\p{L}])(yo|mi|mis|me|conmigo|recomiendo|utilizo|prefiero|creo|pienso|sugiero|tengo|hago|necesito|instalo|reinstalo)(?![\p{L}-])/iu,
+};
+
+export function speaksInFirstPerson(sentence: string, lang: string): boolean {
+  const base = baseLanguage(lang);
+  // English "I" only as the pronoun: upper case, not a numeral in "Part I" or "I/O".
+  const rule = FIRST_PERSON[base];
+  if (rule) return rule.test(sentence);
+  const pronoun = /(^|[\s("“])(I|I'm|I’m|I've|I’ve|I'd|I’d|I'll|I’ll)(?=[\s,;.])/u.test(sentence) && !/\b(Part|Chapter|Volume|Phase|Type|Class|Level) I\b/.test(sentence);
+  return pronoun || /\b(my|myself|mine)\b/i.test(sentence);
+}
+
+/**
+ * A heading or list item standing as a sentence: an infinitive instruction with no finite verb
+ * (« Faire la sauvegarde de l'ensemble du système (…). », "Saber como respaldar y recuperar datos.",
+ * "Regelmäßig Sicherungen erstellen.") or a gerund label ("Knowing what to backup and recover."). It states
+ * nothing; in the source it titled what followed. Only short lines (≤ 20 words) are judged: a long sentence
+ * opening with an infinitive carries a verb the lists below do not hold often enough to be worth the risk.
+ */
+const HEADING_LIKE_MAX_WORDS = 20;
+const GERMAN_LABEL_MAX_WORDS = 10;
+const INFINITIVE_OPENER: Record<string, RegExp> = {
+  en: /^\p{Lu}\p{Ll}+ing$/u,
+  fr: /^\p{Lu}\p{Ll}+(er|ir|re|oir)$/u,
+  es: /^\p{Lu}\p{Ll}+(ar|er|ir)$/u,
+};
+/** Words of those shapes that are no verb: "Entre", "Votre", "Premier", "Cualquier", "Lugar", "Nothing", "During". */
+const NOT_INFINITIVES = new Set(
+  `entre outre contre notre votre autre premier dernier hier cher fier super laser cluster plaisir désir avenir loisir souvenir
+cualquier lugar par mar hogar ayer mujer primer tercer similar particular popular regular militar familiar nuclear modular singular titular circular polar solar escolar celular auxiliar
+nothing everything something anything during string thing spring king according regarding concerning following`.split(/\s+/),
+);
+/** Finite verbs (and subject pronouns) common enough that a line holding one is a sentence, not a label. */
+const FINITE: Record<string, RegExp> = {
+  en: /\b(is|are|was|were|be|been|can|could|may|might|must|should|will|would|shall|has|have|had|does|do|did|helps?|makes?|requires?|gives?|lets?|allows?|means?|needs?|takes?|keeps?|provides?|involves?|saves?|protects?|remains?|becomes?)\b/i,
+  fr: /\b(est|sont|était|étaient|sera|seront|serait|a|ont|avait|peut|peuvent|pourrait|doit|doivent|devrait|permet|permettent|faut|fait|font|va|vont|reste|restent|devient|semble|rend|rendent|évite|garantit|suffit|demande|nécessite|consiste|signifie|vous|nous|on)\b/i,
+  es: /\b(es|son|era|eran|será|serán|sería|está|están|puede|pueden|podría|debe|deben|debería|permite|permiten|hay|tiene|tienen|hace|hacen|requiere|requieren|resulta|ayuda|sirve|supone|implica|consiste|significa|evita|garantiza|basta)\b/i,
+  de: /(^|\s)(ist|sind|war|waren|wird|werden|wurde|wurden|kann|können|konnte|muss|müssen|soll|sollte|sollten|darf|dürfen|hat|haben|hatte|lässt|lassen|will|wollen|möchte|gibt|ich|du|er|sie|es|wir|ihr|man|Sie)(?=[\s,.;:]|$)/,
+};
+
+export function isHeadingLike(sentence: string, lang: string): boolean {
+  const base = baseLanguage(lang);
+  const words = wordsOf(sentence, lang);
+  if (!words.length || words.length > HEADING_LIKE_MAX_WORDS) return false;
+  const finite = FINITE[base] ?? FINITE.en;
+  // What the parentheses hold is an aside: "Faire la sauvegarde (… ce qui est …)." is still a label; a sentence
+  // wholly in parentheses is judged by what it holds.
+  const trimmed = sentence.trim();
+  const main = /^\(.*\)[.!]?$/.test(trimmed) ? trimmed.slice(1) : trimmed.replace(/\([^)]*\)/g, " ");
+  if (base === "de") {
+    // German puts the infinitive last, in lower case (nouns are capitalised): "Regelmäßig Sicherungen erstellen."
+    // A clause after a comma ends with its verb too ("…, die der sudo-Gruppe angehören."): short lines without one only.
+    const last = words[words.length - 1];
+    return words.length <= GERMAN_LABEL_MAX_WORDS && !main.includes(",") && /^\p{Ll}+(en|ern|eln)$/u.test(last) && !finite.test(main);
+  }
+  const opener = INFINITIVE_OPENER[base];
+  if (!opener || !opener.test(words[0]) || NOT_INFINITIVES.has(words[0].toLowerCase())) return false;
+  return !finite.test(main);
 }
 
 /**
@@ -74,10 +157,10 @@ export function looksLikeCode(sentence: string): boolean {
 
 /** Words that only make sense next to something the quote does not carry: "as follows", "see below", "Let's have a look". */
 const BOILERPLATE: Record<string, RegExp> = {
-  en: /^(list|table|figure) of\b|\bfollowing (entries|lines|commands?|examples?|tables?|lists?|code|steps|settings|files?)\b|\b(let's|let us|as follows|the following|see (below|above)|shown (below|above)|below is|here is|here are|click|this (chapter|section|page|document|manual|guide|tutorial)|in this (chapter|section|document|manual)|(see|in) section \d)|^see\b/i,
-  fr: /\b(voici|ci-dessous|ci-dessus|suivant(e|es|s)?|comme suit|cliquez|ce (chapitre|document|manuel)|cette (section|page)|section \d)|^voir\b/i,
-  de: /\b(folgende[nrms]?|wie folgt|siehe|hier (ist|sind)|klicken|dieses (kapitel|dokument|handbuch)|dieser abschnitt|in diesem (kapitel|abschnitt)|abschnitt \d)/i,
-  es: /\b(a continuación|siguientes?|como sigue|véase|vea|haga clic|este (capítulo|documento|manual)|esta (sección|página)|sección \d)/i,
+  en: /^(list|table|figure) of\b|\bfollowing (entries|lines|commands?|examples?|tables?|lists?|code|steps|settings|files?)\b|\b(let's|let us|as follows|the following|see (below|above)|shown (below|above)|below is|here is|here are|click|this (chapter|section|page|document|manual|guide|tutorial)|in this (chapter|section|document|manual)|(see|in) (section|chapter) \d|chapter \d)|^see\b/i,
+  fr: /\b(voici|ci-dessous|ci-dessus|suivant(e|es|s)?|comme suit|cliquez|ce (chapitre|document|manuel)|cette (section|page)|section \d|chapitre \d|voyons)|^voir\b/i,
+  de: /\b(folgende[nrms]?|wie folgt|siehe|hier (ist|sind)|klicken|dieses (kapitel|dokument|handbuch)|dieser abschnitt|in diesem (kapitel|abschnitt)|abschnitt \d|kapitel \d)/i,
+  es: /\b(a continuación|siguientes?|como sigue|véase|vea|haga clic|este (capítulo|documento|manual)|esta (sección|página)|sección \d|capítulo \d)|^(aquí (está|están|estan|esta|tiene)|revisemos|veamos|permítanos|permitanos)(?![\p{L}])/iu,
 };
 
 export function isBoilerplate(sentence: string, lang: string): boolean {
@@ -92,14 +175,60 @@ const ANAPHORA: Record<string, ReadonlySet<string>> = {
   es: new Set(["él", "ella", "ellos", "ellas", "estos", "estas", "dicho", "dicha"]),
 };
 
-/** A sentence that only makes sense after the one before it: it opens with a pointer word, or uses a pronoun anywhere. */
+/**
+ * Connectives that tie a sentence to the one before ("Equally, …", "However, …", « De même, … », "Ebenso …",
+ * "Asimismo, …"): said of what precedes, they mean nothing without it. Matched at the start, lower-cased.
+ */
+const CONNECTIVE_OPENERS: Record<string, RegExp> = {
+  en: /^(however|also|equally|likewise|similarly|otherwise|moreover|furthermore|additionally|in addition|what is more|besides|therefore|hence|thus|consequently|as a result|instead|nevertheless|nonetheless|still|yet|again|on the other hand|in contrast|by contrast|conversely|in that case|for this reason|for that reason|even so|then)(?![\p{L}\p{N}])/u,
+  fr: /^(de même|aussi|également|cependant|toutefois|pourtant|néanmoins|ainsi|donc|sinon|par ailleurs|en outre|de plus|qui plus est|par conséquent|en revanche|au contraire|dans ce cas|pour cette raison|d['’]autre part|enfin|alors)(?![\p{L}\p{N}])/u,
+  de: /^(ebenso|ebenfalls|außerdem|zudem|ferner|darüber hinaus|mehr noch|jedoch|allerdings|dennoch|trotzdem|deshalb|deswegen|daher|darum|also|stattdessen|ansonsten|sonst|gleichfalls|auch|dann|folglich|somit|hingegen|andererseits|in diesem fall)(?![\p{L}\p{N}])/u,
+  es: /^(asimismo|también|además|más aún|sin embargo|no obstante|por tanto|por lo tanto|por consiguiente|así|de lo contrario|igualmente|del mismo modo|de igual modo|por otra parte|por otro lado|en cambio|en ese caso|en este caso|por eso|por ello|entonces|aun así)(?![\p{L}\p{N}])/u,
+};
+
+/**
+ * After an opening subordinate clause, a main clause whose subject is a demonstrative points back as an
+ * opening one does: « À moins que vous ne sachiez …, ce ne sont que d'énormes quantités de données inutiles. »
+ */
+const CLAUSE_POINTERS: Record<string, RegExp> = {
+  en: /^(this|these|those)(?![\p{L}\p{N}])/u,
+  fr: /^(ce(?! (que|qui|dont)\b)|cela|ceci|ça|ces|cette)(?![\p{L}\p{N}])/u,
+  de: /^(dies|dieses|diese|dieser)(?![\p{L}\p{N}])/u,
+  es: /^(esto|eso|ello|estos|estas|esos|esas)(?![\p{L}\p{N}])/u,
+};
+
+/** "Do this" in the other languages: « si vous le faites », "antes de hacerlo", "wenn Sie dies tun". */
+const DOING_IT: Record<string, RegExp> = {
+  fr: /\b(le|l['’]) ?(faire|faites|fait|font|fais|ferez)\b(?! qu)/i,
+  es: /\b(hacerlo|hacerla|haciéndolo|lo hace|lo hacen|lo haga|lo hizo)\b/i,
+  de: /\b(dies|das) (tun|tut|machen|macht)\b/i,
+};
+
+/**
+ * How a sentence leans on the one before: "pronoun" (it names what came before: "It works offline…", "This
+ * situation…"), "link" (it adds to it: "Equally, …", « Si vous le faites, … », "antes de hacerlo"), or not at all.
+ * A link says something new of its own: it joins its antecedent only when it shares a content term with it.
+ */
+export function dependencyOf(sentence: string, lang: string): "pronoun" | "link" | null {
+  if (!dependsOnPrevious(sentence, lang)) return null;
+  const base = baseLanguage(lang);
+  const lower = sentence.trim().replace(/^[¿¡"“„«(\s]+/u, "").toLowerCase();
+  const linked = (CONNECTIVE_OPENERS[base] ?? CONNECTIVE_OPENERS.en).test(lower) || (DOING_IT[base]?.test(sentence) ?? false);
+  return linked ? "link" : "pronoun";
+}
+
+/** A sentence that only makes sense after the one before it: it opens with a pointer word or a connective, or uses a pronoun anywhere. */
 export function dependsOnPrevious(sentence: string, lang: string): boolean {
   const base = baseLanguage(lang);
   // A sentence in parentheses is an aside to the one before; "do this" points back as a pronoun does.
-  if (/^\(.*\)[.!]?$/.test(sentence.trim()) || /\b(do|does|did|doing|done) (this|that)\b/i.test(sentence)) return true;
+  if (/^\(.*\)[.!]?$/.test(sentence.trim()) || /\b(do|does|did|doing|done) (this|that)\b/i.test(sentence) || (DOING_IT[base]?.test(sentence) ?? false)) return true;
   const words = wordsOf(sentence, lang).map((w) => w.toLowerCase());
   if (!words.length) return false;
   if ((DEPENDENT_OPENERS[base] ?? DEPENDENT_OPENERS.en).has(words[0])) return true;
+  const lower = sentence.trim().replace(/^[¿¡"“„«(\s]+/u, "").toLowerCase();
+  if ((CONNECTIVE_OPENERS[base] ?? CONNECTIVE_OPENERS.en).test(lower)) return true;
+  const comma = lower.indexOf(", ");
+  if (comma > 0 && (CLAUSE_POINTERS[base] ?? CLAUSE_POINTERS.en).test(lower.slice(comma + 2))) return true;
   const anaphora = ANAPHORA[base] ?? ANAPHORA.en;
   // "it" and "they" as the first word were handled above; elsewhere German "sie" is also the polite "you", so only the opener counts there.
   return base !== "de" && words.some((w) => anaphora.has(w));
@@ -121,8 +250,41 @@ export function unitsOfEvidence(evidence: Evidence, lang: string): readonly Evid
   return units;
 }
 
+/**
+ * Pointers into the source document: "(see apt_preferences(5) and Section 2.7.3, “Tweaking candidate version”)",
+ * "(Section 10.2.3, “Personal backup”)", "(consulte Capítulo 5, Configuración de red)", or a list of manual
+ * pages "(ip(8), …)". They mean nothing in the customer's article, which has no sections of that numbering.
+ */
+const CROSS_REFERENCE: Record<string, RegExp> = {
+  en: /\b(see|cf\.|refer to|section|chapter|table|figure|appendix)\b/i,
+  fr: /\b(voir|voyez|consultez|cf\.|section|chapitre|tableau|figure|annexe)\b/i,
+  de: /\b(siehe|vgl\.|lesen sie|abschnitt|kapitel|tabelle|abbildung|anhang)\b/i,
+  es: /\b(véase|vea|consulte|ver|cf\.|sección|capítulo|tabla|figura|apéndice)\b/i,
+};
+/** A manual page reference, "apt_preferences(5)", "ip(8)". */
+const MAN_PAGE = /[\w.+-]+\(\d\w?\)/g;
+/** A parenthetical, one level of nested parentheses allowed ("(ip(8), …)"). */
+const PARENTHETICAL = /\s*\((?:[^()]|\([^()]*\))*\)/g;
+
+/**
+ * The sentence without its parentheticals that only point into the source document (a section or chapter
+ * number, "see …", or nothing but manual pages): the claim stays, the pointer goes. The result is still a
+ * run of the source's own words; only the aside is left out.
+ */
+export function stripCrossReferences(sentence: string, lang: string): string {
+  const rule = CROSS_REFERENCE[baseLanguage(lang)] ?? CROSS_REFERENCE.en;
+  const stripped = sentence.replace(PARENTHETICAL, (paren) => {
+    const inner = paren.trim().slice(1, -1);
+    const pointsAway = (rule.test(inner) && /\d|“|"|«|„|\(\d/.test(inner)) || /^\s*(see|voir|siehe|véase|vea|consulte)\b/i.test(inner);
+    const onlyManPages = inner.replace(MAN_PAGE, "").replace(/[\s,;…]|\.{3}|\b(and|et|und|y|etc)\b\.?/g, "") === "" && MAN_PAGE.test(inner);
+    MAN_PAGE.lastIndex = 0;
+    return pointsAway || onlyManPages ? "" : paren;
+  });
+  return stripped === sentence ? sentence : stripped.replace(/\s+([.,;:!?])/g, "$1").replace(/\s{2,}/g, " ").trim();
+}
+
 function splitIntoUnits(evidence: Evidence, lang: string): EvidenceUnit[] {
-  const sentences = splitSentences(evidence.quote, lang).map((s) => s.text);
+  const sentences = splitSentences(evidence.quote, lang).map((s) => stripCrossReferences(s.text, lang));
   const units: EvidenceUnit[] = [];
   let current: { position: number; sentences: string[] } | null = null;
   const close = () => {
@@ -142,17 +304,27 @@ function splitIntoUnits(evidence: Evidence, lang: string): EvidenceUnit[] {
     current = null;
   };
   sentences.forEach((sentence, i) => {
+    const dependency = dependencyOf(sentence, lang);
     // A dependent sentence joins the unit before it, unless it opens the quote (its antecedent was cut off).
-    if (current && dependsOnPrevious(sentence, lang) && current.sentences.length < 3) {
+    // A linked one ("Equally, …", « si vous le faites ») must also share a content term with it: otherwise it
+    // adds something about another subject, and goes ("Proporciona la oportunidad de eliminar la basura …" +
+    // "… antes de hacerlo" were two statements on two things).
+    const joins = dependency === "pronoun" || (dependency === "link" && current !== null && sharesContentTerm(current.sentences, sentence, lang));
+    if (current && dependency && joins && current.sentences.length < 3) {
       current.sentences.push(sentence);
       return;
     }
     close();
-    if (dependsOnPrevious(sentence, lang)) return;
+    if (dependency) return;
     current = { position: i, sentences: [sentence] };
   });
   close();
   return units;
+}
+
+function sharesContentTerm(before: readonly string[], sentence: string, lang: string): boolean {
+  const prior = termSet(before.join(" "), lang);
+  return [...termSet(sentence, lang)].some((t) => prior.has(t));
 }
 
 /** Every unit of a pool, each sentence of the pool once (the same passage found twice is one unit). */

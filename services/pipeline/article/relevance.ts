@@ -1,6 +1,6 @@
 import { tokenize } from "../../../shared/text/tokenize";
 import { termSet } from "./similarity";
-import { buildCoverageModel, type CoverageModel } from "./coverage";
+import { buildCoverageModel, withCompounds, type CoverageModel } from "./coverage";
 import { unitsOfEvidence, unitsOfPool, type EvidenceUnit } from "./evidence-sentences";
 import type { ArticleBrief, Evidence } from "./types";
 
@@ -72,8 +72,11 @@ export function relevanceModel(evidence: readonly Evidence[], brief: Pick<Articl
 function buildModel(evidence: readonly Evidence[], brief: Pick<ArticleBrief, "topic" | "keyword" | "language">): RelevanceModel {
   const lang = brief.language;
   const units = unitsOfPool(evidence, lang);
+  const phraseTerms = [...new Set(tokenize(`${brief.topic} ${brief.keyword}`, lang))];
+  // German compounds state the topic's terms they contain ("Datensicherungssystem"): `withCompounds`.
+  const termsOf = (text: string) => withCompounds(termSet(text, lang), phraseTerms, lang);
   const df = new Map<string, number>();
-  for (const u of units) for (const t of termSet(u.text, lang)) df.set(t, (df.get(t) ?? 0) + 1);
+  for (const u of units) for (const t of termsOf(u.text)) df.set(t, (df.get(t) ?? 0) + 1);
   const n = Math.max(units.length, 1);
   const idf = (t: string) => Math.log(1 + n / ((df.get(t) ?? 0) + 1));
   const phrase = `${brief.topic} ${brief.keyword}`;
@@ -88,8 +91,8 @@ function buildModel(evidence: readonly Evidence[], brief: Pick<ArticleBrief, "to
   const bigrams = [...new Set(words.slice(1).map((w, i) => `${words[i]} ${w}`))];
   const compoundIdf = (c: string) => Math.max(0, ...tokenize(c.replace(/-/g, " "), lang).map(idf));
   const scoreTerms = (terms: readonly string[], text: string, heading = "") => {
-    const own = termSet(text, lang);
-    const situating = heading ? termSet(heading, lang) : new Set<string>();
+    const own = termsOf(text);
+    const situating = heading ? termsOf(heading) : new Set<string>();
     let score = 0;
     for (const t of new Set(terms)) {
       if (own.has(t)) score += idf(t);

@@ -5,6 +5,8 @@ import { groundFaq } from "./faq";
 import type { MeteredModel } from "./metered-model";
 import { capitalizeFirst, fill, keywordFitsTemplates, languagePack, tidyHeading } from "./phrases";
 import { relevanceModel } from "./relevance";
+import { termSet } from "./similarity";
+import { tokenize } from "../../../shared/text/tokenize";
 import { renderSentence } from "./render";
 import { embedPhrase, englishTitles, fillWithPhrase, isClause, isEnglish, topicShape } from "./topic-phrasing";
 import { type ArticleBody, type ArticleBrief, type Evidence, sentencesIn, type SeoResult } from "./types";
@@ -13,7 +15,22 @@ export const META_TITLE_MAX = 60;
 export const META_DESCRIPTION_MAX = 160;
 const SLUG_MAX = 60;
 
-const containsKeyword = (text: string, keyword: string) => text.toLowerCase().includes(keyword.toLowerCase());
+/** Lower case, hyphens and underscores read as spaces: "apt-pinning" names "APT pinning". */
+const keywordForm = (text: string) => text.toLowerCase().replace(/[\s_\u2010\u2011-]+/g, " ");
+export const containsKeyword = (text: string, keyword: string) => keywordForm(text).includes(keywordForm(keyword).trim());
+
+/**
+ * The opening paragraph already names the keyword: written as the customer wrote it (hyphens aside), or
+ * every content term of it present ("Backup and recovery operations …" for "backup and recovery"). Then no
+ * framing sentence is needed: one would only announce what the paragraph already says.
+ */
+export function namesKeyword(text: string, keyword: string, lang: string): boolean {
+  if (containsKeyword(text, keyword)) return true;
+  const wanted = tokenize(keyword, lang);
+  if (!wanted.length) return false;
+  const terms = termSet(text, lang);
+  return wanted.every((t) => terms.has(t));
+}
 
 /** At most `max` characters, cut at a word boundary with an ellipsis when something was cut. */
 export function truncateAtWord(text: string, max: number): string {
@@ -109,7 +126,7 @@ export function placeKeyword(body: ArticleBody, brief: ArticleBrief): { body: Ar
   let framed = false;
   let headingChanged = false;
   const first = copy.sections[0]?.paragraphs[0];
-  if (first && !containsKeyword(first.sentences.map((s) => s.text).join(" "), brief.keyword)) {
+  if (first && !namesKeyword(first.sentences.map((s) => s.text).join(" "), brief.keyword, brief.language)) {
     const template = brief.audience ? pack.framingForAudience : pack.framing;
     // Mid-sentence the keyword keeps no sentence-initial capital ("looks at how contractors…"), and a superlative takes its article.
     let phrase = embedPhrase(brief.keyword, brief.brand?.name);

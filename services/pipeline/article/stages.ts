@@ -9,7 +9,7 @@ import type { StageCallParams, StageOutcome } from "../../../shared/schemas/jobs
 import type { ExtractedDocument } from "../../../shared/text/document";
 import { createCoverImage, type CoverImage } from "./cover-image";
 import { buildDerivatives, type ArticleDerivatives } from "./derivatives";
-import { assertEnoughEvidence, draftArticle, fitOutlineToEvidence } from "./draft";
+import { assertEnoughEvidence, assertLongEnough, draftArticle, fitOutlineToEvidence } from "./draft";
 import { editArticle } from "./edit";
 import { ExtractiveSectionWriter } from "./extractive-writer";
 import { MeteredModel, ModelFailure } from "./metered-model";
@@ -194,6 +194,8 @@ const STAGES: Record<ArticleStageKey, StageRunner> = {
       },
     });
     if (!result.body.sections.length) throw new Error("no claim of the draft is supported by its evidence; nothing publishable is left");
+    // What is left must be an article: the refusal floor on length (draft.ts), with the credits back.
+    assertLongEnough(result.body, brief, outline.requested_words, stateOf(call.state).research);
     return { state: { article: result.body, evidence: result.evidence, edit: { model_verified: Boolean(model) } }, meta: { ...result.report, ...model?.meta() } };
   },
 
