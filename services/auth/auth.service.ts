@@ -9,11 +9,11 @@ import { DASHBOARD_COLLECTIONS } from "./dashboard-sessions";
 import { createApiKey, findLiveKey, keyHashOf, listApiKeys, recordKeyUse, revokeApiKey } from "./keys";
 import { listOrganizations } from "./organization-list";
 import { countOrganizations, createOrganization, requireOrganization } from "./organizations";
-import { announceRevocation } from "./revocation";
+import { announceRevocation, RegistryWatch } from "./revocation";
 import { API_KEYS, AUTH_COLLECTIONS, type ApiKeyDoc } from "./store";
 import { mongoWindowStore, releaseUnits, reserveUnits, type WindowStore } from "./window-reservations";
 
-type AuthService = Service & DbService & { windows: WindowStore };
+type AuthService = Service & DbService & { windows: WindowStore; registry: RegistryWatch };
 
 const clock = systemClock;
 
@@ -68,8 +68,8 @@ const AuthServiceSchema: ServiceSchema<ServiceSettingSchema, AuthService> = {
       const revoked = await revokeApiKey(svc.db, key_id, clock);
       const hash = await keyHashOf(svc.db, key_id);
       if (hash) {
-        const notice = await announceRevocation(svc.broker, ctx, hash, startedAt);
-        if (notice.waitedMs) svc.logger.warn({ key_id, ...notice }, "an auth process did not acknowledge a revocation: waited for its cached key to expire");
+        const notice = await announceRevocation(svc.broker, ctx, hash, startedAt, svc.registry.stable());
+        if (notice.waitedMs) svc.logger.warn({ key_id, ...notice }, "a gateway did not acknowledge a revocation, or the gateways known here may be incomplete: waited for cached keys to expire");
       }
       return revoked;
     }),
@@ -83,8 +83,25 @@ const AuthServiceSchema: ServiceSchema<ServiceSettingSchema, AuthService> = {
     ...dashboardActions(clock),
   },
 
+  // Which gateways a revocation must reach is read from the registry: its changes make it doubtful for a while.
+  events: {
+    "$node.connected"(this: AuthService) {
+      this.registry.changed();
+    },
+    "$node.disconnected"(this: AuthService) {
+      this.registry.changed();
+    },
+    "$node.updated"(this: AuthService) {
+      this.registry.changed();
+    },
+    "$transporter.connected"(this: AuthService) {
+      this.registry.changed();
+    },
+  },
+
   created(this: AuthService) {
     this.windows = mongoWindowStore(() => this.db.collection<ApiKeyDoc>(API_KEYS));
+    this.registry = new RegistryWatch(Boolean(this.broker.transit));
   },
 };
 
