@@ -43,7 +43,12 @@ export async function spawnPlatform(opts: SpawnOptions = {}): Promise<PlatformPr
   let out = "";
   child.stdout!.on("data", (c: Buffer) => (out += c.toString()));
   child.stderr!.on("data", (c: Buffer) => (out += c.toString()));
+  let stopping = false;
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  // A platform that dies on its own makes every later request fail with ECONNRESET: say why, once.
+  child.once("exit", (code, signal) => {
+    if (!stopping) process.stderr.write(`platform ${MAIN} exited unexpectedly (code ${code}, signal ${signal}); its last output:\n${out.slice(-4000)}\n`);
+  });
 
   const proc: PlatformProcess = {
     url: `http://127.0.0.1:${port}`,
@@ -51,10 +56,12 @@ export async function spawnPlatform(opts: SpawnOptions = {}): Promise<PlatformPr
     child,
     output: () => out,
     async stop() {
+      stopping = true;
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
       await exited;
     },
     async kill() {
+      stopping = true;
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
       await exited;
     },
