@@ -16,7 +16,7 @@ import { KeyAdmission } from "./admission/admission";
 import { dashboardHandler } from "./dashboard";
 import { contractOf, gatewayRoutes, type Alias, type GatewayRequest, type GatewayService } from "./gateway-routes";
 import { createEdgeServer } from "./http-edge";
-import { readCallParams } from "./http-input";
+import { readCallParams, splitTarget } from "./http-input";
 import { JobEventHub } from "./job-events/hub";
 import { JobEventStreams } from "./job-events/sse";
 import { EdgeReadCache, FINAL_JOBS_CACHED, USAGE_ORGS_CACHED } from "./read-cache";
@@ -142,6 +142,12 @@ const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> 
       const params = await readCallParams(contract, req, req.$params.params ?? {}, config().MAX_BODY_BYTES);
       req.$params = req.$orgId ? { ...params, org_id: req.$orgId } : params;
       ctx.meta.$statusCode = contract.status;
+    },
+
+    /** moleculer-web's split of the request-target, with short query strings parsed once (http-input.ts). */
+    parseQueryString(this: GatewayService, req: IncomingMessage) {
+      const parse = (ApiGateway as unknown as { methods: { parseQueryString(this: unknown, r: { url: string }): { query: Record<string, unknown> } } }).methods.parseQueryString;
+      return splitTarget(req.url ?? "/", (raw) => parse.call(this, { url: `/?${raw}` }).query);
     },
 
     /** moleculer-web's JSON encoding of an answer: a cached (frozen) answer's text is made once (read-cache/lookup.ts). */

@@ -70,8 +70,29 @@ export function headerParams(contract: RouteContract, headers: IncomingHttpHeade
   return params;
 }
 
-/** Query strings longer than this are validated every time; shorter ones once per route (per `validQuery`). */
+/** Query strings longer than this are parsed and validated every time; shorter ones once (`splitTarget`, `validQuery`). */
 const MEMO_QUERY_CHARS = 256;
+const parsedQueries = new LRUCache<string, Readonly<Record<string, string>>>({ max: 1024 });
+
+/**
+ * A request-target split into its path and its parsed query, as moleculer-web's own
+ * `parseQueryString` does it (`parse` is that parser). A short query string that parses to plain
+ * strings is parsed once and kept (the 1,024 most recent); every request gets its own copy.
+ */
+export function splitTarget(target: string, parse: (raw: string) => Record<string, unknown>): { url: string; query: Record<string, unknown> } {
+  const q = target.indexOf("?", 1);
+  if (q === -1) return { url: target, query: {} };
+  const url = target.slice(0, q);
+  const raw = target.slice(q + 1);
+  if (raw.length > MEMO_QUERY_CHARS) return { url, query: parse(raw) };
+  let known = parsedQueries.get(raw);
+  if (!known) {
+    const query = parse(raw);
+    if (!Object.values(query).every((v) => typeof v === "string")) return { url, query };
+    parsedQueries.set(raw, (known = Object.freeze({ ...(query as Record<string, string>) })));
+  }
+  return { url, query: { ...known } };
+}
 const validQueries = new WeakMap<object, LRUCache<string, Readonly<Record<string, unknown>>>>();
 
 /**
