@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import type { LiveKey as KeyRecord } from "../../../shared/schemas/admin";
 
 interface Entry {
@@ -18,7 +19,7 @@ interface Entry {
  * - At most `maxEntries`, least recently used dropped first.
  */
 export class KeyCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries: LRUCache<string, Entry>;
   private readonly inflight = new Map<string, Promise<KeyRecord | null>>();
   /** Incremented by every `forget`: a load started under an older epoch is not cached. */
   private epoch = 0;
@@ -26,7 +27,9 @@ export class KeyCache {
   constructor(
     private readonly load: (digest: string) => Promise<KeyRecord | null>,
     private readonly opts: { ttlMs: number; maxEntries: number; now?: () => number },
-  ) {}
+  ) {
+    this.entries = new LRUCache({ max: opts.maxEntries });
+  }
 
   private now(): number {
     return this.opts.now ? this.opts.now() : Date.now();
@@ -36,12 +39,7 @@ export class KeyCache {
   async get(digest: string): Promise<KeyRecord | null> {
     const hit = this.entries.get(digest);
     if (hit) {
-      if (hit.expiresAt > this.now()) {
-        // Most recently used last (Map keeps insertion order).
-        this.entries.delete(digest);
-        this.entries.set(digest, hit);
-        return hit.record;
-      }
+      if (hit.expiresAt > this.now()) return hit.record;
       this.entries.delete(digest);
     }
     // Concurrent misses for one digest share one lookup.
@@ -62,7 +60,6 @@ export class KeyCache {
     const record = await this.load(digest);
     if (record && epoch === this.epoch) {
       this.entries.set(digest, { record, expiresAt });
-      while (this.entries.size > this.opts.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
     }
     return record;
   }
