@@ -11,7 +11,8 @@ export function utcDay(date: Date): string {
 }
 
 
-const DAY_MS = 86_400_000;
+/** One UTC day in ms. */
+export const DAY_MS = 86_400_000;
 let lastDay = { start: 0, key: "" };
 
 /** `utcDay` of a time (ms since the epoch), formatted once per day rather than on every call: for per-request paths. */

@@ -16,10 +16,6 @@ export function windowState(count: number, limit: number, windowEndsAt: Date, no
   };
 }
 
-export function isOverLimit(count: number, limit: number): boolean {
-  return count > limit;
-}
-
 export function windowEnd(now: Date): Date {
   return new Date(now.getTime() + WINDOW_MS);
 }

@@ -1,4 +1,5 @@
 import type { Context } from "moleculer";
+import type { Db } from "mongodb";
 import { USAGE_CHANGED_EVENT, type UsageChangedPayload } from "../../shared/events/usage-changed";
 import { rootLogger } from "../../shared/logger";
 
@@ -15,6 +16,11 @@ export async function announcingUsage<R>(ctx: Context, orgIds: string[], write: 
   } finally {
     await announceUsageChanged(ctx, orgIds);
   }
+}
+
+/** The handler of a write of one organization's usage (`params.org_id`): the write, announced. */
+export function announcedWrite<P extends { org_id: string }, R>(write: (db: Db, params: P) => Promise<R>) {
+  return (params: P, ctx: Context, svc: { db: Db }): Promise<R> => announcingUsage(ctx, [params.org_id], () => write(svc.db, params));
 }
 
 async function announceUsageChanged(ctx: Context, orgIds: string[]): Promise<void> {

@@ -4,7 +4,7 @@ import { dbMixin, type DbService } from "../../shared/db/mixin";
 import { BillingActions } from "../../shared/schemas/billing";
 import { chargeArticle, debitCredits, getBalance, getBalances, grantCredits, openAccount, recoverPendingLedger, refundDebit } from "./ledger";
 import { priceArticle } from "./pricing";
-import { announcingUsage } from "./announce-usage";
+import { announcedWrite, announcingUsage } from "./announce-usage";
 import { BILLING_COLLECTIONS } from "./store";
 import { recordRequests, recordTokens, usageReport } from "./usage";
 
@@ -20,16 +20,16 @@ const BillingServiceSchema: ServiceSchema<ServiceSettingSchema, BillingService> 
 
   /** Every write that can change an organization's usage report is announced to the gateways (announce-usage.ts). */
   actions: {
-    openAccount: serve(BillingActions.openAccount, (params, ctx, svc: BillingService) => announcingUsage(ctx, [params.org_id], () => openAccount(svc.db, params))),
-    grant: serve(BillingActions.grant, (params, ctx, svc: BillingService) => announcingUsage(ctx, [params.org_id], () => grantCredits(svc.db, params))),
+    openAccount: serve(BillingActions.openAccount, announcedWrite(openAccount)),
+    grant: serve(BillingActions.grant, announcedWrite(grantCredits)),
     balance: serve(BillingActions.balance, ({ org_id }, _ctx, svc: BillingService) => getBalance(svc.db, org_id)),
     /** The operator's organization list: a page's balances in one call. */
     balances: serve(BillingActions.balances, ({ org_ids }, _ctx, svc: BillingService) => getBalances(svc.db, org_ids)),
     quote: serve(BillingActions.quote, (params) => priceArticle(params)),
-    chargeArticle: serve(BillingActions.chargeArticle, (params, ctx, svc: BillingService) => announcingUsage(ctx, [params.org_id], () => chargeArticle(svc.db, params))),
-    debit: serve(BillingActions.debit, (params, ctx, svc: BillingService) => announcingUsage(ctx, [params.org_id], () => debitCredits(svc.db, params))),
-    refund: serve(BillingActions.refund, (params, ctx, svc: BillingService) => announcingUsage(ctx, [params.org_id], () => refundDebit(svc.db, params))),
-    recordTokens: serve(BillingActions.recordTokens, (params, ctx, svc: BillingService) => announcingUsage(ctx, [params.org_id], () => recordTokens(svc.db, params))),
+    chargeArticle: serve(BillingActions.chargeArticle, announcedWrite(chargeArticle)),
+    debit: serve(BillingActions.debit, announcedWrite(debitCredits)),
+    refund: serve(BillingActions.refund, announcedWrite(refundDebit)),
+    recordTokens: serve(BillingActions.recordTokens, announcedWrite(recordTokens)),
     recordRequests: serve(BillingActions.recordRequests, (params, ctx, svc: BillingService) =>
       announcingUsage(ctx, params.counts.map((c) => c.org_id), () => recordRequests(svc.db, params)),
     ),

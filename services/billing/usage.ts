@@ -1,9 +1,7 @@
 import type { AnyBulkWriteOperation, Db } from "mongodb";
-import { type Clock, systemClock, utcDay } from "../../shared/clock";
+import { type Clock, DAY_MS, systemClock, utcDay } from "../../shared/clock";
 import type { UsageDay, UsageReport } from "../../shared/schemas/billing";
 import { billingCollections, type UsageDailyDoc, usageDayId } from "./store";
-
-const DAY_MS = 86_400_000;
 
 /** `YYYY-MM-DD` shifted by `delta` whole days. */
 export function addDays(day: string, delta: number): string {
