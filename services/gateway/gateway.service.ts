@@ -9,7 +9,6 @@ import { JOB_CHANGED_EVENT, isJobChangedPayload } from "../../shared/events/job-
 import { USAGE_CHANGED_EVENT, UsageChangedPayload } from "../../shared/events/usage-changed";
 import { ApiError, httpErrorResponse, INVALID_ADMIN_TOKEN_MESSAGE, rateLimitHeaders, writeErrorEnvelope } from "../../shared/errors";
 import { rootLogger } from "../../shared/logger";
-import { BillingActions } from "../../shared/schemas/billing";
 import { GatewayActions } from "../../shared/schemas/gateway";
 import { PipelineActions } from "../../shared/schemas/jobs";
 import { KeyAdmission } from "./admission/admission";
@@ -19,8 +18,7 @@ import { createEdgeServer } from "./http-edge";
 import { readCallParams, splitTarget } from "./http-input";
 import { JobEventHub } from "./job-events/hub";
 import { JobEventStreams } from "./job-events/sse";
-import { EdgeReadCache, FINAL_JOBS_CACHED, USAGE_ORGS_CACHED } from "./read-cache";
-import { NoticeReach } from "./read-cache/notice-reach";
+import { gatewayReadCache } from "./read-cache";
 import { jsonOf } from "./read-cache/lookup";
 import { accessLog, requestIdFrom } from "./request-log";
 import { methodsAt } from "./routes";
@@ -89,13 +87,7 @@ const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> 
       if (this.server) return;
       const cfg = config();
       // Built here, not in `created`: moleculer-web's own `created` calls createServer first.
-      const billingNotices = new NoticeReach(this.broker, BillingActions.usage.action);
-      this.readCache = new EdgeReadCache({
-        finalJobs: FINAL_JOBS_CACHED,
-        usageTtlMs: cfg.USAGE_CACHE_TTL_MS,
-        usageOrgs: USAGE_ORGS_CACHED,
-        usageNoticesReach: () => billingNotices.reached(),
-      });
+      this.readCache = gatewayReadCache(this.broker, cfg.USAGE_CACHE_TTL_MS);
       const readJob = (org_id: string, id: string) => call(this.broker, PipelineActions.get, { org_id, id });
       this.jobEvents = new JobEventHub((org_id, id) => this.readCache.job(org_id, id, () => readJob(org_id, id), "job-events"), {
         resyncMs: cfg.JOB_EVENTS_RESYNC_MS,

@@ -1,7 +1,9 @@
 import { edgeCacheLookups } from "../../../shared/metrics";
 import { BillingActions, type UsageReport } from "../../../shared/schemas/billing";
 import { PipelineActions, type JobResource } from "../../../shared/schemas/jobs";
+import type { ServiceBroker } from "moleculer";
 import { FinalJobCache } from "./final-jobs";
+import { NoticeReach } from "./notice-reach";
 import type { Lookup } from "./lookup";
 import { UsageCache } from "./usage";
 
@@ -43,5 +45,11 @@ function counted(route: string): Lookup {
 export const CACHED_ACTIONS: ReadonlySet<string> = new Set([PipelineActions.get.action, BillingActions.usage.action]);
 
 /** Sizes: 10,000 final jobs; usage of 2,500 organizations (at most 4 `days` values each). */
-export const FINAL_JOBS_CACHED = 10_000;
-export const USAGE_ORGS_CACHED = 2_500;
+const FINAL_JOBS_CACHED = 10_000;
+const USAGE_ORGS_CACHED = 2_500;
+
+/** A gateway's cache: its sizes, and usage stored only while every billing process would send this gateway its notices. */
+export function gatewayReadCache(broker: ServiceBroker, usageTtlMs: number): EdgeReadCache {
+  const billingNotices = new NoticeReach(broker, BillingActions.usage.action);
+  return new EdgeReadCache({ finalJobs: FINAL_JOBS_CACHED, usageTtlMs, usageOrgs: USAGE_ORGS_CACHED, usageNoticesReach: () => billingNotices.reached() });
+}
