@@ -65,6 +65,24 @@ describe("rate limit and revocation across processes over NATS", () => {
     }
   });
 
+  it("keeps the per-day request count and last_used_at exact, whichever gateway each request reached", async () => {
+    const { key, keyId, orgId } = await createOrgWithKey(gateways[0].url, ADMIN_TOKEN);
+    const N = 30;
+    const results = await Promise.all(Array.from({ length: N }, (_, i) => usage(i, key)));
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    // Read from billing and the admin listing directly, so the checks themselves count nothing.
+    const counted = await waitFor(async () => {
+      const report = (await broker.call("billing.usage", { org_id: orgId, days: 1 })) as { daily: { requests: number }[] };
+      return report.daily[0].requests >= N ? report.daily[0].requests : undefined;
+    }, "the gateways' request counts to reach billing", 15_000, 200);
+    expect(counted).toBe(N);
+    const used = await waitFor(async () => {
+      const keys = await request(gateways[1].url, `/admin/orgs/${orgId}/keys`, { token: ADMIN_TOKEN });
+      return keys.body.data.find((k: { id: string }) => k.id === keyId)?.last_used_at ?? undefined;
+    }, "last_used_at to be recorded", 15_000, 200);
+    expect(Date.parse(used)).toBeGreaterThan(Date.now() - 60_000);
+  });
+
   it("a revoked key fails on the next request, on any gateway", async () => {
     const { key, keyId } = await createOrgWithKey(gateways[0].url, ADMIN_TOKEN);
     // Through both gateways first, so the owning auth process holds the key in its cache.
