@@ -85,8 +85,7 @@ export interface LiveKey {
   mode: "live" | "test";
   rate_limit_rpm: number;
 }
-const KeyId = z.string().min(1).max(100);
-export const ReserveUnitsParams = z.strictObject({ key_id: KeyId });
+export const ReserveUnitsParams = KeyPath;
 /**
  * A reservation in the key's current window: its end (ms since the epoch: the window's identity and
  * the `x-ratelimit-reset` every gateway shows), how long it has left by auth's clock (so a gateway
@@ -99,9 +98,9 @@ export interface UnitGrant {
   granted: number;
   reserved: number;
 }
-export const ReleaseUnitsParams = z.strictObject({ key_id: KeyId, ends_at: z.number().int(), units: z.number().int().min(1) });
+export const ReleaseUnitsParams = KeyPath.extend({ ends_at: z.number().int(), units: z.number().int().min(1) });
 /** The latest use of each key a gateway admitted since its last report (`last_used_at`). */
-export const RecordKeyUseParams = z.strictObject({ uses: z.array(z.strictObject({ key_id: KeyId, at: z.number().int() })).max(100_000) });
+export const RecordKeyUseParams = z.strictObject({ uses: z.array(KeyPath.extend({ at: z.number().int() })).max(100_000) });
 export const CreateApiKeyParams = CreateApiKeyBody.extend(OrgPath.shape);
 /** The created key: the only response that shows the key itself. */
 export type CreatedApiKey = ApiKeyResource & { key: string };
