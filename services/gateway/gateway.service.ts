@@ -19,7 +19,7 @@ import { readCallParams, splitTarget } from "./http-input";
 import { JobEventHub } from "./job-events/hub";
 import { JobEventStreams } from "./job-events/sse";
 import { gatewayReadCache } from "./read-cache";
-import { jsonOf } from "./read-cache/lookup";
+import { jsonOf } from "./read-cache/answers";
 import { accessLog, requestIdFrom } from "./request-log";
 import { methodsAt } from "./routes";
 
@@ -142,7 +142,7 @@ const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> 
       return splitTarget(req.url ?? "/", (raw) => parse.call(this, { url: `/?${raw}` }).query);
     },
 
-    /** moleculer-web's JSON encoding of an answer: a cached (frozen) answer's text is made once (read-cache/lookup.ts). */
+    /** moleculer-web's JSON encoding of an answer: a cached (frozen) answer's text is made once (read-cache/answers.ts). */
     encodeResponse(_req: GatewayRequest, _res: ServerResponse, data: unknown) {
       return jsonOf(data);
     },

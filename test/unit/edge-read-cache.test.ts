@@ -2,7 +2,7 @@ import type { Context } from "moleculer";
 import { announcingUsage } from "../../services/billing/announce-usage";
 import type { ServiceBroker } from "moleculer";
 import { FinalJobCache } from "../../services/gateway/read-cache/final-jobs";
-import { deepFreeze, jsonOf } from "../../services/gateway/read-cache/lookup";
+import { deepFreeze, jsonOf } from "../../services/gateway/read-cache/answers";
 import { NoticeReach } from "../../services/gateway/read-cache/notice-reach";
 import { UsageCache } from "../../services/gateway/read-cache/usage";
 import { USAGE_CHANGED_EVENT, UsageChangedPayload } from "../../shared/events/usage-changed";

@@ -1,6 +1,6 @@
 import { LRUCache } from "lru-cache";
 import { isFinalStatus, type JobResource } from "../../../shared/schemas/jobs";
-import { deepFreeze, type Lookup } from "./lookup";
+import { deepFreeze, type Lookup } from "./answers";
 
 /**
  * Jobs in a final status, as `pipeline.get` answered them, by (organization, job id).

@@ -4,7 +4,7 @@ import { PipelineActions, type JobResource } from "../../../shared/schemas/jobs"
 import type { ServiceBroker } from "moleculer";
 import { FinalJobCache } from "./final-jobs";
 import { NoticeReach } from "./notice-reach";
-import type { Lookup } from "./lookup";
+import type { Lookup } from "./answers";
 import { UsageCache } from "./usage";
 
 /**

@@ -1,7 +1,7 @@
 import { LRUCache } from "lru-cache";
 import { utcDayAt } from "../../../shared/clock";
 import type { UsageReport } from "../../../shared/schemas/billing";
-import { deepFreeze, type Lookup } from "./lookup";
+import { deepFreeze, type Lookup } from "./answers";
 
 interface Entry {
   report: UsageReport;
