@@ -212,21 +212,24 @@ const DOING_IT: Record<string, RegExp> = {
 export function dependencyOf(sentence: string, lang: string): "pronoun" | "link" | null {
   if (!dependsOnPrevious(sentence, lang)) return null;
   const base = baseLanguage(lang);
-  const lower = sentence.trim().replace(/^[¿¡"“„«(\s]+/u, "").toLowerCase();
-  const linked = (CONNECTIVE_OPENERS[base] ?? CONNECTIVE_OPENERS.en).test(lower) || (DOING_IT[base]?.test(sentence) ?? false);
-  return linked ? "link" : "pronoun";
+  return opensWithConnective(openingOf(sentence), base) || doesIt(sentence, base) ? "link" : "pronoun";
 }
+
+/** The sentence lower-cased from its first word on (opening quotes, brackets and ¿ ¡ left out). */
+const openingOf = (sentence: string) => sentence.trim().replace(/^[¿¡"“„«(\s]+/u, "").toLowerCase();
+const opensWithConnective = (opening: string, base: string) => (CONNECTIVE_OPENERS[base] ?? CONNECTIVE_OPENERS.en).test(opening);
+const doesIt = (sentence: string, base: string) => DOING_IT[base]?.test(sentence) ?? false;
 
 /** A sentence that only makes sense after the one before it: it opens with a pointer word or a connective, or uses a pronoun anywhere. */
 export function dependsOnPrevious(sentence: string, lang: string): boolean {
   const base = baseLanguage(lang);
   // A sentence in parentheses is an aside to the one before; "do this" points back as a pronoun does.
-  if (/^\(.*\)[.!]?$/.test(sentence.trim()) || /\b(do|does|did|doing|done) (this|that)\b/i.test(sentence) || (DOING_IT[base]?.test(sentence) ?? false)) return true;
+  if (/^\(.*\)[.!]?$/.test(sentence.trim()) || /\b(do|does|did|doing|done) (this|that)\b/i.test(sentence) || doesIt(sentence, base)) return true;
   const words = wordsOf(sentence, lang).map((w) => w.toLowerCase());
   if (!words.length) return false;
   if ((DEPENDENT_OPENERS[base] ?? DEPENDENT_OPENERS.en).has(words[0])) return true;
-  const lower = sentence.trim().replace(/^[¿¡"“„«(\s]+/u, "").toLowerCase();
-  if ((CONNECTIVE_OPENERS[base] ?? CONNECTIVE_OPENERS.en).test(lower)) return true;
+  const lower = openingOf(sentence);
+  if (opensWithConnective(lower, base)) return true;
   const comma = lower.indexOf(", ");
   if (comma > 0 && (CLAUSE_POINTERS[base] ?? CLAUSE_POINTERS.en).test(lower.slice(comma + 2))) return true;
   const anaphora = ANAPHORA[base] ?? ANAPHORA.en;
