@@ -72,10 +72,9 @@ const FIRST_PERSON: Record<string, RegExp> = {
 };
 
 export function speaksInFirstPerson(sentence: string, lang: string): boolean {
-  const base = baseLanguage(lang);
-  // English "I" only as the pronoun: upper case, not a numeral in "Part I" or "I/O".
-  const rule = FIRST_PERSON[base];
+  const rule = FIRST_PERSON[baseLanguage(lang)];
   if (rule) return rule.test(sentence);
+  // English "I" only as the pronoun: upper case, not a numeral in "Part I" or "I/O".
   const pronoun = /(^|[\s("“])(I|I'm|I’m|I've|I’ve|I'd|I’d|I'll|I’ll)(?=[\s,;.])/u.test(sentence) && !/\b(Part|Chapter|Volume|Phase|Type|Class|Level) I\b/.test(sentence);
   return pronoun || /\b(my|myself|mine)\b/i.test(sentence);
 }
