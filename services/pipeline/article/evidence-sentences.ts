@@ -263,8 +263,9 @@ const CROSS_REFERENCE: Record<string, RegExp> = {
   de: /\b(siehe|vgl\.|lesen sie|abschnitt|kapitel|tabelle|abbildung|anhang)\b/i,
   es: /\b(véase|vea|consulte|ver|cf\.|sección|capítulo|tabla|figura|apéndice)\b/i,
 };
-/** A manual page reference, "apt_preferences(5)", "ip(8)". */
-const MAN_PAGE = /[\w.+-]+\(\d\w?\)/g;
+/** A manual page reference, "apt_preferences(5)", "ip(8)" (`MAN_PAGES`: every one, for `replace`). */
+const MAN_PAGE = /[\w.+-]+\(\d\w?\)/;
+const MAN_PAGES = new RegExp(MAN_PAGE.source, "g");
 /** A parenthetical, one level of nested parentheses allowed ("(ip(8), …)"). */
 const PARENTHETICAL = /\s*\((?:[^()]|\([^()]*\))*\)/g;
 
@@ -278,8 +279,7 @@ export function stripCrossReferences(sentence: string, lang: string): string {
   const stripped = sentence.replace(PARENTHETICAL, (paren) => {
     const inner = paren.trim().slice(1, -1);
     const pointsAway = (rule.test(inner) && /\d|“|"|«|„|\(\d/.test(inner)) || /^\s*(see|voir|siehe|véase|vea|consulte)\b/i.test(inner);
-    const onlyManPages = inner.replace(MAN_PAGE, "").replace(/[\s,;…]|\.{3}|\b(and|et|und|y|etc)\b\.?/g, "") === "" && MAN_PAGE.test(inner);
-    MAN_PAGE.lastIndex = 0;
+    const onlyManPages = inner.replace(MAN_PAGES, "").replace(/[\s,;…]|\.{3}|\b(and|et|und|y|etc)\b\.?/g, "") === "" && MAN_PAGE.test(inner);
     return pointsAway || onlyManPages ? "" : paren;
   });
   return stripped === sentence ? sentence : stripped.replace(/\s+([.,;:!?])/g, "$1").replace(/\s{2,}/g, " ").trim();
