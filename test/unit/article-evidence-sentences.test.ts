@@ -42,41 +42,64 @@ describe("quotation marks that do not pair up", () => {
   });
 });
 
+/** [sentence, language] cases of a rule, one test each, named by language and opening words. */
+type Case = [sentence: string, lang: string];
+
 describe("the source's author speaking as I", () => {
-  it("rejects first-person sentences in English, French, German and Spanish", () => {
-    expect(speaksInFirstPerson("For small personal data backup, I use CD-R and DVD-R by the brand name company.", "en")).toBe(true);
-    expect(speaksInFirstPerson("Pour des petites sauvegardes de données personnelles, j’utilise des CD-R et des DVD-R.", "fr")).toBe(true);
-    expect(speaksInFirstPerson("Für eine kleine persönliche Datensicherung verwende ich CD-R und DVD-R.", "de")).toBe(true);
-    expect(speaksInFirstPerson("Cuando los daños son serios, recomiendo realizar una reinstalación limpia del sistema.", "es")).toBe(true);
-    expect(speaksInFirstPerson("La configuración por defecto de Debian es correcta para mi LAN.", "es")).toBe(true);
+  const firstPerson: Case[] = [
+    ["For small personal data backup, I use CD-R and DVD-R by the brand name company.", "en"],
+    ["Pour des petites sauvegardes de données personnelles, j’utilise des CD-R et des DVD-R.", "fr"],
+    ["Für eine kleine persönliche Datensicherung verwende ich CD-R und DVD-R.", "de"],
+    ["Cuando los daños son serios, recomiendo realizar una reinstalación limpia del sistema.", "es"],
+    ["La configuración por defecto de Debian es correcta para mi LAN.", "es"],
+    // English without "I": the possessive alone.
+    ["The backups of my home directory go to an external disk every week.", "en"],
+  ];
+  it.each(firstPerson)("rejects a first-person sentence: %s (%s)", (sentence, lang) => {
+    expect(speaksInFirstPerson(sentence, lang)).toBe(true);
+  });
+
+  it("makes a first-person sentence unusable", () => {
     expect(isUsableSentence("Ich installiere das System eh einmal im Jahr neu und sichere nur Daten.", "de")).toBe(false);
   });
 
-  it("keeps sentences where I is no pronoun, and the reader's you", () => {
-    expect(speaksInFirstPerson("Part I of the manual covers I/O schedulers in some detail for you.", "en")).toBe(false);
-    expect(speaksInFirstPerson("Mettez en place un système de sauvegardes simple et faites une sauvegarde fréquente.", "fr")).toBe(false);
-    expect(speaksInFirstPerson("Halten Sie Ihr Datensicherungssystem einfach und führen Sie häufig Sicherungen durch.", "de")).toBe(false);
-    expect(speaksInFirstPerson("El uso de apt-pinning por un usuario novato es una fuente de problemas.", "es")).toBe(false);
+  const notFirstPerson: Case[] = [
+    ["Part I of the manual covers I/O schedulers in some detail for you.", "en"],
+    ["Mettez en place un système de sauvegardes simple et faites une sauvegarde fréquente.", "fr"],
+    ["Halten Sie Ihr Datensicherungssystem einfach und führen Sie häufig Sicherungen durch.", "de"],
+    ["El uso de apt-pinning por un usuario novato es una fuente de problemas.", "es"],
+  ];
+  it.each(notFirstPerson)("keeps a sentence where I is no pronoun, or the reader's you: %s (%s)", (sentence, lang) => {
+    expect(speaksInFirstPerson(sentence, lang)).toBe(false);
   });
 });
 
 describe("headings and list items standing as sentences", () => {
-  it("rejects infinitive instructions and gerund labels without a finite verb", () => {
-    expect(isHeadingLike("Faire la sauvegarde de l’ensemble du système (particulièrement les données et les informations de configuration).", "fr")).toBe(true);
-    expect(isHeadingLike("Saber como respaldar y recuperar datos.", "es")).toBe(true);
-    expect(isHeadingLike("Knowing what to backup and recover.", "en")).toBe(true);
-    expect(isHeadingLike("Regelmäßig vollständige Sicherungen aller Daten erstellen.", "de")).toBe(true);
+  const labels: Case[] = [
+    ["Faire la sauvegarde de l’ensemble du système (particulièrement les données et les informations de configuration).", "fr"],
+    ["Saber como respaldar y recuperar datos.", "es"],
+    ["Knowing what to backup and recover.", "en"],
+    ["Regelmäßig vollständige Sicherungen aller Daten erstellen.", "de"],
+  ];
+  it.each(labels)("rejects an infinitive instruction or gerund label without a finite verb: %s (%s)", (sentence, lang) => {
+    expect(isHeadingLike(sentence, lang)).toBe(true);
+  });
+
+  it("makes a heading-like line unusable", () => {
     expect(isUsableSentence("Faire la sauvegarde de l’ensemble du système (particulièrement les données et les informations de configuration).", "fr")).toBe(false);
   });
 
-  it("keeps statements, imperatives addressed to the reader and long sentences", () => {
-    expect(isHeadingLike("Avoir des données de sauvegarde est plus important que la qualité technique de votre méthode.", "fr")).toBe(false);
-    expect(isHeadingLike("Mettez en place un système de sauvegardes simple et faites une sauvegarde fréquente.", "fr")).toBe(false);
-    expect(isHeadingLike("Entre deux sauvegardes complètes, restic enregistre seulement les différences.", "fr")).toBe(false);
-    expect(isHeadingLike("Mantener el sistema de respaldo simple ayuda a crear copias de seguridad con frecuencia.", "es")).toBe(false);
-    expect(isHeadingLike("Using the iproute2 commands, you can configure every interface by hand.", "en")).toBe(false);
-    expect(isHeadingLike("(Dies ist ein Fehler beim Paketieren und wird für gewöhnlich vermieden.)", "de")).toBe(false);
-    expect(isHeadingLike("Auf Debian-Systemen beschränkt PolicyKit solche Operationen auf Benutzerkonten, die der sudo-Gruppe angehören.", "de")).toBe(false);
+  const statements: Case[] = [
+    ["Avoir des données de sauvegarde est plus important que la qualité technique de votre méthode.", "fr"],
+    ["Mettez en place un système de sauvegardes simple et faites une sauvegarde fréquente.", "fr"],
+    ["Entre deux sauvegardes complètes, restic enregistre seulement les différences.", "fr"],
+    ["Mantener el sistema de respaldo simple ayuda a crear copias de seguridad con frecuencia.", "es"],
+    ["Using the iproute2 commands, you can configure every interface by hand.", "en"],
+    ["(Dies ist ein Fehler beim Paketieren und wird für gewöhnlich vermieden.)", "de"],
+    ["Auf Debian-Systemen beschränkt PolicyKit solche Operationen auf Benutzerkonten, die der sudo-Gruppe angehören.", "de"],
+  ];
+  it.each(statements)("keeps a statement, an imperative addressed to the reader or a long sentence: %s (%s)", (sentence, lang) => {
+    expect(isHeadingLike(sentence, lang)).toBe(false);
   });
 });
 

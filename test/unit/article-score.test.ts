@@ -1,5 +1,6 @@
-import { draftArticle } from "../../services/pipeline/article/draft";
+import { ArticleTooShortError, assertLongEnough, draftArticle, MIN_ARTICLE_WORDS } from "../../services/pipeline/article/draft";
 import { ExtractiveSectionWriter } from "../../services/pipeline/article/extractive-writer";
+import { sectionWords } from "../../services/pipeline/article/section-writer";
 import { planOutlineByRules } from "../../services/pipeline/article/outline";
 import { decideBriefByRules } from "../../services/pipeline/article/recon";
 import { renderArticle } from "../../services/pipeline/article/render";
@@ -144,6 +145,21 @@ describe("the quality score", () => {
     expect(short.quality_score).toBeLessThanOrEqual(Math.ceil(100 * ratio));
     expect(short.quality_caps).toEqual({ length_vs_target: Math.round(1000 * ratio) / 10 });
     expect(short.quality_score).toBeLessThan(fitting.quality_score - 40);
+  });
+
+  it("refuses an article under the 200-word floor with what was written and asked, and passes one at or above it", async () => {
+    const { body } = await article();
+    const words = body.sections.reduce((n, s) => n + sectionWords(s, "en"), 0);
+    expect(words).toBeGreaterThanOrEqual(MIN_ARTICLE_WORDS);
+    expect(assertLongEnough(body, brief, 400)).toBe(words);
+    // One paragraph of it: a paragraph is not an article.
+    const first = body.sections[0];
+    const stub: ArticleBody = { ...body, sections: [{ ...first, paragraphs: first.paragraphs.slice(0, 1) }] };
+    const stubWords = sectionWords(stub.sections[0], "en");
+    expect(stubWords).toBeLessThan(MIN_ARTICLE_WORDS);
+    expect(() => assertLongEnough(stub, brief, 400)).toThrow(ArticleTooShortError);
+    expect(() => assertLongEnough(stub, brief, 400)).toThrow(`Only ${stubWords} words about “${brief.topic}” in en`);
+    expect(() => assertLongEnough(stub, brief, 400)).toThrow(`an article needs at least ${MIN_ARTICLE_WORDS}; 400 were asked`);
   });
 
   it("ranks every known-bad article below every known-good one, and caps off-topic or wrong-language ones at 50", async () => {

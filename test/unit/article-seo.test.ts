@@ -5,7 +5,7 @@ import { ExtractiveSectionWriter } from "../../services/pipeline/article/extract
 import { MeteredModel } from "../../services/pipeline/article/metered-model";
 import { planOutlineByRules } from "../../services/pipeline/article/outline";
 import { decideBriefByRules } from "../../services/pipeline/article/recon";
-import { optimizeForSearch, placeKeyword, slugify, truncateAtWord } from "../../services/pipeline/article/seo";
+import { containsKeyword, namesKeyword, optimizeForSearch, placeKeyword, slugify, truncateAtWord } from "../../services/pipeline/article/seo";
 import type { ArticleBody, Evidence } from "../../services/pipeline/article/types";
 import { evidenceFromPages } from "../support/article-evidence";
 import { ROUTE_PLANNING_PAGES } from "../support/fake-searxng";
@@ -125,5 +125,15 @@ describe("seo", () => {
     expect(seo.faq[0].question).toBe("What should a well-stocked van carry?");
     expect(seo.faq[0].answer).toMatch(/well-stocked van carries/);
     expect(seo.meta_title.length).toBeLessThanOrEqual(60);
+  });
+});
+
+describe("naming the keyword in the opening paragraph", () => {
+  it("reads hyphens and underscores as spaces, and counts every content term of the keyword present as naming it", () => {
+    expect(containsKeyword("Use apt-pinning with care on a stable system.", "APT pinning")).toBe(true);
+    expect(containsKeyword("Use apt_pinning with care on a stable system.", "apt-pinning")).toBe(true);
+    expect(containsKeyword("Pinning keeps APT from upgrading a package.", "APT pinning")).toBe(false);
+    expect(namesKeyword("Recovery of a broken system starts from the last full backup.", "backup and recovery", "en")).toBe(true);
+    expect(namesKeyword("Backups are copies of the data kept on another disk.", "backup and recovery", "en")).toBe(false);
   });
 });

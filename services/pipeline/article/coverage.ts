@@ -66,16 +66,21 @@ benutzer allgemein verschieden werkzeug werkzeuge`,
 ficheros usuario usuarios general diferente herramienta herramientas seguridad`,
 };
 
-const broadCache = new Map<string, ReadonlySet<string>>();
-export function broadTerms(lang: string): ReadonlySet<string> {
-  const base = baseLanguage(lang);
-  let set = broadCache.get(base);
-  if (!set) {
-    set = new Set(tokenize(BROAD_WORDS[base] ?? BROAD_WORDS.en, lang));
-    broadCache.set(base, set);
-  }
-  return set;
+/** A word table's terms for a language (tokenized, so stems agree), built once per base language. */
+function termsByLanguage(wordsFor: (base: string) => string): (lang: string) => ReadonlySet<string> {
+  const cache = new Map<string, ReadonlySet<string>>();
+  return (lang) => {
+    const base = baseLanguage(lang);
+    let set = cache.get(base);
+    if (!set) {
+      set = new Set(tokenize(wordsFor(base), lang));
+      cache.set(base, set);
+    }
+    return set;
+  };
 }
+
+const broadTerms = termsByLanguage((base) => BROAD_WORDS[base] ?? BROAD_WORDS.en);
 
 /** Shortest concept that a German compound is matched by ("Datensicherungssystem" ⊃ "datensicher"). */
 const COMPOUND_MIN = 5;
@@ -94,16 +99,7 @@ export function withCompounds(terms: ReadonlySet<string>, concepts: readonly str
   return found.length ? new Set([...terms, ...found]) : terms;
 }
 
-const genericCache = new Map<string, ReadonlySet<string>>();
-function genericTerms(lang: string): ReadonlySet<string> {
-  const base = baseLanguage(lang);
-  let set = genericCache.get(base);
-  if (!set) {
-    set = new Set(tokenize(`${GENERIC_WORDS.en} ${GENERIC_WORDS[base] ?? ""}`, lang));
-    genericCache.set(base, set);
-  }
-  return set;
-}
+const genericTerms = termsByLanguage((base) => `${GENERIC_WORDS.en} ${GENERIC_WORDS[base] ?? ""}`);
 
 export interface TopicConcept {
   term: string;

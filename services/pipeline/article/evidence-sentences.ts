@@ -72,10 +72,9 @@ const FIRST_PERSON: Record<string, RegExp> = {
 };
 
 export function speaksInFirstPerson(sentence: string, lang: string): boolean {
-  const base = baseLanguage(lang);
-  // English "I" only as the pronoun: upper case, not a numeral in "Part I" or "I/O".
-  const rule = FIRST_PERSON[base];
+  const rule = FIRST_PERSON[baseLanguage(lang)];
   if (rule) return rule.test(sentence);
+  // English "I" only as the pronoun: upper case, not a numeral in "Part I" or "I/O".
   const pronoun = /(^|[\s("“])(I|I'm|I’m|I've|I’ve|I'd|I’d|I'll|I’ll)(?=[\s,;.])/u.test(sentence) && !/\b(Part|Chapter|Volume|Phase|Type|Class|Level) I\b/.test(sentence);
   return pronoun || /\b(my|myself|mine)\b/i.test(sentence);
 }
@@ -212,21 +211,24 @@ const DOING_IT: Record<string, RegExp> = {
 export function dependencyOf(sentence: string, lang: string): "pronoun" | "link" | null {
   if (!dependsOnPrevious(sentence, lang)) return null;
   const base = baseLanguage(lang);
-  const lower = sentence.trim().replace(/^[¿¡"“„«(\s]+/u, "").toLowerCase();
-  const linked = (CONNECTIVE_OPENERS[base] ?? CONNECTIVE_OPENERS.en).test(lower) || (DOING_IT[base]?.test(sentence) ?? false);
-  return linked ? "link" : "pronoun";
+  return opensWithConnective(openingOf(sentence), base) || doesIt(sentence, base) ? "link" : "pronoun";
 }
+
+/** The sentence lower-cased from its first word on (opening quotes, brackets and ¿ ¡ left out). */
+const openingOf = (sentence: string) => sentence.trim().replace(/^[¿¡"“„«(\s]+/u, "").toLowerCase();
+const opensWithConnective = (opening: string, base: string) => (CONNECTIVE_OPENERS[base] ?? CONNECTIVE_OPENERS.en).test(opening);
+const doesIt = (sentence: string, base: string) => DOING_IT[base]?.test(sentence) ?? false;
 
 /** A sentence that only makes sense after the one before it: it opens with a pointer word or a connective, or uses a pronoun anywhere. */
 export function dependsOnPrevious(sentence: string, lang: string): boolean {
   const base = baseLanguage(lang);
   // A sentence in parentheses is an aside to the one before; "do this" points back as a pronoun does.
-  if (/^\(.*\)[.!]?$/.test(sentence.trim()) || /\b(do|does|did|doing|done) (this|that)\b/i.test(sentence) || (DOING_IT[base]?.test(sentence) ?? false)) return true;
+  if (/^\(.*\)[.!]?$/.test(sentence.trim()) || /\b(do|does|did|doing|done) (this|that)\b/i.test(sentence) || doesIt(sentence, base)) return true;
   const words = wordsOf(sentence, lang).map((w) => w.toLowerCase());
   if (!words.length) return false;
   if ((DEPENDENT_OPENERS[base] ?? DEPENDENT_OPENERS.en).has(words[0])) return true;
-  const lower = sentence.trim().replace(/^[¿¡"“„«(\s]+/u, "").toLowerCase();
-  if ((CONNECTIVE_OPENERS[base] ?? CONNECTIVE_OPENERS.en).test(lower)) return true;
+  const lower = openingOf(sentence);
+  if (opensWithConnective(lower, base)) return true;
   const comma = lower.indexOf(", ");
   if (comma > 0 && (CLAUSE_POINTERS[base] ?? CLAUSE_POINTERS.en).test(lower.slice(comma + 2))) return true;
   const anaphora = ANAPHORA[base] ?? ANAPHORA.en;
@@ -261,8 +263,9 @@ const CROSS_REFERENCE: Record<string, RegExp> = {
   de: /\b(siehe|vgl\.|lesen sie|abschnitt|kapitel|tabelle|abbildung|anhang)\b/i,
   es: /\b(véase|vea|consulte|ver|cf\.|sección|capítulo|tabla|figura|apéndice)\b/i,
 };
-/** A manual page reference, "apt_preferences(5)", "ip(8)". */
-const MAN_PAGE = /[\w.+-]+\(\d\w?\)/g;
+/** A manual page reference, "apt_preferences(5)", "ip(8)" (`MAN_PAGES`: every one, for `replace`). */
+const MAN_PAGE = /[\w.+-]+\(\d\w?\)/;
+const MAN_PAGES = new RegExp(MAN_PAGE.source, "g");
 /** A parenthetical, one level of nested parentheses allowed ("(ip(8), …)"). */
 const PARENTHETICAL = /\s*\((?:[^()]|\([^()]*\))*\)/g;
 
@@ -276,8 +279,7 @@ export function stripCrossReferences(sentence: string, lang: string): string {
   const stripped = sentence.replace(PARENTHETICAL, (paren) => {
     const inner = paren.trim().slice(1, -1);
     const pointsAway = (rule.test(inner) && /\d|“|"|«|„|\(\d/.test(inner)) || /^\s*(see|voir|siehe|véase|vea|consulte)\b/i.test(inner);
-    const onlyManPages = inner.replace(MAN_PAGE, "").replace(/[\s,;…]|\.{3}|\b(and|et|und|y|etc)\b\.?/g, "") === "" && MAN_PAGE.test(inner);
-    MAN_PAGE.lastIndex = 0;
+    const onlyManPages = inner.replace(MAN_PAGES, "").replace(/[\s,;…]|\.{3}|\b(and|et|und|y|etc)\b\.?/g, "") === "" && MAN_PAGE.test(inner);
     return pointsAway || onlyManPages ? "" : paren;
   });
   return stripped === sentence ? sentence : stripped.replace(/\s+([.,;:!?])/g, "$1").replace(/\s{2,}/g, " ").trim();

@@ -72,20 +72,20 @@ export function relevanceModel(evidence: readonly Evidence[], brief: Pick<Articl
 function buildModel(evidence: readonly Evidence[], brief: Pick<ArticleBrief, "topic" | "keyword" | "language">): RelevanceModel {
   const lang = brief.language;
   const units = unitsOfPool(evidence, lang);
-  const phraseTerms = [...new Set(tokenize(`${brief.topic} ${brief.keyword}`, lang))];
+  const phrase = `${brief.topic} ${brief.keyword}`;
+  const topicSet = new Set(tokenize(phrase, lang));
+  const phraseTerms = [...topicSet];
   // German compounds state the topic's terms they contain ("Datensicherungssystem"): `withCompounds`.
   const termsOf = (text: string) => withCompounds(termSet(text, lang), phraseTerms, lang);
   const df = new Map<string, number>();
   for (const u of units) for (const t of termsOf(u.text)) df.set(t, (df.get(t) ?? 0) + 1);
   const n = Math.max(units.length, 1);
   const idf = (t: string) => Math.log(1 + n / ((df.get(t) ?? 0) + 1));
-  const phrase = `${brief.topic} ${brief.keyword}`;
   // A hyphenated compound of the topic ("field-service") is one term: its parts alone ("Kestrel Field",
   // "customer service") are other subjects. It matches written with a hyphen or a space.
   const compounds = [...new Set((phrase.toLowerCase().match(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)+/gu) ?? []))];
   const compoundParts = new Set(compounds.flatMap((c) => tokenize(c.replace(/-/g, " "), lang)));
-  const topic = [...new Set(tokenize(phrase, lang))].filter((t) => !compoundParts.has(t));
-  const topicSet = new Set(tokenize(phrase, lang));
+  const topic = phraseTerms.filter((t) => !compoundParts.has(t));
   // Adjacent topic terms ("drive time") found adjacent in a text count again, half: a phrase of the topic says more than its words apart.
   const words = tokenize(phrase.replace(/[\p{L}\p{N}]+(?:-[\p{L}\p{N}]+)+/gu, " | "), lang);
   const bigrams = [...new Set(words.slice(1).map((w, i) => `${words[i]} ${w}`))];

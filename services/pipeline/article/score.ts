@@ -79,7 +79,6 @@ const GENERIC_CLICHES = ["cutting-edge", "game-changer", "seamless", "leverage",
 const clamp = (n: number) => Math.max(0, Math.min(100, n));
 const round1 = (n: number) => Math.round(n * 10) / 10;
 const share = (part: number, whole: number) => (whole ? part / whole : 1);
-const hasKeyword = containsKeyword;
 
 /** readability: 100 inside the target band (the brand's own reading ease ± 10, else 50–70), minus 2 per point outside. */
 export function readabilityScore(fleschEase: number, voiceEase: number | null): number {
@@ -113,11 +112,11 @@ export function keywordCoverageScore(body: ArticleBody, seo: Pick<SeoResult, "ti
   const firstParagraph = body.sections[0]?.paragraphs[0]?.sentences.map((s) => s.text).join(" ") ?? "";
   const keywordSlug = slugify(keyword);
   return (
-    (hasKeyword(seo.title, keyword) ? 25 : 0) +
+    (containsKeyword(seo.title, keyword) ? 25 : 0) +
     (namesKeyword(firstParagraph, keyword, lang) ? 25 : 0) +
-    (body.sections.some((s) => hasKeyword(s.heading, keyword)) ? 20 : 0) +
-    (hasKeyword(seo.meta_title, keyword) ? 10 : 0) +
-    (hasKeyword(seo.meta_description, keyword) ? 10 : 0) +
+    (body.sections.some((s) => containsKeyword(s.heading, keyword)) ? 20 : 0) +
+    (containsKeyword(seo.meta_title, keyword) ? 10 : 0) +
+    (containsKeyword(seo.meta_description, keyword) ? 10 : 0) +
     (keywordSlug && seo.slug.includes(keywordSlug) ? 10 : 0)
   );
 }
