@@ -1,7 +1,7 @@
 import { relevanceModel } from "../../services/pipeline/article/relevance";
 import {
   dependsOnPrevious,
-  hasUnbalancedQuotes,
+  hasUnpairedMarks,
   isHeadingLike,
   isUsableSentence,
   speaksInFirstPerson,
@@ -25,20 +25,29 @@ const evidence = (id: string, quote: string, heading: string, title = "Reference
   origin: "brand",
 });
 
-describe("quotation marks that do not pair up", () => {
+describe("quotation marks and brackets that do not pair up", () => {
   it("rejects a sentence cut out of a command, in every language's quotes", () => {
     const fr = "Vous pouvez récupérer les données de sélection de dpkg avec « dpkg --set-selection <dpkg-selections.list\".";
-    expect(hasUnbalancedQuotes(fr)).toBe(true);
+    expect(hasUnpairedMarks(fr)).toBe(true);
     expect(isUsableSentence(fr, "fr")).toBe(false);
-    expect(hasUnbalancedQuotes("En «Tipo general de configuración« seleccione la opción que prefiera para el correo.")).toBe(true);
-    expect(hasUnbalancedQuotes('The file "/etc/apt/preferences is read by APT when it chooses the candidate.')).toBe(true);
+    expect(hasUnpairedMarks("En «Tipo general de configuración« seleccione la opción que prefiera para el correo.")).toBe(true);
+    expect(hasUnpairedMarks('The file "/etc/apt/preferences is read by APT when it chooses the candidate.')).toBe(true);
   });
 
   it("keeps balanced quotes: « … », “ … ”, „ … “ and straight pairs", () => {
-    expect(hasUnbalancedQuotes("La commande « apt-cache policy » affiche la situation de l'épinglage.")).toBe(false);
-    expect(hasUnbalancedQuotes("Der Befehl „apt-cache policy“ zeigt die Pin-Prioritäten an.")).toBe(false);
-    expect(hasUnbalancedQuotes('The apt-pinning situation is displayed by "apt-cache policy package".')).toBe(false);
-    expect(hasUnbalancedQuotes("El paquete «restic» permite las copias de seguridad incrementales.")).toBe(false);
+    expect(hasUnpairedMarks("La commande « apt-cache policy » affiche la situation de l'épinglage.")).toBe(false);
+    expect(hasUnpairedMarks("Der Befehl „apt-cache policy“ zeigt die Pin-Prioritäten an.")).toBe(false);
+    expect(hasUnpairedMarks('The apt-pinning situation is displayed by "apt-cache policy package".')).toBe(false);
+    expect(hasUnpairedMarks("El paquete «restic» permite las copias de seguridad incrementales.")).toBe(false);
+  });
+
+  it("rejects a sentence cut out of a parenthesis or brackets, and keeps balanced ones", () => {
+    const de = "(Um E-Mail-Nachrichten über das Internet zu übertragen, ist es derzeit verbreitet, den Message-Submission-Port 587 zu nutzen.";
+    expect(hasUnpairedMarks(de)).toBe(true);
+    expect(isUsableSentence(de, "de")).toBe(false);
+    expect(hasUnpairedMarks("The options are listed in the manual page apt.conf[5 with their defaults.")).toBe(true);
+    expect(hasUnpairedMarks("Im GNOME-System verwaltet das Hilfsprogramm seahorse(1) Passwörter sicher im Schlüsselbund.")).toBe(false);
+    expect(hasUnpairedMarks("Las copias (incrementales) y las completas [diarias] se guardan en otro disco.")).toBe(false);
   });
 });
 

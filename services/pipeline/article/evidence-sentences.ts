@@ -46,18 +46,25 @@ export function isUsableSentence(sentence: string, lang: string): boolean {
   // Table rows flattened by extraction ("Starter | $29 | 5") are data, not prose.
   if (sentence.includes(" | ")) return false;
   if (looksLikeCode(sentence) || isBoilerplate(sentence, lang) || isFragment(sentence)) return false;
-  if (hasUnbalancedQuotes(sentence) || speaksInFirstPerson(sentence, lang) || isHeadingLike(sentence, lang)) return false;
+  if (hasUnpairedMarks(sentence) || speaksInFirstPerson(sentence, lang) || isHeadingLike(sentence, lang)) return false;
   return /^[\p{Lu}\p{N}"“„«¿¡(]/u.test(sentence);
 }
 
 /**
- * Quotation marks that do not pair up: the sentence was cut out of a command or a quotation
- * (« dpkg --set-selection <dpkg-selections.list". ), so what it quotes is not what the source says.
- * « and » must match in number; curly double quotes (“…”, „…“) and straight ones must come in pairs.
+ * Quotation marks or brackets that do not pair up: the sentence was cut out of a command, a
+ * quotation or a parenthesis (« dpkg --set-selection <dpkg-selections.list". », "(Um E-Mail-Nachrichten
+ * … zu übertragen, … authentifizieren." whose ")" stayed in the source), so it is not what the source says.
+ * « and », ( and ), [ and ] must match in number; curly double quotes (“…”, „…“) and straight ones must come in pairs.
  */
-export function hasUnbalancedQuotes(sentence: string): boolean {
+export function hasUnpairedMarks(sentence: string): boolean {
   const count = (re: RegExp) => (sentence.match(re) ?? []).length;
-  return count(/«/g) !== count(/»/g) || count(/[“”„]/g) % 2 === 1 || count(/"/g) % 2 === 1;
+  return (
+    count(/«/g) !== count(/»/g) ||
+    count(/\(/g) !== count(/\)/g) ||
+    count(/\[/g) !== count(/\]/g) ||
+    count(/[“”„]/g) % 2 === 1 ||
+    count(/"/g) % 2 === 1
+  );
 }
 
 /**
