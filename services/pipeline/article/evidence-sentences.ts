@@ -52,8 +52,8 @@ export function isUsableSentence(sentence: string, lang: string): boolean {
 
 /**
  * Quotation marks or brackets that do not pair up: the sentence was cut out of a command, a
- * quotation or a parenthesis (« dpkg --set-selection <dpkg-selections.list". », "(Um E-Mail-Nachrichten
- * … zu übertragen, … authentifizieren." whose ")" stayed in the source), so it is not what the source says.
+ * quotation or a parenthesis (« dpkg --set-selection <dpkg-selections.list". », or a unit that opens a
+ * parenthesis whose ")" stayed in the source), so it is not what the source says.
  * « and », ( and ), [ and ] must match in number; curly double quotes (“…”, „…“) and straight ones must come in pairs.
  */
 export function hasUnpairedMarks(sentence: string): boolean {
