@@ -25,6 +25,12 @@ export interface NodeProbeOptions {
  * answered (the clients keep what they had not sent yet). When the connection comes back, the calls
  * sent before it was lost and still unanswered `reconnectGraceMs` later are rejected
  * (RequestRejectedError), instead of waiting for the 30 s call timeout.
+ *
+ * A node restarted under the same id before heartbeats noticed it was gone (a pod restarted in a
+ * second) comes back with a new instance id, and Moleculer only records it as "updated": the calls
+ * its dead instance received are never answered, and a worker's stage call would wait out its whole
+ * timeout (15 min) while renewing its job's lease. So when a node's instance id changes, every call
+ * pending on that node is rejected (RequestRejectedError) at once.
  */
 export function nodeProbeMiddleware(opts: NodeProbeOptions): Middleware {
   let broker: ServiceBroker;
@@ -35,19 +41,38 @@ export function nodeProbeMiddleware(opts: NodeProbeOptions): Middleware {
   type PendingRequest = { action: { name: string }; nodeID: string; reject(err: Error): void };
   const transitOf = () => (broker as unknown as { transit?: { connected: boolean; pendingRequests: Map<string, PendingRequest>; tx?: { client?: unknown } } }).transit;
 
-  function rejectCallsSentBefore(instant: number): void {
+  /** Rejects the pending calls that `lost` picks (their answer will never come). */
+  function rejectPending(lost: (id: string, req: PendingRequest) => boolean): number {
     const transit = transitOf();
-    if (!transit) return;
+    if (!transit) return 0;
     let rejected = 0;
     for (const [id, req] of transit.pendingRequests) {
-      const sent = sentAt.get(id);
-      if (sent === undefined || sent > instant) continue;
+      if (!lost(id, req)) continue;
       transit.pendingRequests.delete(id);
       sentAt.delete(id);
       req.reject(new Errors.RequestRejectedError({ action: req.action.name, nodeID: req.nodeID }));
       rejected++;
     }
+    return rejected;
+  }
+
+  function rejectCallsSentBefore(instant: number): void {
+    const rejected = rejectPending((id) => {
+      const sent = sentAt.get(id);
+      return sent !== undefined && sent <= instant;
+    });
     if (rejected) rootLogger().warn({ rejected }, "calls lost in a NATS outage were rejected after the reconnection");
+  }
+
+  /** The instance id last seen of each node: a new one means the node restarted. */
+  const instances = new Map<string, string>();
+  function noticeInstance(node: { id?: string; instanceID?: string } | undefined): void {
+    if (!node?.id || !node.instanceID) return;
+    const before = instances.get(node.id);
+    instances.set(node.id, node.instanceID);
+    if (before === undefined || before === node.instanceID) return;
+    const rejected = rejectPending((_id, req) => req.nodeID === node.id);
+    if (rejected) rootLogger().warn({ rejected, node_id: node.id }, "a node restarted: the calls its previous instance had were rejected");
   }
 
   /** Follows the NATS client's status (nats.js v2): a disconnection, then the reconnection. */
@@ -93,6 +118,8 @@ export function nodeProbeMiddleware(opts: NodeProbeOptions): Middleware {
     },
     started() {
       watchTransport();
+      const bus = (broker as unknown as { localBus: { on(event: string, fn: (payload: { node?: { id?: string; instanceID?: string } }) => void): void } }).localBus;
+      for (const event of ["$node.connected", "$node.updated"]) bus.on(event, (payload) => noticeInstance(payload?.node));
     },
     remoteAction(next: (ctx: Context) => Promise<unknown>) {
       return (ctx: Context) => {
