@@ -4,6 +4,7 @@ import { benchArticlePipeline } from "./article-pipeline";
 import { benchArticleQuality } from "./article-quality";
 import { benchGatewayAuth } from "./gateway-auth";
 import { benchIngest } from "./ingest";
+import { benchRelevance } from "./relevance";
 import { benchWebhooksFanout } from "./webhooks-fanout";
 
 const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
@@ -11,6 +12,7 @@ const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   "article-quality": benchArticleQuality,
   "gateway-auth": benchGatewayAuth,
   ingest: benchIngest,
+  relevance: benchRelevance,
   "webhooks-fanout": benchWebhooksFanout,
 };
 

@@ -3,6 +3,10 @@ export function publicBaseUrl(cfg: { PUBLIC_BASE_URL?: string; PORT: number }): 
   return (cfg.PUBLIC_BASE_URL ?? `http://localhost:${cfg.PORT}`).replace(/\/+$/, "");
 }
 
-/** Where a pasted (text) source of a brand profile is read through the API: what a citation of it links to. */
-export const sourceAddress = (baseUrl: string, profileId: string, sourceId: string): string =>
-  `${baseUrl}/v1/brand-profiles/${profileId}/sources/${sourceId}`;
+/**
+ * How a citation names a pasted source that has no public address: `urn:uuid:<source id>` (RFC 4122's URN
+ * namespace). It is an identifier, not a link: a reader of a published article could not open the API's
+ * source route (it needs the organization's key), so the article cites such a source by its title and links
+ * nothing; an API client resolves the id with `GET /v1/brand-profiles/{id}/sources/{source_id}`.
+ */
+export const sourceReference = (sourceId: string): string => `urn:uuid:${sourceId}`;

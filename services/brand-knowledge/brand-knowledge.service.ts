@@ -54,6 +54,8 @@ const BrandKnowledgeServiceSchema: ServiceSchema<ServiceSettingSchema, BrandKnow
 
     retrieve: serve(BrandKnowledgeActions.retrieve, (params, _ctx, svc: BrandKnowledgeService) => svc.retrieval.retrieve(svc.db, params)),
 
+    termStats: serve(BrandKnowledgeActions.termStats, (params, _ctx, svc: BrandKnowledgeService) => svc.retrieval.termStats(svc.db, params)),
+
     /** One stage of an `ingest_source` job, called by the pipeline's worker. */
     runIngestStage: zodAction(StageCall, (call, ctx, svc: BrandKnowledgeService) =>
       runIngestStage(ingestDepsFrom(config(), ctx, call, svc.ingest()), call),

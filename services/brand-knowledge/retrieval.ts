@@ -1,5 +1,5 @@
 import type { Db } from "mongodb";
-import type { RetrievedChunk } from "../../shared/schemas/brand";
+import type { RetrievedChunk, TermStatsReply } from "../../shared/schemas/brand";
 import { Bm25Index } from "../../shared/text/bm25";
 import type { Embedder } from "./knowledge/embeddings";
 import { rankHybrid } from "./knowledge/hybrid";
@@ -81,5 +81,11 @@ export class RetrievalCache {
         score: h.score,
       };
     });
+  }
+
+  /** How many of the profile's chunks hold each term (its BM25 index's postings): the relevance model's weights. */
+  async termStats(db: Db, input: { org_id: string; brand_profile_id: string; terms: string[] }): Promise<TermStatsReply> {
+    const index = await this.indexFor(db, input.org_id, input.brand_profile_id);
+    return { chunks: index.bm25.size, df: Object.fromEntries(input.terms.map((t) => [t, index.bm25.documentFrequency(t)])) };
   }
 }

@@ -59,6 +59,20 @@ export const RetrieveParams = z.strictObject({
   k: z.number().int().min(1).max(50).default(8),
 });
 
+/** Document frequencies of index terms over a profile's chunks: what the relevance model weighs a request's subject by. */
+export const TermStatsParams = z.strictObject({
+  org_id: orgId,
+  brand_profile_id: uuid,
+  terms: z.array(z.string().min(1).max(200)).max(64),
+});
+
+export interface TermStatsReply {
+  /** Chunks in the profile's index. */
+  chunks: number;
+  /** Chunks holding each asked term. */
+  df: Record<string, number>;
+}
+
 export interface RetrievedChunk {
   chunk_id: string;
   source_id: string;
@@ -116,4 +130,5 @@ export const BrandKnowledgeActions = {
   getProfile: contract<BrandProfileResource>()("brand-knowledge.getProfile", ProfileParams),
   listSources: contract<{ object: "list"; data: SourceResource[] }>()("brand-knowledge.listSources", ProfileParams),
   retrieve: contract<RetrievedChunk[]>()("brand-knowledge.retrieve", RetrieveParams),
+  termStats: contract<TermStatsReply>()("brand-knowledge.termStats", TermStatsParams),
 };

@@ -81,6 +81,11 @@ export class Bm25Index {
     return this.ids.length;
   }
 
+  /** Documents holding the term. */
+  documentFrequency(term: string): number {
+    return this.postings.get(term)?.docs.length ?? 0;
+  }
+
   /** Documents matching at least one query term, best first (ties in index order), at most `limit`. */
   search(query: string, limit = Infinity, lang = "en"): Bm25Hit[] {
     const n = this.ids.length;

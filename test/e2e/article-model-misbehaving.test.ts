@@ -62,12 +62,13 @@ describe("article pipeline: a misbehaving model on pasted sources", () => {
     expect(job.error).toBeNull();
     expect(job.status).toBe("succeeded");
     const article = (await api(`/v1/articles/${job.result.article_id}`)).body;
-    // Pasted text is cited by the platform's address of its source, which shows the text.
+    // Pasted text without an address is named by its source id, never linked; the API shows its text.
     for (const citation of article.citations) {
-      expect(citation.url).toMatch(new RegExp(`/v1/brand-profiles/${profileId}/sources/[0-9a-f-]{36}$`));
+      expect(citation.url).toMatch(/^urn:uuid:[0-9a-f-]{36}$/);
       expect(citation.quote.length).toBeGreaterThan(20);
     }
-    const source = await api(new URL(article.citations[0].url).pathname);
+    expect(article.content_markdown).not.toMatch(/urn:uuid|\/v1\/brand-profiles/);
+    const source = await api(`/v1/brand-profiles/${profileId}/sources/${article.citations[0].url.slice("urn:uuid:".length)}`);
     expect(source.status).toBe(200);
     expect(source.body.content).toContain(article.citations[0].quote.split(/\s+/).slice(0, 6).join(" "));
   });

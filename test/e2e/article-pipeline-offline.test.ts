@@ -104,16 +104,17 @@ describe("article pipeline: offline writer over HTTP", () => {
     expect(job.result).toMatchObject({ title: article.title, word_count: article.word_count, quality_score: article.quality_score });
     expect(article.title.toLowerCase()).toContain("route planning");
 
-    // Every citation's claim and quote are passages of the source it names: pasted texts are cited by the
-    // platform's address of the source, which answers with the source and its text.
-    const textOf = new Map(added.map((s) => [`http://localhost:${new URL(platform.url).port}/v1/brand-profiles/${profile.body.id}/sources/${s.id}`, normalise(s.content.replace(/^#+\s*/gm, ""))]));
+    // Every citation's claim and quote are passages of the source it names: a pasted text without an address
+    // is named by its id (`urn:uuid:<source id>`), never linked; the API resolves it to the source and its text.
+    const textOf = new Map(added.map((s) => [`urn:uuid:${s.id}`, normalise(s.content.replace(/^#+\s*/gm, ""))]));
     expect(article.citations.length).toBeGreaterThan(10);
     for (const citation of article.citations) {
       expect(textOf.has(citation.url)).toBe(true);
       expect(textOf.get(citation.url)).toContain(normalise(citation.claim));
       expect(textOf.get(citation.url)).toContain(normalise(citation.quote));
     }
-    const cited = await api(new URL(article.citations[0].url).pathname);
+    expect(article.content_markdown).not.toMatch(/\]\((?!https?:)[^)]*\)|urn:uuid|\/v1\/brand-profiles/);
+    const cited = await api(`/v1/brand-profiles/${profile.body.id}/sources/${article.citations[0].url.slice("urn:uuid:".length)}`);
     expect(cited.status).toBe(200);
     expect(normalise(cited.body.content.replace(/^#+\s*/gm, ""))).toContain(normalise(article.citations[0].claim));
 

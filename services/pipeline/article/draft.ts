@@ -1,7 +1,6 @@
-import { describeMissingCoverage, POOL_FLOOR } from "./coverage";
 import { unitsOfPool, usableSentenceCount } from "./evidence-sentences";
 import { allocateBudgets } from "./outline";
-import { relevanceModel } from "./relevance";
+import { CALIBRATION, describeMissingCoverage, relevanceModel } from "./relevance";
 import { sectionWords, type SectionWriter } from "./section-writer";
 import type { ResearchReport } from "./research";
 import { type ArticleBody, type ArticleBrief, type ArticleSection, type Evidence, type Outline, sentencesIn } from "./types";
@@ -52,9 +51,9 @@ export function assertEnoughEvidence(brief: ArticleBrief, outline: Outline, evid
   const usable = usableSentenceCount(relevance.aboutUnits);
   const needed = requiredEvidenceSentences(outline.target_words);
   const poolCoverage = relevance.coverage.poolCoverage;
-  if (poolCoverage < POOL_FLOOR || usable < MIN_TOPIC_SENTENCES) {
+  if (poolCoverage < CALIBRATION.poolFloor || usable < MIN_TOPIC_SENTENCES) {
     const units = unitsOfPool(evidence, brief.language);
-    const why = poolCoverage < POOL_FLOOR || usable === 0
+    const why = poolCoverage < CALIBRATION.poolFloor || usable === 0
       ? describeMissingCoverage(units, relevance.coverage, brief)
       : `Only ${usable} sentences of ${brief.brand ? "this brand profile's sources" : "the sources research found"} are about “${brief.topic}” in ${brief.language} (at least ${MIN_TOPIC_SENTENCES} are needed for an article); add sources that cover it in more depth.`;
     throw new NotEnoughEvidenceError(usable, needed, `${why}${researchHint(brief, research)}`);
@@ -120,7 +119,7 @@ export interface DraftReport {
   empty_sections: string[];
   /** Words planned for the whole article. */
   target_words: number;
-  /** Planned words the on-topic evidence could not fill (0 when the draft reaches 90% of the target): the article is shorter rather than padded. */
+  /** Words asked minus words written (0 when the draft reaches what was asked): the article is shorter rather than padded, and says by how much. */
   shortfall_words: number;
   /** Body sections moved forward because their evidence is more on topic (keys in the new order), when any moved. */
   reordered?: string[];
@@ -178,7 +177,7 @@ export async function draftArticle(
       dropped_citations: dropped,
       empty_sections: empty,
       target_words: outline.target_words,
-      shortfall_words: words >= 0.9 * outline.target_words ? 0 : outline.target_words - words,
+      shortfall_words: Math.max(0, outline.requested_words - words),
       ...(moved ? { reordered: ordered.filter((s) => s.role === "body").map((s) => s.key) } : {}),
     },
   };

@@ -44,8 +44,8 @@ export function boundedQuote(text: string, query: string, lang: string, maxChars
 
 /**
  * A retrieved knowledge-base chunk as evidence. Its address is one a reader can open: the page for crawled
- * sources and for pasted text that says where it came from; otherwise the platform's address of the source
- * (`sourceAddress`, the API route that shows its text).
+ * sources and for pasted text that says where it came from; otherwise the source's identifier
+ * (`sourceReference`, `urn:uuid:…`), which the renderer cites by title without a link.
  */
 export function evidenceFromChunk(chunk: RetrievedChunk, query: string, lang: string, fetchedAt: string, sourceAddress: (sourceId: string) => string): EvidenceDraft | null {
   const quote = boundedQuote(chunk.text, query, lang);

@@ -95,7 +95,7 @@ function rankPassages(input: SectionWriteInput, index: PoolIndex, relevance: Rel
   const headingTerms = tokenize(section.heading, lang).filter((t) => !shared.has(t));
   const bm25 = new Map(index.passages.search(section.query, Infinity, lang).map((h, i) => [h.id, i]));
   const scored = [...index.unitsByEvidence].map(([id, units]) => {
-    const onTopic = units.filter((u) => relevance.onTopic(relevanceIn(section, u, relevance)));
+    const onTopic = units.filter((u) => relevance.onTopic(relevance.unit(u)));
     const topic = Math.max(0, ...onTopic.map((u) => relevance.relative(relevance.unit(u))));
     const heading = Math.max(0, ...onTopic.map((u) => relevance.scoreTerms(headingTerms, u.text, u.heading)));
     return { id, topic, heading, usable: onTopic.length > 0 };
@@ -135,7 +135,7 @@ export function composeSectionFromEvidence(input: SectionWriteInput, index: Pool
         if (words >= section.budget) break;
         // Off-topic sentences never enter the article, however short the section stays.
         const score = relevanceIn(section, unit, relevance);
-        if (picked.includes(unit) || !relevance.onTopic(score) || (strongOnly && relevance.relative(score) < STRONG_RELEVANCE) || !fits(unit) || !fresh(unit)) continue;
+        if (picked.includes(unit) || !relevance.onTopic(relevance.unit(unit)) || (strongOnly && relevance.relative(score) < STRONG_RELEVANCE) || !fits(unit) || !fresh(unit)) continue;
         if (!group) groups.push((group = { evidenceId: id, units: [] }));
         group.units.push(unit);
         picked.push(unit);

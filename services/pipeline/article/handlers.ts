@@ -5,7 +5,7 @@ import { ARTICLE_COMPLETE, ARTICLE_STAGE } from "../../../shared/job-types";
 import { chatModelFrom, imageModelFrom } from "../../../shared/llm/from-config";
 import { rootLogger } from "../../../shared/logger";
 import { outboundPolicy } from "../../../shared/net/policy";
-import { publicBaseUrl, sourceAddress } from "../../../shared/public-url";
+import { sourceReference } from "../../../shared/public-url";
 import { call } from "../../../shared/action";
 import { ArticlesActions } from "../../../shared/schemas/articles";
 import { BillingActions } from "../../../shared/schemas/billing";
@@ -37,7 +37,6 @@ function articleProviders(cfg: Config): ArticleProviders {
 /** The stage dependencies of one stage call: the process's providers, other services through the broker, progress in-process. */
 function articleDepsFor(
   providers: ArticleProviders,
-  cfg: Config,
   broker: ServiceBroker,
   stage: StageCallParams,
   recordProgress: (progress: StageProgressParams) => Promise<boolean>,
@@ -46,7 +45,8 @@ function articleDepsFor(
   return {
     ...providers,
     retrieve: (brand_profile_id, query, k) => call(broker, BrandKnowledgeActions.retrieve, { org_id, brand_profile_id, query: query.slice(0, MAX_QUERY_CHARS), k }),
-    sourceAddress: (profileId, sourceId) => sourceAddress(publicBaseUrl(cfg), profileId, sourceId),
+    sourceAddress: (_profileId, sourceId) => sourceReference(sourceId),
+    termStats: (brand_profile_id, terms) => call(broker, BrandKnowledgeActions.termStats, { org_id, brand_profile_id, terms: terms.slice(0, 64) }),
     getProfile: (id) => call(broker, BrandKnowledgeActions.getProfile, { org_id, id }),
     listSources: async (id) => (await call(broker, BrandKnowledgeActions.listSources, { org_id, id })).data,
     recordTokens: async (tokens_in, tokens_out) => {
@@ -83,7 +83,7 @@ export function articleHandlers(
   return {
     [ARTICLE_STAGE]: (params) => {
       const stage = params as StageCallParams;
-      return runArticleStage(articleDepsFor(providers, cfg, broker, stage, recordProgress), stage);
+      return runArticleStage(articleDepsFor(providers, broker, stage, recordProgress), stage);
     },
     [ARTICLE_COMPLETE]: (params) => {
       const article = buildGeneratedArticle(CompleteArticle.parse(params));

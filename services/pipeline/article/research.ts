@@ -1,3 +1,4 @@
+import { analyseRequest } from "./relevance";
 import type { ArticleMode } from "../../../shared/schemas/articles";
 import type { RetrievedChunk } from "../../../shared/schemas/brand";
 import type { ExtractedDocument } from "../../../shared/text/document";
@@ -51,10 +52,26 @@ export function sectionQueries(section: PlannedSection, brief: ArticleBrief, dep
   return [...new Set(candidates.map((q) => q.replace(/\s+/g, " ").trim()).filter(Boolean))].slice(0, depth.queriesPerSection);
 }
 
-/** Every query of an outline, each text once; the introduction and conclusion share the topic's. */
+/**
+ * The request's subject as a query, without its angle ("best practices for backing up a Debian server" →
+ * "backup Debian server"): what the knowledge base is asked first, so the angle's words do not pull in
+ * passages about "practices". A joined form the profile knows ("backup") is asked as such.
+ */
+export function subjectQuery(brief: ArticleBrief): string {
+  const terms = brief.subject?.terms ?? analyseRequest(brief.topic, brief.keyword, brief.language).subject;
+  return terms.map((t) => (t.surface.includes(" ") ? t.term : t.surface)).join(" ");
+}
+
+/** Every query of an outline, each text once: the subject's first, then each section's; the introduction and conclusion share the topic's. */
 export function researchQueries(outline: Outline, brief: ArticleBrief, depth: ResearchDepth): ResearchQuery[] {
   const seen = new Set<string>();
   const out: ResearchQuery[] = [];
+  const subject = subjectQuery(brief).trim();
+  const opening = outline.sections[0];
+  if (subject && opening) {
+    seen.add(subject.toLowerCase());
+    out.push({ section: opening.key, query: subject });
+  }
   for (const section of outline.sections) {
     for (const query of sectionQueries(section, brief, depth)) {
       if (seen.has(query.toLowerCase())) continue;

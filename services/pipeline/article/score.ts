@@ -42,12 +42,14 @@ export const QUALITY_WEIGHTS: Record<keyof QualityBreakdownScores, number> = {
 export const PASSING_SHARE = 0.95;
 
 /**
- * The cap a failing share puts on the whole score, whatever the other parts say: 150 × share, at most 75.
+ * The cap a failing share puts on the whole score, whatever the other parts say: 150 × share, at most 70.
  * A third of the sentences on topic (or in the requested language, or supported) caps the score at 50;
- * nothing of it, at 0; anything below 95% at 75, under every passing article.
+ * nothing of it, at 0; anything below 95% at 70, under every passing article: an article with a fifth of its
+ * sentences off topic cannot score above 70.
  */
+export const SHARE_CAP_MAX = 70;
 export function shareCap(share: number): number {
-  return share >= PASSING_SHARE ? 100 : Math.min(75, 150 * share);
+  return share >= PASSING_SHARE ? 100 : Math.min(SHARE_CAP_MAX, 150 * share);
 }
 
 /** The cap form problems put on the score: 75 for one, 5 less for each further one, never under 40. */

@@ -4,7 +4,8 @@ import { isInLanguage } from "../../../shared/text/language";
 import { groundFaq } from "./faq";
 import type { MeteredModel } from "./metered-model";
 import { capitalizeFirst, fill, keywordFitsTemplates, languagePack, tidyHeading } from "./phrases";
-import { relevanceModel } from "./relevance";
+import { analyseRequest, relevanceModel } from "./relevance";
+import { wordsOf } from "../../../shared/text/segment";
 import { termSet } from "./similarity";
 import { tokenize } from "../../../shared/text/tokenize";
 import { renderSentence } from "./render";
@@ -67,6 +68,29 @@ export function slugify(text: string): string {
  * (then no template could hold it grammatically, and the variants rephrase it).
  */
 export function titleCandidates(brief: ArticleBrief): string[] {
+  const own = requestAsTitle(brief);
+  const rest = templatedTitles(brief);
+  return own ? [...new Set([own, ...rest.filter((t) => t.toLowerCase() !== own.toLowerCase())])] : rest;
+}
+
+/** Words over which a request is a headline of its own rather than a subject awaiting a suffix. */
+const TITLE_LIKE_WORDS = 5;
+
+/**
+ * The request as the title, when it already reads as one: it has a subtitle (a colon), an angle ("best
+ * practices for …", "… for beginners", "mistakes to avoid", "how to …", "… vs …": `relevance/request.ts`), or
+ * five words or more. A title keeps the request's subject and angle; a suffix is added only to a bare subject
+ * ("Route planning" → "Route planning: what you need to know"), and never stacked on a subtitle.
+ */
+export function requestAsTitle(brief: Pick<ArticleBrief, "topic" | "keyword" | "language">): string | null {
+  const topic = brief.topic.trim().replace(/\.$/, "");
+  const angle = analyseRequest(brief.topic, "", brief.language).angle;
+  const hasSubtitle = /\S\s*[:—–]\s+\S/.test(topic);
+  if (!hasSubtitle && !angle.length && wordsOf(topic, brief.language).length < TITLE_LIKE_WORDS) return null;
+  return tidyHeading(capitalizeFirst(topic));
+}
+
+function templatedTitles(brief: ArticleBrief): string[] {
   const pack = languagePack(brief.language);
   const brand = brief.brand?.name;
   // A clause keyword only fits templates that open with it and a colon ("Wie Händler planen: Was Sie wissen sollten").
@@ -219,6 +243,8 @@ export async function optimizeForSearch(body: ArticleBody, brief: ArticleBrief, 
   const placed = placeKeyword(body, brief);
   const rulesTitles = titleCandidates(brief);
   let title = rulesTitles[0];
+  // The customer's own headline is kept over a model's rewording of it.
+  const requested = requestAsTitle(brief);
   let variants = rulesTitles.slice(1);
   let description = metaDescriptionFrom(placed.body, brief, evidence);
   let questions: string[] = [];
@@ -253,7 +279,7 @@ export async function optimizeForSearch(body: ArticleBody, brief: ArticleBrief, 
       by = "model";
       // A field the model wrote in another language, or with an address in it, keeps the rules' version.
       const usable = (text: string) => isInLanguage(text, brief.language, [brief.topic, brief.keyword]) && !/https?:\/\/|www\./i.test(text);
-      if (containsKeyword(answer.title, brief.keyword) && usable(answer.title)) title = tidyHeading(answer.title);
+      if (!requested && containsKeyword(answer.title, brief.keyword) && usable(answer.title)) title = tidyHeading(answer.title);
       const modelVariants = answer.title_variants.filter((v) => containsKeyword(v, brief.keyword) && v !== title && usable(v)).map(tidyHeading);
       variants = [...new Set([...modelVariants, ...rulesTitles])].filter((v) => v !== title);
       const modelDescription = cutAtClause(answer.meta_description.trim(), META_DESCRIPTION_MAX);

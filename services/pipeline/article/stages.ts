@@ -20,6 +20,7 @@ import { renderArticle } from "./render";
 import { gatherEvidence, RESEARCH_DEPTH, researchQueries, sectionQueries, type ResearchReport } from "./research";
 import { scoreArticle, type ArticleScore } from "./score";
 import type { SectionWriter } from "./section-writer";
+import { analyseRequest, SMALL_PROFILE_CHUNKS, subjectWeights, termsToCount, type RequestSubject, type TermStats } from "./relevance";
 import { optimizeForSearch } from "./seo";
 import type { ArticleBody, ArticleBrief, Evidence, Outline, SeoResult } from "./types";
 import type { SearchProvider } from "./web-search";
@@ -34,8 +35,10 @@ export interface ArticleStageDeps {
   fetchDocument(url: string): Promise<ExtractedDocument>;
   retrieve(brandProfileId: string, query: string, k: number): Promise<RetrievedChunk[]>;
   getProfile(brandProfileId: string): Promise<BrandProfileView>;
-  /** The platform's address of a pasted source of a brand profile. */
+  /** How a citation names a pasted source without a public address (`sourceReference`: an identifier, never a link). */
   sourceAddress(brandProfileId: string, sourceId: string): string;
+  /** How many of the profile's indexed chunks hold each term (the relevance model's weights). */
+  termStats(brandProfileId: string, terms: string[]): Promise<TermStats>;
   /** The profile's sources with their types (writing samples are told apart by it). */
   listSources(brandProfileId: string): Promise<{ id: string; type: string }[]>;
   generateImage?: GenerateImageFn;
@@ -106,6 +109,17 @@ function researchDepsFor(deps: ArticleStageDeps, brief: ArticleBrief, progress?:
   };
 }
 
+/**
+ * The request's subject weighed within the brand profile's index (`relevance/weights.ts`). Without a profile
+ * the relevance model weighs it over the evidence pool instead, once research has one.
+ */
+async function weighSubject(deps: ArticleStageDeps, brief: ArticleBrief): Promise<RequestSubject | undefined> {
+  if (!brief.brand) return undefined;
+  const request = analyseRequest(brief.topic, brief.keyword, brief.language);
+  const stats = await deps.termStats(brief.brand.id, termsToCount(request));
+  return stats.chunks >= SMALL_PROFILE_CHUNKS ? subjectWeights(request, stats, "profile") : undefined;
+}
+
 /** One runner per stage the article job type declares (shared/job-types.ts): the compiler holds the two lists equal. */
 const STAGES: Record<ArticleStageKey, StageRunner> = {
   /** recon: intent, angle, the brand's facts and voice. */
@@ -114,9 +128,11 @@ const STAGES: Record<ArticleStageKey, StageRunner> = {
     const samples = input.brand_profile_id ? (await deps.listSources(input.brand_profile_id)).filter((s) => s.type === "writing_sample").map((s) => s.id) : [];
     let brief = decideBriefByRules(input, profile, samples);
     if (model) brief = await decideBriefWithModel(model, input, brief);
+    brief = { ...brief, subject: await weighSubject(deps, brief) };
     return {
       state: { brief },
       meta: {
+        ...(brief.subject ? { subject: brief.subject.terms.map((t) => ({ term: t.surface, weight: Math.round(t.weight * 100) / 100, ...(t.ubiquitous ? { ubiquitous: true } : {}) })), request_angle: brief.subject.angle } : {}),
         intent: brief.intent,
         angle: brief.angle,
         decided_by: brief.decided_by,
@@ -222,6 +238,9 @@ const STAGES: Record<ArticleStageKey, StageRunner> = {
       meta: {
         word_count: score.word_count,
         body_words: score.body_words,
+        // The gap a reader sees: words asked minus words delivered (after editing), never hidden by a shortened plan.
+        requested_words: need(call.state, "outline").requested_words,
+        shortfall_words: Math.max(0, need(call.state, "outline").requested_words - score.body_words),
         read_minutes: score.read_minutes,
         flesch_score: score.flesch_score,
         quality_score: score.quality_score,

@@ -3,6 +3,7 @@
  * output is merged into the job document, and a stage that is re-run after a crash reads the same input).
  */
 import type { ArticleMode } from "../../../shared/schemas/articles";
+import type { RequestSubject } from "./relevance/weights";
 
 export type SearchIntent = "informational" | "commercial" | "transactional" | "navigational";
 export const SEARCH_INTENTS: readonly SearchIntent[] = ["informational", "commercial", "transactional", "navigational"];
@@ -49,6 +50,8 @@ export interface ArticleBrief {
   brand: BrandBrief | null;
   voice: VoiceGuide | null;
   key_facts: KeyFact[];
+  /** The request's subject and angle, weighed within the brand profile (`relevance/weights.ts`); absent for jobs recon ran before it existed. */
+  subject?: RequestSubject;
 }
 
 export type SectionRole = "intro" | "body" | "conclusion";
@@ -77,7 +80,7 @@ export interface Outline {
 export interface Evidence {
   /** Short and stable within the job: "e12". */
   id: string;
-  /** An address a reader can open: the page, the address a pasted text came from, or the platform's address of that source. */
+  /** An address a reader can open (the page, the address a pasted text came from), or `urn:uuid:<source id>` for a pasted text without one: cited by title, never linked. */
   url: string;
   title: string;
   /** The heading path of the passage in its source ("Pricing › Enterprise plan"), when it has one. */

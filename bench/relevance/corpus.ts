@@ -1,0 +1,56 @@
+import fs from "node:fs";
+import path from "node:path";
+import { chunkDocument } from "../../services/brand-knowledge/knowledge/chunk";
+import type { Evidence } from "../../services/pipeline/article/types";
+import { Bm25Index, termFrequencies } from "../../shared/text/bm25";
+import type { ExtractedDocument } from "../../shared/text/document";
+import { cleanHeading, extractDocument } from "../../shared/text/extract";
+import type { TermStats } from "../../services/pipeline/article/relevance";
+import { DEBIAN_REFERENCE_DIR, pageFiles, type Lang } from "../article-quality/sites";
+
+/**
+ * A knowledge base as the relevance bench sees it: its documents cut into chunks the way ingestion cuts them
+ * (`chunkDocument`), each chunk an evidence passage with its page title and heading path, a BM25 index over
+ * them (retrieval's lexical half) and their document frequencies (what `brand-knowledge.termStats` answers).
+ */
+export interface Corpus {
+  lang: string;
+  passages: (Evidence & { doc: string; path: string[] })[];
+  index: Bm25Index;
+  stats(terms: readonly string[]): TermStats;
+}
+
+export function corpusOf(docs: readonly ExtractedDocument[], lang: string): Corpus {
+  const passages = docs.flatMap((doc) =>
+    chunkDocument(doc, { sourceId: "bench" }).map((c, i) => ({
+      id: `${path.basename(doc.url)}#${i}`,
+      url: doc.url,
+      title: doc.title,
+      heading: c.headingPath.map(cleanHeading).join(" › "),
+      quote: c.text,
+      fetched_at: "2026-01-01T00:00:00.000Z",
+      origin: "brand" as const,
+      doc: doc.url,
+      path: c.headingPath.map(cleanHeading),
+    })),
+  );
+  const index = new Bm25Index(passages.map((p) => ({ id: p.id, ...termFrequencies(`${p.title}\n${p.heading}\n${p.quote}`, lang) })));
+  return {
+    lang,
+    passages,
+    index,
+    stats: (terms) => ({ chunks: index.size, df: Object.fromEntries(terms.map((t) => [t, index.documentFrequency(t)])) }),
+  };
+}
+
+/** One language's debian-reference manual (Debian's package), one document per page. */
+export function debianReference(lang: Lang): ExtractedDocument[] {
+  return pageFiles(lang)
+    .filter((f) => /^ch\d\d/.test(f))
+    .map((f) => extractDocument({ url: `http://reference.example/${f}`, contentType: "text/html", body: fs.readFileSync(path.join(DEBIAN_REFERENCE_DIR, f), "utf8") }));
+}
+
+/** A pasted text as ingestion extracts it. */
+export function pastedText(url: string, content: string): ExtractedDocument {
+  return extractDocument({ url, contentType: "text/markdown", body: content });
+}

@@ -1,0 +1,107 @@
+/**
+ * A small knowledge base (two pasted texts, 30 plain facts about home composting, no headings) for the
+ * natural requests: the kind a customer pastes in on day one.
+ */
+export const COMPOSTING_FACTS = [
+  {
+    url: "https://greenleaf.example/facts/basics",
+    content: `Home composting turns kitchen scraps and garden waste into a dark, crumbly soil improver.
+Bacteria, fungi and worms do the work of breaking down the organic matter in a compost heap.
+A compost heap needs a mix of green material and brown material to break down well.
+Green material such as vegetable peelings, fruit scraps, coffee grounds and grass cuttings supplies nitrogen.
+Brown material such as cardboard, paper, straw and autumn leaves supplies carbon.
+Roughly equal volumes of green and brown material keep a compost heap healthy.
+Too much green material makes a compost heap wet, slimy and smelly.
+Too much brown material makes a compost heap dry and very slow to break down.
+A compost heap should feel as damp as a wrung-out sponge.
+Turning the heap with a garden fork every few weeks lets air in and speeds up composting.
+A heap that smells of rotten eggs has too little air and usually too much green material.
+Adding shredded cardboard and turning the heap cures most smells within a week.
+Tea bags made with plastic mesh do not break down and should go in the bin instead.
+Meat, fish and dairy products attract rats and should never go in a home compost bin.
+Cooked food with oil or fat also attracts pests to the compost heap.`,
+  },
+  {
+    url: "https://greenleaf.example/facts/practice",
+    content: `A closed compost bin keeps rain off the heap and holds its warmth through the winter.
+A compost bin works best on bare soil in a sunny or half-shaded spot, where worms can move in from below.
+Chopping stems and branches into small pieces helps them break down faster.
+Diseased plants and the roots of perennial weeds can survive composting and spread in the garden.
+Glossy magazines, coal ash and cat litter do not belong in a compost bin.
+Most home compost heaps produce finished compost in six to twelve months.
+A hot compost heap of at least one cubic metre can reach 60 °C and finish in eight to twelve weeks.
+Cold composting needs less work but takes a year or more to produce finished compost.
+Finished compost is dark brown, crumbly and smells like a forest floor.
+Gardeners spread finished compost as a mulch around plants or dig it into beds before planting.
+A layer of finished compost five centimetres thick helps sandy soil hold water.
+Sieved compost mixed with soil makes a good growing medium for seedlings and pots.
+A wormery lets people compost kitchen scraps on a balcony or in a small flat.
+A bokashi bucket ferments food waste, including cooked food, before it goes into a compost heap.
+Composting at home keeps food waste out of landfill, where it would release methane.`,
+  },
+];
+
+export type Verdict = "write" | "refuse";
+
+export interface NaturalRequest {
+  kb: "composting" | "debian";
+  lang: "en" | "fr" | "de" | "es";
+  topic: string;
+  expect: Verdict;
+}
+
+/**
+ * Requests a customer of each brand would type, written by hand with the verdict an honest platform gives:
+ * write what the knowledge base covers (whatever the angle: how to, beginners, mistakes, best practices, why,
+ * vs), refuse what it does not. The Debian verdicts were checked against the manuals' chapters.
+ */
+export const NATURAL_REQUESTS: NaturalRequest[] = [
+  { kb: "composting", lang: "en", topic: "How to start composting at home", expect: "write" },
+  { kb: "composting", lang: "en", topic: "What can you put in a compost bin?", expect: "write" },
+  { kb: "composting", lang: "en", topic: "Common composting mistakes to avoid", expect: "write" },
+  { kb: "composting", lang: "en", topic: "Composting at home", expect: "write" },
+  { kb: "composting", lang: "en", topic: "Composting for beginners", expect: "write" },
+  { kb: "composting", lang: "en", topic: "Why does my compost heap smell?", expect: "write" },
+  { kb: "composting", lang: "en", topic: "Green and brown material explained", expect: "write" },
+  { kb: "composting", lang: "en", topic: "Best practices for a healthy compost heap", expect: "write" },
+  // Two facts say anything of hot and cold composting: not enough for an article.
+  { kb: "composting", lang: "en", topic: "Hot vs cold composting", expect: "refuse" },
+  { kb: "composting", lang: "en", topic: "How to use finished compost in the garden", expect: "write" },
+  { kb: "composting", lang: "en", topic: "Tips for composting in a small flat", expect: "write" },
+  { kb: "composting", lang: "en", topic: "What not to put in your compost", expect: "write" },
+  { kb: "composting", lang: "en", topic: "Best CRM software for small real estate agencies", expect: "refuse" },
+  { kb: "composting", lang: "en", topic: "How to bake sourdough bread", expect: "refuse" },
+  { kb: "composting", lang: "en", topic: "Getting started with Kubernetes autoscaling", expect: "refuse" },
+  { kb: "composting", lang: "en", topic: "Solar panel installation costs", expect: "refuse" },
+  { kb: "debian", lang: "en", topic: "Best practices for backing up a Debian server", expect: "write" },
+  { kb: "debian", lang: "en", topic: "How to pin package versions with APT", expect: "write" },
+  { kb: "debian", lang: "en", topic: "Getting started with the Debian shell for beginners", expect: "write" },
+  { kb: "debian", lang: "en", topic: "Managing user accounts and passwords", expect: "write" },
+  { kb: "debian", lang: "en", topic: "How to encrypt files with GnuPG", expect: "write" },
+  { kb: "debian", lang: "en", topic: "Why use sudo instead of logging in as root", expect: "write" },
+  { kb: "debian", lang: "en", topic: "Common mistakes to avoid when upgrading Debian", expect: "write" },
+  { kb: "debian", lang: "en", topic: "Network configuration tips", expect: "write" },
+  { kb: "debian", lang: "en", topic: "How to schedule tasks with cron", expect: "write" },
+  { kb: "debian", lang: "en", topic: "Best CRM software for small real estate agencies", expect: "refuse" },
+  { kb: "debian", lang: "en", topic: "Home composting for beginners", expect: "refuse" },
+  { kb: "debian", lang: "en", topic: "Fine-tuning large language models with LoRA", expect: "refuse" },
+  { kb: "debian", lang: "en", topic: "Retail demand forecasting", expect: "refuse" },
+  { kb: "debian", lang: "fr", topic: "Comment sauvegarder un serveur Debian", expect: "write" },
+  { kb: "debian", lang: "fr", topic: "Bonnes pratiques pour les mots de passe", expect: "write" },
+  { kb: "debian", lang: "fr", topic: "Débuter avec la gestion des paquets APT", expect: "write" },
+  { kb: "debian", lang: "fr", topic: "Chiffrer des fichiers avec GnuPG : guide pratique", expect: "write" },
+  { kb: "debian", lang: "fr", topic: "Marketing pour les restaurants", expect: "refuse" },
+  { kb: "debian", lang: "fr", topic: "Recettes de cuisine végétarienne", expect: "refuse" },
+  { kb: "debian", lang: "de", topic: "Wie sichert man Daten unter Debian?", expect: "write" },
+  { kb: "debian", lang: "de", topic: "Tipps für sichere Passwörter", expect: "write" },
+  { kb: "debian", lang: "de", topic: "Paketverwaltung mit APT für Einsteiger", expect: "write" },
+  { kb: "debian", lang: "de", topic: "Häufige Fehler bei der Netzwerkkonfiguration vermeiden", expect: "write" },
+  { kb: "debian", lang: "de", topic: "Sauerteigbrot backen", expect: "refuse" },
+  { kb: "debian", lang: "de", topic: "Immobilienmakler Software", expect: "refuse" },
+  { kb: "debian", lang: "es", topic: "Cómo hacer copias de seguridad en Debian", expect: "write" },
+  { kb: "debian", lang: "es", topic: "Guía de configuración de red para principiantes", expect: "write" },
+  { kb: "debian", lang: "es", topic: "Consejos para gestionar paquetes con APT", expect: "write" },
+  { kb: "debian", lang: "es", topic: "Por qué usar contraseñas seguras", expect: "write" },
+  { kb: "debian", lang: "es", topic: "Marketing digital para restaurantes", expect: "refuse" },
+  { kb: "debian", lang: "es", topic: "Recetas de pan de masa madre", expect: "refuse" },
+];

@@ -1,0 +1,114 @@
+import { analyseRequest, relevanceModel, subjectWeights, termsToCount, type RelevanceFeatures } from "../../services/pipeline/article/relevance";
+import { unitsOfEvidence } from "../../services/pipeline/article/evidence-sentences";
+import type { Evidence } from "../../services/pipeline/article/types";
+import type { Corpus } from "./corpus";
+import { tokenize } from "../../shared/text/tokenize";
+
+/**
+ * Labelled (request, sentence) pairs from a manual's structure, which the code under test never sees as labels:
+ * a section's heading is a request; the sentences of that section are relevant to it; the sentences of
+ * passages from OTHER chapters are not (the eight that BM25 ranks best for the request, so they share its
+ * words, like what retrieval would bring, and four more at random). Every pair is given twice: as crawled
+ * (headings and page titles situate the passages) and headless (as pasted text with no headings), so the
+ * fit learns what a sentence's own words are worth as well as what its headings are.
+ */
+export interface LabelledPair {
+  lang: string;
+  request: string;
+  /** The chapter (page) the request comes from: the split is by chapter, so held-out requests are unseen topics. */
+  chapter: number;
+  headless: boolean;
+  relevant: boolean;
+  text: string;
+  features: RelevanceFeatures;
+}
+
+export interface Fit {
+  ubiquity: number;
+  ubiquitousDamping: number;
+}
+
+const chapterOf = (url: string) => Number(/ch(\d\d)/.exec(url)?.[1] ?? 0);
+
+/** A small deterministic generator (mulberry32), so the random negatives are the same every run. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export interface StructureRequest {
+  lang: string;
+  request: string;
+  chapter: number;
+  positives: Evidence[];
+  negatives: Evidence[];
+}
+
+/** The requests of one manual: every section under a chapter with at least two passages' worth of prose. */
+export function structureRequests(corpus: Corpus, maxPerChapter = 12): StructureRequest[] {
+  const bySection = new Map<string, Corpus["passages"]>();
+  for (const p of corpus.passages) {
+    if (p.path.length < 2) continue;
+    const key = `${p.doc}\u0000${p.path.slice(0, 2).join(" › ")}`;
+    bySection.set(key, [...(bySection.get(key) ?? []), p]);
+  }
+  const rand = random(7);
+  const perChapter = new Map<number, number>();
+  const out: StructureRequest[] = [];
+  for (const [key, passages] of bySection) {
+    const [doc, sectionPath] = key.split("\u0000");
+    const request = sectionPath.split(" › ")[1];
+    const chapter = chapterOf(doc);
+    if (!request || request.length < 4 || passages.length < 1) continue;
+    const units = passages.flatMap((p) => unitsOfEvidence(p, corpus.lang));
+    if (units.length < 4) continue;
+    if ((perChapter.get(chapter) ?? 0) >= maxPerChapter) continue;
+    perChapter.set(chapter, (perChapter.get(chapter) ?? 0) + 1);
+    const others = corpus.passages.filter((p) => p.doc !== doc);
+    // Hard negatives share the request's words, as retrieval's would; a passage whose own headings name the
+    // request's words is left out: another chapter may well treat the same subject, and its label would be wrong.
+    const requestTerms = new Set(tokenize(request, corpus.lang));
+    const namesRequest = (p: Corpus["passages"][number]) => tokenize(p.path.slice(1).join(" "), corpus.lang).some((t) => requestTerms.has(t));
+    const ranked = corpus.index.search(request, 60, corpus.lang).map((h) => others.find((p) => p.id === h.id)).filter((p): p is Corpus["passages"][number] => Boolean(p) && !namesRequest(p!));
+    const negatives = ranked.slice(0, 4);
+    while (negatives.length < 12 && others.length) {
+      const pick = others[Math.floor(rand() * others.length)];
+      if (!negatives.includes(pick)) negatives.push(pick);
+    }
+    out.push({ lang: corpus.lang, request, chapter, positives: passages.slice(0, 6), negatives });
+  }
+  return out;
+}
+
+const headlessCopy = (e: Evidence): Evidence => ({ ...e, id: `${e.id}~`, title: "", heading: "" });
+
+/** The labelled pairs of the requests, with features computed under one fit of the weights. */
+export function labelledPairs(corpus: Corpus, requests: readonly StructureRequest[], fit: Fit): LabelledPair[] {
+  const pairs: LabelledPair[] = [];
+  for (const r of requests) {
+    const analysis = analyseRequest(r.request, r.request, corpus.lang);
+    const subject = subjectWeights(analysis, corpus.stats(termsToCount(analysis)), "profile", fit);
+    for (const headless of [false, true]) {
+      const positives = headless ? r.positives.map(headlessCopy) : r.positives;
+      const negatives = headless ? r.negatives.map(headlessCopy) : r.negatives;
+      const pool = [...positives, ...negatives];
+      const model = relevanceModel(pool, { topic: r.request, keyword: r.request, language: corpus.lang, subject });
+      const relevantIds = new Set(positives.map((p) => p.id));
+      const seen = new Set<string>();
+      for (const e of pool) {
+        for (const u of unitsOfEvidence(e, corpus.lang)) {
+          if (seen.has(u.text) || !model.coverage.inLanguage(u)) continue;
+          seen.add(u.text);
+          pairs.push({ lang: corpus.lang, request: r.request, chapter: r.chapter, headless, relevant: relevantIds.has(e.id), text: u.text, features: model.features(u) });
+        }
+      }
+    }
+  }
+  return pairs;
+}

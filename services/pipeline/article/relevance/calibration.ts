@@ -1,0 +1,26 @@
+/**
+ * The relevance model's fitted numbers, in one table. They are FIT, not chosen: `npm run bench relevance`
+ * builds labelled (request, sentence) pairs from the structure of Debian's debian-reference manuals (en, fr,
+ * de, es: a section's heading is a request, its sentences are relevant, sentences of unrelated chapters are
+ * not) plus hand-labelled natural requests on two knowledge bases, fits the logistic model below on the
+ * calibration half (odd chapters, half the natural requests) and reports precision, recall and refusal
+ * rates on the held-out half. The bench prints this table; paste it here when the model's features change
+ * (docs/relevance.md has the last fit's numbers).
+ *
+ * P(relevant) = σ(bias + own·w_own + context·w_context + neighbour·w_neighbour), each feature the share of
+ * the request subject's weight stated by the sentence's own words, its passage's headings and title, and the
+ * best other sentence of its passage (`features.ts`).
+ */
+export const CALIBRATION = {
+  /** Share of a profile's chunks at and above which a term is ubiquitous (what the profile is about). */
+  ubiquity: 0.2,
+  /** What a ubiquitous term keeps of its idf. */
+  ubiquitousDamping: 0.15,
+  coefficients: { bias: -1.89, own: 2.21, context: 4, neighbour: 3.1 },
+  /** P at and above which a sentence is relevant (the calibration half's best F1 with precision ≥ 0.85). */
+  relevant: 0.82,
+  /** P at and above which a sentence is ambiguous (recall 0.95 on the calibration half): ranked, never quoted as on topic. */
+  ambiguous: 0.13,
+  /** Share of the subject's weight the in-language pool must state for the topic to be covered at all. */
+  poolFloor: 0.3,
+} as const;

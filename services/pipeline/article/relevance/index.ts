@@ -1,0 +1,11 @@
+/**
+ * The relevance model (docs/relevance.md): the request's subject and angle (`request.ts`), weighed within the
+ * profile (`weights.ts`), sentences scored by a calibrated logistic model (`features.ts`, `calibration.ts`),
+ * one model per pool (`model.ts`), and the refusal's words (`refusal.ts`).
+ */
+export { relevanceModel, languageOfEvidence, type RelevanceModel, type CoverageView } from "./model";
+export { analyseRequest, type RequestAnalysis, type SubjectTerm } from "./request";
+export { SMALL_PROFILE_CHUNKS, subjectWeights, termsToCount, type RequestSubject, type TermStats, type WeightedTerm } from "./weights";
+export { CALIBRATION } from "./calibration";
+export { gradeOf, relevanceProbability, subjectShare, withCompounds, type RelevanceFeatures, type RelevanceGrade } from "./features";
+export { describeMissingCoverage } from "./refusal";

@@ -1,0 +1,225 @@
+import { identifyLanguage, isClearlyInLanguage, UNDETERMINED } from "../../../../shared/text/language";
+import { baseLanguage } from "../../../../shared/text/stopwords";
+import { tokenize } from "../../../../shared/text/tokenize";
+import { dependencyOf, unitsOfEvidence, unitsOfPool, type EvidenceUnit } from "../evidence-sentences";
+import { termSet } from "../similarity";
+import type { ArticleBrief, Evidence } from "../types";
+import { CALIBRATION } from "./calibration";
+import { gradeOf, relevanceProbability, subjectShare, withCompounds, type RelevanceFeatures, type RelevanceGrade } from "./features";
+import { analyseRequest } from "./request";
+import { idf, subjectWeights, termsToCount, type RequestSubject, type WeightedTerm } from "./weights";
+
+/**
+ * THE relevance model (docs/relevance.md): one calibrated judgement of how much a passage, a unit of it or a
+ * sentence is about the request's subject, used by the evidence gate, the writers, the editor, the FAQ and the
+ * score alike. Each unit gets P(relevant) from three shares of the subject's profile-weighted terms (its own
+ * words, its passage's headings, its best neighbour) and a grade: relevant, ambiguous or irrelevant.
+ */
+export interface RelevanceModel {
+  /** The request's subject with its weights, and its angle. */
+  subject: RequestSubject;
+  /** P(relevant) of a free text, situated by a heading. */
+  score(text: string, heading?: string): number;
+  /** P(relevant) of a unit of the pool, with its passage's context. */
+  unit(unit: EvidenceUnit): number;
+  features(unit: EvidenceUnit): RelevanceFeatures;
+  grade(unit: EvidenceUnit): RelevanceGrade;
+  /** For ranking within a body section: the unit's P plus its match of the section heading's own terms. */
+  forSection(unit: EvidenceUnit, heading: string): number;
+  /** P of an article sentence citing these ids (the unit it quotes, when it is one), in a section with this heading. */
+  sentence(text: string, cites: readonly string[], heading?: string): number;
+  /** P divided by the reference (the mean of the pool's three best); 0 when nothing is relevant. */
+  relative(score: number): number;
+  /** A probability at or over the calibrated `relevant` threshold. */
+  onTopic(score: number): boolean;
+  reference: number;
+  coverage: CoverageView;
+  /** Units of the pool graded relevant and in the article's language. */
+  aboutUnits: readonly EvidenceUnit[];
+  /** Whether an article sentence is on topic: a quotation by its unit, a written sentence by its words, an uncited framing sentence when it names the subject. */
+  isAboutSentence(text: string, cites: readonly string[], heading?: string): boolean;
+  /** How well a text matches extra terms (a section heading's own terms), idf-weighted over the pool. */
+  scoreTerms(terms: readonly string[], text: string, heading?: string): number;
+}
+
+/** What the evidence gate reads: how much of the subject the pool states, in the article's language. */
+export interface CoverageView {
+  concepts: readonly WeightedTerm[];
+  /** Share of the subject's weight stated by the pool's units in the article's language (0–1). */
+  poolCoverage: number;
+  missing: readonly WeightedTerm[];
+  inLanguage(unit: EvidenceUnit): boolean;
+  isAbout(unit: EvidenceUnit): boolean;
+  sentenceIsAbout(text: string, heading?: string): boolean;
+}
+
+const cache = new WeakMap<readonly Evidence[], Map<string, RelevanceModel>>();
+
+type BriefLike = Pick<ArticleBrief, "topic" | "keyword" | "language"> & { subject?: RequestSubject };
+
+/** The relevance model of a pool for a brief (cached per pool and request). */
+export function relevanceModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceModel {
+  const weighed = brief.subject?.terms.map((t) => `${t.term}:${t.weight}`).join(",") ?? "";
+  const key = `${brief.language}\u0000${brief.topic}\u0000${brief.keyword}\u0000${weighed}`;
+  let perPool = cache.get(evidence);
+  if (!perPool) cache.set(evidence, (perPool = new Map()));
+  let model = perPool.get(key);
+  if (!model) perPool.set(key, (model = buildModel(evidence, brief)));
+  return model;
+}
+
+/** The pool's languages, judged once per passage: what a sentence too short to tell falls back on. */
+const passageLanguage = new WeakMap<Evidence, string>();
+export function languageOfEvidence(evidence: Evidence): string {
+  let lang = passageLanguage.get(evidence);
+  if (lang === undefined) passageLanguage.set(evidence, (lang = identifyLanguage(evidence.quote)));
+  return lang;
+}
+
+/**
+ * The subject weighed over the pool's sentences, for a brief recon could not weigh against a profile: web
+ * research only, or a profile too small for chunk counts to tell words apart (`SMALL_PROFILE_CHUNKS`), whose
+ * pool is then most of the profile.
+ */
+function subjectFromPool(evidence: readonly Evidence[], brief: BriefLike): RequestSubject {
+  const request = analyseRequest(brief.topic, brief.keyword, brief.language);
+  const wanted = termsToCount(request);
+  const df: Record<string, number> = Object.fromEntries(wanted.map((t) => [t, 0]));
+  const units = unitsOfPool(evidence, brief.language);
+  for (const u of units) {
+    const terms = withCompounds(termSet(u.text, brief.language), wanted, brief.language);
+    for (const t of wanted) if (terms.has(t)) df[t]++;
+  }
+  return subjectWeights(request, { chunks: units.length, df }, "pool");
+}
+
+function buildModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceModel {
+  const lang = brief.language;
+  const subject = brief.subject ?? subjectFromPool(evidence, brief);
+  const subjectTerms = subject.terms.map((t) => t.term);
+  const termsOf = (text: string) => withCompounds(termSet(text, lang), subjectTerms, lang);
+  const share = (text: string) => subjectShare(termsOf(text), subject.terms);
+  const units = unitsOfPool(evidence, lang);
+  const byId = new Map(evidence.map((e) => [e.id, e]));
+  const contextOf = (id: string) => {
+    const e = byId.get(id);
+    return e ? `${e.title}\n${e.heading ?? ""}` : "";
+  };
+  const contextShare = new Map<string, number>();
+  const contextFor = (id: string) => {
+    let s = contextShare.get(id);
+    if (s === undefined) contextShare.set(id, (s = share(contextOf(id))));
+    return s;
+  };
+
+  const languageCache = new Map<string, boolean>();
+  const inLanguage = (u: EvidenceUnit) => {
+    let ok = languageCache.get(u.key);
+    if (ok === undefined) {
+      const found = identifyLanguage(u.text);
+      const passage = byId.get(u.evidenceId);
+      ok = found === UNDETERMINED ? (passage ? languageOfEvidence(passage) === baseLanguage(lang) : false) : found === baseLanguage(lang);
+      languageCache.set(u.key, ok);
+    }
+    return ok;
+  };
+
+  // A unit's own share counts every sentence of it: a linked continuation about something else lowers it.
+  const ownShare = new Map<string, number>();
+  const ownOf = (u: EvidenceUnit) => {
+    let s = ownShare.get(u.key);
+    if (s === undefined) {
+      const links = u.sentences.slice(1).filter((x) => dependencyOf(x, lang) === "link");
+      s = Math.min(share(u.text), ...links.map((x) => share(`${u.sentences[0]} ${x}`)));
+      ownShare.set(u.key, s);
+    }
+    return s;
+  };
+  const passageOwn = new Map<string, number[]>();
+  for (const u of units) passageOwn.set(u.evidenceId, [...(passageOwn.get(u.evidenceId) ?? []), ownOf(u)]);
+  const features = (u: EvidenceUnit): RelevanceFeatures => {
+    const own = ownOf(u);
+    const others = [...(passageOwn.get(u.evidenceId) ?? [])];
+    const at = others.indexOf(own);
+    if (at >= 0) others.splice(at, 1);
+    return { own, context: contextFor(u.evidenceId), neighbour: Math.max(0, ...others) };
+  };
+  const probability = new Map<string, number>();
+  const unit = (u: EvidenceUnit) => {
+    let p = probability.get(u.key);
+    if (p === undefined) probability.set(u.key, (p = inLanguage(u) ? relevanceProbability(features(u)) : 0));
+    return p;
+  };
+  const isAbout = (u: EvidenceUnit) => unit(u) >= CALIBRATION.relevant;
+  const score = (text: string, heading = "") => relevanceProbability({ own: share(text), context: share(heading), neighbour: 0 });
+
+  // Section headings are matched by their own terms, idf over the pool's units.
+  const df = new Map<string, number>();
+  for (const u of units) for (const t of u.terms) df.set(t, (df.get(t) ?? 0) + 1);
+  const scoreTerms = (terms: readonly string[], text: string, heading = "") => {
+    const own = termsOf(text);
+    const situating = heading ? termsOf(heading) : new Set<string>();
+    let s = 0;
+    for (const t of new Set(terms)) s += own.has(t) ? idf(df.get(t) ?? 0, units.length) : situating.has(t) ? idf(df.get(t) ?? 0, units.length) / 3 : 0;
+    return s;
+  };
+  const topicTerms = new Set(tokenize(`${brief.topic} ${brief.keyword}`, lang));
+  const forSection = (u: EvidenceUnit, heading: string) => {
+    const own = tokenize(heading, lang).filter((t) => !topicTerms.has(t));
+    return unit(u) + (own.length ? 0.1 * Math.min(1, scoreTerms(own, u.text, u.heading) / Math.max(1e-9, scoreTerms(own, heading))) : 0);
+  };
+
+  // Which subject terms the in-language pool states (own words or headings).
+  const stated = new Set<string>();
+  for (const u of units) {
+    if (!inLanguage(u)) continue;
+    const terms = termsOf(`${contextOf(u.evidenceId)} ${u.text}`);
+    for (const t of subjectTerms) if (terms.has(t)) stated.add(t);
+  }
+  const total = subject.terms.reduce((n, t) => n + t.weight, 0) || 1;
+  const poolCoverage = subject.terms.filter((t) => stated.has(t.term)).reduce((n, t) => n + t.weight, 0) / total;
+
+  const byEvidence = new Map<string, readonly EvidenceUnit[]>();
+  for (const e of evidence) byEvidence.set(e.id, unitsOfEvidence(e, lang));
+  const quotedUnits = (text: string, cites: readonly string[]) => cites.flatMap((id) => byEvidence.get(id) ?? []).filter((u) => u.text.includes(text) || text.includes(u.text));
+  const sentenceIsAbout = (text: string, heading = "") =>
+    score(text, heading) >= CALIBRATION.relevant && (identifyLanguage(text) === UNDETERMINED || isClearlyInLanguage(text, lang));
+
+  const best = units.map(unit).sort((a, b) => b - a).slice(0, 3).filter((p) => p > 0);
+  const reference = best.length ? best.reduce((a, b) => a + b, 0) / best.length : 0;
+  const aboutUnits = units.filter(isAbout);
+  return {
+    subject,
+    score,
+    unit,
+    features,
+    grade: (u) => gradeOf(unit(u)),
+    forSection,
+    sentence: (text, cites, heading = "") => {
+      const quoted = quotedUnits(text, cites);
+      if (quoted.length) return Math.max(...quoted.map(unit));
+      return score(text, `${heading}\n${cites.map(contextOf).join("\n")}`);
+    },
+    relative: (p) => (reference ? p / reference : 0),
+    onTopic: (p) => p >= CALIBRATION.relevant,
+    reference,
+    coverage: {
+      concepts: subject.terms,
+      poolCoverage,
+      missing: subject.terms.filter((t) => !stated.has(t.term)),
+      inLanguage,
+      isAbout,
+      sentenceIsAbout,
+    },
+    aboutUnits,
+    isAboutSentence: (text, cites, heading = "") => {
+      const quoted = quotedUnits(text, cites);
+      if (quoted.length) return quoted.some(isAbout);
+      if (cites.length) return sentenceIsAbout(text, `${heading}\n${cites.map(contextOf).join("\n")}`);
+      // An uncited framing sentence states no fact: it is on topic when it names the keyword or the subject.
+      const own = termsOf(text);
+      return text.toLowerCase().includes(brief.keyword.toLowerCase()) || subject.terms.some((t) => !t.ubiquitous && own.has(t.term));
+    },
+    scoreTerms,
+  };
+}

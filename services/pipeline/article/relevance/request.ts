@@ -1,0 +1,79 @@
+import { wordsOf } from "../../../../shared/text/segment";
+import { normalizeWord, tokenize } from "../../../../shared/text/tokenize";
+import { baseLanguage } from "../../../../shared/text/stopwords";
+import { languageProfile } from "../language";
+
+/**
+ * A request split into its SUBJECT (what the article is about: the terms that decide coverage and relevance)
+ * and its ANGLE (how the customer wants it treated: "how to", "best practices", "mistakes to avoid", "vs", and
+ * the light verbs a request is phrased with). The angle steers the outline; it never decides coverage.
+ */
+export interface SubjectTerm {
+  /** The index term (tokenized and stemmed like the knowledge base's index). */
+  term: string;
+  /** How the customer wrote it: "backing up", "agencies". */
+  surface: string;
+}
+
+export interface RequestAnalysis {
+  subject: SubjectTerm[];
+  /** The angle's words as the customer wrote them, in order. */
+  angle: string[];
+  /**
+   * Terms two adjacent words of the request make when written as one ("backing up" → "backup", "Daten
+   * sicherung" → "datensicherung"): a profile whose index knows the joined term states the subject that way,
+   * and `subjectWeights` then uses it in place of its parts.
+   */
+  joins: { term: string; parts: [string, string]; surface: string }[];
+}
+
+/** Particles that make one word with the verb before them when written together ("back up" → "backup", "log in" → "login"). */
+const PARTICLES = new Set(["up", "in", "out", "down", "off", "on", "over"]);
+
+const angleCache = new Map<string, ReadonlySet<string>>();
+
+/** The angle words of a language as index terms (stemmed like everything else). */
+export function angleTerms(lang: string): ReadonlySet<string> {
+  const base = baseLanguage(lang);
+  let set = angleCache.get(base);
+  if (!set) {
+    const profile = languageProfile(base);
+    set = new Set([...tokenize(profile.angleWords, base), ...profile.angleWords.split(/\s+/).filter(Boolean).map((w) => normalizeWord(w))]);
+    angleCache.set(base, set);
+  }
+  return set;
+}
+
+/** Subject and angle of a request (topic and keyword), each term once, in the order written. */
+export function analyseRequest(topic: string, keyword: string, lang: string): RequestAnalysis {
+  const angle = angleTerms(lang);
+  const subject = new Map<string, string>();
+  const angleWords: string[] = [];
+  const words = wordsOf(`${topic} ${keyword}`, lang);
+  for (const word of words) {
+    const terms = tokenize(word, lang);
+    if (!terms.length) continue;
+    for (const term of terms) {
+      if (angle.has(term) || angle.has(normalizeWord(word))) {
+        if (!angleWords.includes(word.toLowerCase())) angleWords.push(word.toLowerCase());
+      } else if (!subject.has(term)) subject.set(term, word);
+    }
+  }
+  // A request made only of angle words ("Getting started") keeps them: something must be its subject.
+  if (!subject.size) for (const word of words) for (const term of tokenize(word, lang)) if (!subject.has(term)) subject.set(term, word);
+  const joins: RequestAnalysis["joins"] = [];
+  for (let i = 1; i < words.length; i++) {
+    const [a, b] = [words[i - 1], words[i]];
+    const left = tokenize(a, lang)[0];
+    if (!left || !subject.has(left)) continue;
+    // The second word is a content word ("Daten sicherung") or a verb's particle ("backing up"), never a
+    // function word: "mots de" must not make "motd".
+    const right = tokenize(b, lang)[0] ?? (PARTICLES.has(normalizeWord(b)) ? normalizeWord(b) : undefined);
+    if (!right) continue;
+    for (const joined of new Set([`${normalizeWord(a)}${normalizeWord(b)}`, `${left}${normalizeWord(b)}`])) {
+      const term = tokenize(joined, lang)[0];
+      if (term && term !== left && !joins.some((j) => j.term === term)) joins.push({ term, parts: [left, right], surface: `${a} ${b}` });
+    }
+  }
+  return { subject: [...subject].map(([term, surface]) => ({ term, surface })), angle: angleWords, joins };
+}

@@ -1,0 +1,71 @@
+import type { RequestAnalysis, SubjectTerm } from "./request";
+import { CALIBRATION } from "./calibration";
+
+/**
+ * How much each subject term discriminates WITHIN THIS PROFILE: its inverse document frequency over the
+ * profile's indexed chunks (the same chunks retrieval ranks). A term most chunks hold ("Debian" in a Debian
+ * manual, "compost" in a composting guide) is UBIQUITOUS: it says what the whole profile is about, so it
+ * weighs `CALIBRATION.ubiquitousDamping` of its idf: it neither admits a passage alone nor gates a topic
+ * (a request whose subject is all ubiquitous is what the whole profile covers). A term no chunk holds weighs
+ * the most: a topic naming it is not covered.
+ */
+export interface TermStats {
+  /** Chunks in the profile's index. */
+  chunks: number;
+  /** Chunks holding each term. */
+  df: Record<string, number>;
+}
+
+export interface WeightedTerm extends SubjectTerm {
+  /** Chunks holding it; null when no profile statistics were available (web research only). */
+  df: number | null;
+  weight: number;
+  ubiquitous: boolean;
+}
+
+/** The request's subject as the relevance model weighs it: recon stores it in the brief. */
+export interface RequestSubject {
+  terms: WeightedTerm[];
+  angle: string[];
+  /** Chunks the weights were counted over, and where: the brand profile's index or the evidence pool. */
+  counted_over: { chunks: number; from: "profile" | "pool" };
+}
+
+/**
+ * Under this many chunks a profile's chunk counts cannot tell a subject's words apart (a pasted page of 30
+ * facts is one or two chunks, so every word is in "most" of them): the model weighs the request over the
+ * pool's sentences instead, which is then most of the profile.
+ */
+export const SMALL_PROFILE_CHUNKS = 40;
+
+export function idf(df: number, n: number): number {
+  return Math.log(1 + n / (df + 1));
+}
+
+/** Weights of the subject terms from document frequencies (profile-wide, or the pool's when there is no profile). */
+export function subjectWeights(
+  request: RequestAnalysis,
+  stats: TermStats,
+  from: "profile" | "pool",
+  fit: { ubiquity: number; ubiquitousDamping: number } = CALIBRATION,
+): RequestSubject {
+  const n = Math.max(stats.chunks, 1);
+  let subject = request.subject;
+  // A joined form the index knows ("backup") replaces its parts ("back", "up"), which alone mean other things.
+  for (const join of request.joins) {
+    if (!(stats.df[join.term] > 0)) continue;
+    subject = subject.filter((t) => !join.parts.includes(t.term));
+    if (!subject.some((t) => t.term === join.term)) subject = [...subject, { term: join.term, surface: join.surface }];
+  }
+  const terms = subject.map((t): WeightedTerm => {
+    const df = stats.df[t.term] ?? 0;
+    const ubiquitous = df / n >= fit.ubiquity;
+    return { ...t, df, weight: idf(df, n) * (ubiquitous ? fit.ubiquitousDamping : 1), ubiquitous };
+  });
+  return { terms, angle: request.angle, counted_over: { chunks: stats.chunks, from } };
+}
+
+/** Every term whose statistics weigh a request: its subject terms and the joined forms to try. */
+export function termsToCount(request: RequestAnalysis): string[] {
+  return [...new Set([...request.subject.map((t) => t.term), ...request.joins.map((j) => j.term)])];
+}
