@@ -1,12 +1,12 @@
-import type { Lang } from "./sites";
+import type { ProfileName } from "./sites";
 
 export type Derivative = "x_thread" | "linkedin" | "newsletter";
 
 export interface QualityCase {
   /** Names the case in tables and the markdown file (`<language>-<id>.md`). */
   id: string;
-  /** The brand profile (one per debian-reference language) the article is grounded in. */
-  profile: Lang;
+  /** The brand profile the article is grounded in: one per debian-reference language, or the pasted composting facts. */
+  profile: ProfileName;
   request: {
     topic: string;
     target_keyword?: string;
@@ -20,6 +20,14 @@ export interface QualityCase {
   expect: "success" | "refusal";
   /** Why: which part of the manual covers it, or why nothing does. */
   why: string;
+  /**
+   * What a sentence on this request's subject says, written by hand for this request: words and phrases
+   * matched whole in the lower-cased sentence, a trailing `*` matching any word that starts so ("sauvegard*"
+   * covers "sauvegarde", "sauvegarder"). The on-topic
+   * judge uses only this list: never the pipeline's tokenizer, word lists or the article's headings, so it
+   * cannot agree with the writer by construction. Refusal cases need none.
+   */
+  vocabulary?: string[];
 }
 
 const ALL_DERIVATIVES: Derivative[] = ["x_thread", "linkedin", "newsletter"];
@@ -36,6 +44,7 @@ export const CASES: QualityCase[] = [
     request: { topic: "APT pinning and the candidate version", target_keyword: "APT pinning", language: "en", mode: "standard", target_words: 1000, image: true, derivatives: ALL_DERIVATIVES },
     expect: "success",
     why: "ch02 2.7.3 Tweaking candidate version, Pin-Priority in 2.7.6–2.7.10",
+    vocabulary: ["pin*", "priorit*", "candidate version*", "apt_preferences", "preferences", "policy", "target release", "backport*", "testing", "unstable", "stable", "release*", "version*"],
   },
   {
     id: "backup-restore",
@@ -43,6 +52,7 @@ export const CASES: QualityCase[] = [
     request: { topic: "Backing up and restoring data", target_keyword: "backup and recovery", language: "en", mode: "deep_research", target_words: 1600 },
     expect: "success",
     why: "ch10 10.2 Backup and recovery (policy, utility suites, personal backup)",
+    vocabulary: ["backup*", "back up", "backing up", "restor*", "recover*", "archiv*", "rsync", "tar", "snapshot*", "bacula", "amanda", "backupninja", "dump*", "mirror*", "disk image*", "data loss"],
   },
   {
     id: "apt-package-management",
@@ -50,6 +60,7 @@ export const CASES: QualityCase[] = [
     request: { topic: "Debian package management with apt", target_keyword: "apt package management", language: "en", mode: "standard", target_words: 1200 },
     expect: "success",
     why: "ch02 2.1–2.2 package management prerequisites and basic operations",
+    vocabulary: ["package*", "apt", "apt-get", "dpkg", "aptitude", "install*", "upgrad*", "dependenc*", "repositor*", "archive*", "sources.list", "synaptic", "remov*", "purg*"],
   },
   {
     id: "iproute2-network",
@@ -57,6 +68,7 @@ export const CASES: QualityCase[] = [
     request: { topic: "Low level network configuration with iproute2", target_keyword: "iproute2 commands", language: "en", mode: "standard", target_words: 600 },
     expect: "success",
     why: "ch05 5.4 The low level network configuration, 5.4.1 Iproute2 commands",
+    vocabulary: ["ip", "iproute*", "ifconfig", "rout*", "interface*", "network*", "address*", "link*", "netstat", "ss", "ping", "tcp", "udp", "socket*", "lan", "gateway*"],
   },
   {
     id: "accounts-passwords",
@@ -64,6 +76,7 @@ export const CASES: QualityCase[] = [
     request: { topic: "Managing user accounts and passwords", target_keyword: "password", language: "en", mode: "deep_research", target_words: 800, derivatives: ["linkedin"] },
     expect: "success",
     why: "ch04 4.2 Managing account and password information, 4.3 Good password, 4.4 Creating encrypted password",
+    vocabulary: ["password*", "passwd", "account*", "user*", "login*", "log in", "shadow", "pam", "authenticat*", "group*", "credential*", "root", "sudo", "encrypt*", "hash*", "crypt*"],
   },
   // French profile
   {
@@ -72,6 +85,7 @@ export const CASES: QualityCase[] = [
     request: { topic: "La gestion des paquets Debian avec apt", target_keyword: "gestion des paquets", language: "fr", mode: "standard", target_words: 1200, image: true, derivatives: ALL_DERIVATIVES },
     expect: "success",
     why: "ch02 2.1–2.2 Prérequis pour la gestion des paquets, opérations de base",
+    vocabulary: ["paquet*", "apt", "apt-get", "dpkg", "aptitude", "install*", "mise à jour", "mettre à jour", "dépendance*", "dépôt*", "archive*", "sources.list", "synaptic", "suppr*", "purge*", "upgrade"],
   },
   {
     id: "sauvegarde-restauration",
@@ -79,6 +93,7 @@ export const CASES: QualityCase[] = [
     request: { topic: "Sauvegarde et restauration des données", target_keyword: "sauvegarde", language: "fr", mode: "deep_research", target_words: 1000 },
     expect: "success",
     why: "ch10 10.2 Sauvegarde et restauration, 10.2.2 Suites d’utilitaires de sauvegarde",
+    vocabulary: ["sauvegard*", "restaur*", "récupér*", "archiv*", "rsync", "tar", "copie*", "instantané*", "bacula", "amanda", "backupninja", "perte de données", "dump*", "miroir*"],
   },
   {
     id: "gnupg-fichiers",
@@ -86,6 +101,7 @@ export const CASES: QualityCase[] = [
     request: { topic: "Chiffrer des fichiers avec GnuPG", target_keyword: "GnuPG", language: "fr", mode: "standard", target_words: 600 },
     expect: "success",
     why: "ch10 10.3.1 Gestion de clés pour GnuPG, 10.3.2 Utilisation de GnuPG sur des fichiers",
+    vocabulary: ["gpg", "gnupg", "chiffr*", "crypt*", "clé*", "clef*", "signature*", "signer", "signé*", "déchiffr*"],
   },
   // German profile
   {
@@ -94,6 +110,7 @@ export const CASES: QualityCase[] = [
     request: { topic: "Datensicherung und Wiederherstellung", target_keyword: "Datensicherung", language: "de", mode: "standard", target_words: 1000, derivatives: ALL_DERIVATIVES },
     expect: "success",
     why: "ch10 10.2 Datensicherung und -wiederherstellung, 10.2.1 Richtlinien, 10.2.2 Programmsammlungen",
+    vocabulary: ["sicherung*", "sichern", "datensicher*", "backup*", "wiederherstell*", "archiv*", "rsync", "tar", "kopie*", "snapshot*", "bacula", "amanda", "backupninja", "datenverlust*"],
   },
   {
     id: "paketmanagement",
@@ -101,6 +118,7 @@ export const CASES: QualityCase[] = [
     request: { topic: "Paketmanagement mit apt und aptitude", target_keyword: "Paketmanagement", language: "de", mode: "deep_research", target_words: 1400, image: true },
     expect: "success",
     why: "ch02 2.1–2.4 Debian-Paketmanagement, aptitude-Operationen",
+    vocabulary: ["paket*", "apt", "apt-get", "dpkg", "aptitude", "install*", "aktualisier*", "upgrade*", "abhängigkeit*", "depot*", "archiv*", "sources.list", "synaptic", "entfern*", "purge"],
   },
   {
     id: "passwort-sicherheit",
@@ -108,6 +126,7 @@ export const CASES: QualityCase[] = [
     request: { topic: "Sichere Passwörter und Authentifizierung", target_keyword: "Passwort", language: "de", mode: "standard", target_words: 800 },
     expect: "success",
     why: "ch04 4.3 Ein gutes Passwort, 4.6 Sicherheit der Authentifizierung",
+    vocabulary: ["passwort*", "kennwort*", "passwd", "authentifi*", "anmeld*", "login*", "konto*", "benutzer*", "shadow", "pam", "verschlüssel*", "hash*", "root", "sudo"],
   },
   // Spanish profile
   {
@@ -116,6 +135,7 @@ export const CASES: QualityCase[] = [
     request: { topic: "Configuración de la red", target_keyword: "configuración de red", language: "es", mode: "standard", target_words: 800 },
     expect: "success",
     why: "ch05 5.1 La infraestructura de red básica, 5.2 La configuración moderna de red, 5.4 configuración de red de bajo nivel",
+    vocabulary: ["red", "redes", "interfaz*", "interface*", "ip", "dirección*", "direcciones", "ifupdown", "networkmanager", "dhcp", "dns", "ruta*", "enrutamiento", "conexi*", "wifi", "ethernet", "puerta de enlace", "systemd-networkd", "network*"],
   },
   {
     id: "gestion-paquetes",
@@ -123,6 +143,7 @@ export const CASES: QualityCase[] = [
     request: { topic: "Gestión de paquetes Debian con apt", target_keyword: "gestión de paquetes", language: "es", mode: "deep_research", target_words: 1400, image: true, derivatives: ALL_DERIVATIVES },
     expect: "success",
     why: "ch02 2.1–2.2 Prerequisitos y operaciones básicas de la gestión de paquetes",
+    vocabulary: ["paquete*", "apt", "apt-get", "dpkg", "aptitude", "instal*", "actualiz*", "dependencia*", "repositorio*", "sources.list", "synaptic", "elimin*", "purg*", "upgrade"],
   },
   {
     id: "copias-seguridad",
@@ -130,6 +151,56 @@ export const CASES: QualityCase[] = [
     request: { topic: "Copias de seguridad y recuperación de datos", target_keyword: "copias de seguridad", language: "es", mode: "standard", target_words: 1000 },
     expect: "success",
     why: "ch10 10.2 Respaldo y recuperación, 10.2.2 Suites de utilidades de copias de seguridad",
+    vocabulary: ["copia*", "respaldo*", "backup*", "recuper*", "restaur*", "rsync", "tar", "instantánea*", "bacula", "amanda", "backupninja", "pérdida*"],
+  },
+  // English profile: requests phrased the way customers type them (an angle around the subject).
+  {
+    id: "debian-server-backup-practices",
+    profile: "en",
+    request: { topic: "Best practices for backing up a Debian server", target_keyword: "Debian server backup", language: "en", mode: "standard", target_words: 1000 },
+    expect: "success",
+    why: "ch10 10.2 Backup and recovery: policy, utility suites, tips; the angle (best practices) is not a subject",
+    vocabulary: ["backup*", "back up", "backing up", "restor*", "recover*", "archiv*", "rsync", "tar", "snapshot*", "bacula", "amanda", "backupninja", "dump*", "mirror*", "disk image*", "data loss"],
+  },
+  {
+    id: "systemd-getting-started",
+    profile: "en",
+    request: { topic: "Getting started with systemd", target_keyword: "systemd", language: "en", mode: "standard", target_words: 800 },
+    expect: "success",
+    why: "ch03 3.2 systemd init, unit files, systemctl, journal",
+    vocabulary: ["systemd", "systemctl", "unit*", "service*", "target*", "init", "boot*", "journal*", "daemon*", "socket*", "timer*", "mount*", "runlevel*", "pid 1", "logind", "enable*", "start*", "stop*"],
+  },
+  // Pasted composting facts (30 sentences in two text sources): a small knowledge base, whose subject is every request's.
+  {
+    id: "start-composting",
+    profile: "composting",
+    request: { topic: "How to start composting at home", target_keyword: "composting at home", language: "en", mode: "standard", target_words: 600 },
+    expect: "success",
+    why: "the whole knowledge base is about home composting",
+    vocabulary: ["compost*", "heap*", "bin", "bins", "green*", "brown*", "carbon", "nitrogen", "worm*", "wormery", "bokashi", "scraps", "peelings", "cardboard", "leaves", "turn*", "damp", "smell*", "rats", "pests", "mulch*", "soil", "food waste", "kitchen", "break down", "breaking down", "rotten", "air", "landfill", "methane", "weeds", "seedlings"],
+  },
+  {
+    id: "compost-bin-contents",
+    profile: "composting",
+    request: { topic: "What can you put in a compost bin?", target_keyword: "compost bin", language: "en", mode: "standard", target_words: 600 },
+    expect: "success",
+    why: "greens and browns, and what not to compost: about half the facts",
+    vocabulary: ["green material*", "brown material*", "peelings", "scraps", "coffee", "grass", "cardboard", "paper", "straw", "leaves", "tea bags", "meat", "fish", "dairy", "cooked food", "oil", "fat", "weeds", "diseased", "magazines", "coal ash", "cat litter", "food waste", "nitrogen", "carbon", "stems", "branches", "do not belong", "should never go", "go in"],
+  },
+  {
+    id: "composting-mistakes",
+    profile: "composting",
+    request: { topic: "Common composting mistakes to avoid", target_keyword: "composting mistakes", language: "en", mode: "standard", target_words: 600 },
+    expect: "success",
+    why: "smells, wet and dry heaps, pests, what survives composting",
+    vocabulary: ["too much", "too little", "smell*", "slimy", "wet", "dry", "slow", "rats", "pests", "attract*", "never go", "do not belong", "do not break down", "survive", "spread", "air", "turn*", "damp", "meat", "dairy", "cooked food", "diseased", "weeds", "cardboard", "balance*", "equal volumes", "mix", "green material*", "brown material*"],
+  },
+  {
+    id: "composting-crm",
+    profile: "composting",
+    request: { topic: "Best CRM software for small real estate agencies", target_keyword: "real estate CRM", language: "en", mode: "standard", target_words: 600 },
+    expect: "refusal",
+    why: "nothing about software or real estate in composting facts",
   },
   // A French article asked of the English-only profile: the offline writer can only quote English evidence.
   {

@@ -2,7 +2,6 @@ import { extractDocument } from "../../shared/text/extract";
 import type { ExtractedDocument } from "../../shared/text/document";
 import { UNDETERMINED } from "../../shared/text/language";
 import { countWords, sentencesOf } from "../../shared/text/segment";
-import { tokenize } from "../../shared/text/tokenize";
 import { identifyLanguage } from "./language";
 import { normalizeText, parseArticleMarkdown, urlsInText, type ArticleSection } from "./markdown";
 
@@ -28,61 +27,12 @@ export interface ApiArticle {
 
 // ---------------------------------------------------------------------------------------------- on topic
 
-/**
- * Words of a topic that name no concept of it ("best", "guide", "how"…), per language; tokenized like the text.
- * French, German and Spanish lists start with their function words: `tokenize` drops only English (and German)
- * stopwords, and "des" or "de" would otherwise make every sentence "on topic".
- */
-const GENERIC: Record<string, string> = {
-  en: "best top guide how why what when which who small new way ways tip tips complete ultimate introduction overview basics beginner beginners use using easy simple step steps everything need know learn better good great",
-  fr: "de des du la le les un une et en à au aux pour avec dans sur par ou son sa ses ce cette ces qui que est sont d l meilleur meilleurs meilleure meilleures top guide comment pourquoi quoi quand quel quelle petit petits petite petites nouveau nouveaux nouvelle nouvelles façon façons manière astuce astuces conseil conseils complet introduction aperçu utiliser simple facile",
-  de: "der die das den dem des ein eine einen und in im mit für von zu auf aus bei ist sind beste besten bester bestes top leitfaden anleitung ratgeber wie warum was wann welche kleine kleinen klein neue neuen neu weg wege tipp tipps einführung überblick einfach nutzen verwenden",
-  es: "de del la el los las un una unos unas y en a al para con por sobre o su sus que se es son mejor mejores top guía cómo como por qué qué cuándo cuál pequeño pequeña pequeños pequeñas nuevo nueva nuevos nuevas manera maneras forma formas consejo consejos truco trucos introducción completo completa usar sencillo fácil",
-};
-
-/**
- * Whether two index terms name the same word. English terms are stemmed by `tokenize`; French, German and Spanish
- * are not, so there an inflected form matches its base: one is a prefix of the other with at most 3 more letters
- * ("paquet"/"paquets", "Paket"/"Paketen"), and in German a compound contains its part of 5 letters or more
- * ("datensicherung" ⊃ "sicherung"). Looser prefix rules were tried and rejected: they make "restaurants" match
- * "restaurer", so an article about restaurant marketing written from a backup chapter looked on topic.
- */
-export function termsMatch(a: string, b: string, lang: string): boolean {
-  if (a === b) return true;
-  if (lang === "en") return false;
-  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
-  if (short.length >= 4 && long.startsWith(short) && long.length - short.length <= 3) return true;
-  return lang === "de" && short.length >= 5 && long.includes(short);
-}
-
-const meets = (terms: Iterable<string>, concepts: Iterable<string>, lang: string) => {
-  const cs = [...concepts];
-  for (const t of terms) if (cs.some((c) => termsMatch(t, c, lang))) return true;
-  return false;
-};
-
-const genericTerms = new Map<string, Set<string>>();
-function isGeneric(term: string, lang: string): boolean {
-  let set = genericTerms.get(lang);
-  if (!set) genericTerms.set(lang, (set = new Set(tokenize(GENERIC[lang] ?? GENERIC.en, lang))));
-  return set.has(term);
-}
-
-/** Index terms of a text without the generic and function words of the language. */
-export function contentTerms(text: string, lang: string): string[] {
-  return tokenize(text, lang).filter((t) => !isGeneric(t, lang));
-}
-
-export function topicConcepts(topic: string, keyword: string, lang: string): string[] {
-  return [...new Set(contentTerms(`${topic} ${keyword}`, lang))];
-}
-
 export interface OnTopic {
-  concepts: string[];
+  vocabulary: string[];
   sentences: number;
   onTopic: number;
   share: number;
-  /** Off-topic sentences, those sharing nothing with their heading first, longest first. */
+  /** Off-topic sentences, longest first. */
   worst: { heading: string; text: string }[];
 }
 
@@ -96,71 +46,47 @@ export interface SourceContext {
 const CONTINUES = /^\(.*\)[.!]?$|\b(do|does|did|doing|done) (this|that)\b|\b(celle|celui|ceux|celles)\b|^[("“„«¿¡]*(this|that|these|those|it|its|they|their|them|such|both|there|then|thus|dies|diese[rsnm]?|dabei|damit|dadurch|er|sie|es|ihr|ihre|sein|seine|ce|cet|cette|ces|cela|ceci|il|elle|ils|elles|son|sa|ses|leur|leurs|esto|esta|este|estos|estas|ello|él|ella|ellos|ellas|su|sus)\b|\b(it|they|them|those|these|such|he|she|him|his|her)\b/i;
 
 /**
- * A body sentence is on topic when (1) its own terms meet the topic's concepts; or (2) its section heading meets
- * them and the sentence shares a term with that heading; or (3) it continues the sentence before it in the same
- * paragraph ("This situation…") and that one is on topic; or (4) it is quoted from a source section whose page
- * title and heading path meet the topic and it shares a term with that section's own heading (a sentence on
- * "grouping jobs by area" under "Route planning for field service teams › Clustering jobs by area").
+ * A request's hand-written vocabulary as one matcher: each word or phrase whole, an item ending in `*` as the
+ * start of a word ("sauvegard*"). Plain lower-case matching on Unicode letters: nothing of the pipeline's.
  */
-export function onTopicShare(
-  body: { text: string; heading: string; first?: boolean; source?: SourceContext }[],
-  concepts: string[],
-  lang: string,
-): OnTopic {
+export function vocabularyMatcher(vocabulary: readonly string[]): (text: string) => boolean {
+  if (!vocabulary.length) return () => false;
+  const escape = (x: string) => x.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const alternatives = vocabulary.map((v) => (v.endsWith("*") ? `${escape(v.slice(0, -1).toLowerCase())}[\\p{L}\\p{N}_-]*` : escape(v.toLowerCase())));
+  const re = new RegExp(`(?<![\\p{L}\\p{N}])(?:${alternatives.join("|")})(?![\\p{L}\\p{N}])`, "u");
+  return (text) => re.test(text.toLowerCase());
+}
+
+/**
+ * The on-topic judge, independent of the writer by construction: a body sentence is on topic when it says a
+ * word or phrase of the request's hand-written vocabulary (`cases.ts`), or continues, in the same paragraph, a
+ * sentence that does ("This situation…", "Dies …"), or is the sentence such a continuation leans on. Headings,
+ * page titles, the pipeline's tokenizer and its word lists play no part.
+ */
+export function onTopicShare(body: { text: string; heading: string; first?: boolean }[], vocabulary: readonly string[]): OnTopic {
+  const says = vocabularyMatcher(vocabulary);
   const verdicts: boolean[] = [];
-  const sharesHeadings: boolean[] = [];
   let previousOnTopic = false;
   for (const s of body) {
-    const terms = contentTerms(s.text, lang);
-    const headingTerms = contentTerms(s.heading, lang);
-    const sharesHeading = meets(terms, headingTerms, lang);
-    const source = s.source;
-    const nearest = source ? contentTerms(source.headingPath[source.headingPath.length - 1] ?? source.title, lang) : [];
-    const onTopic: boolean =
-      meets(terms, concepts, lang) ||
-      (meets(headingTerms, concepts, lang) && sharesHeading) ||
-      (s.first === false && previousOnTopic && CONTINUES.test(s.text)) ||
-      (source !== undefined && meets(contentTerms(`${source.title} ${source.headingPath.join(" ")}`, lang), concepts, lang) && meets(terms, nearest, lang));
+    const onTopic: boolean = says(s.text) || (s.first === false && previousOnTopic && CONTINUES.test(s.text));
     previousOnTopic = onTopic;
     verdicts.push(onTopic);
-    sharesHeadings.push(sharesHeading);
   }
-  // (3b) The sentence a continuation leans on is part of the same statement: on topic when the statement is.
   for (let i = body.length - 2; i >= 0; i--) {
     const next = body[i + 1];
     if (!verdicts[i] && verdicts[i + 1] && next.first === false && CONTINUES.test(next.text)) verdicts[i] = true;
   }
-  const off = body.flatMap((s, i) => (verdicts[i] ? [] : [{ heading: s.heading, text: s.text, withHeading: sharesHeadings[i] }]));
-  off.sort((a, b) => Number(a.withHeading) - Number(b.withHeading) || b.text.length - a.text.length);
+  const off = body.flatMap((s, i) => (verdicts[i] ? [] : [{ heading: s.heading, text: s.text }]));
+  off.sort((a, b) => b.text.length - a.text.length);
   return {
-    concepts,
+    vocabulary: [...vocabulary],
     sentences: body.length,
     onTopic: body.length - off.length,
     share: body.length ? (body.length - off.length) / body.length : 0,
-    worst: off.slice(0, 3).map(({ heading, text }) => ({ heading, text })),
+    worst: off.slice(0, 3),
   };
 }
 
-/** The source context of each quoted body sentence: its citation's page, and the section of that page holding it. */
-export async function sourceContexts(
-  sentences: { text: string }[],
-  citations: { claim: string; url: string }[],
-  pages: SourcePages,
-  isSitePage: (url: string) => { ok: boolean },
-  lang: string,
-): Promise<(SourceContext | undefined)[]> {
-  return Promise.all(
-    sentences.map(async ({ text }) => {
-      const n = normalizeText(text);
-      const citation = citations.find((c) => n.endsWith(normalizeText(c.claim)) && isSitePage(c.url).ok);
-      if (!citation) return undefined;
-      const page = await pages.get(citation.url, lang);
-      const claim = normalizeText(citation.claim);
-      const section = page.doc?.sections.find((sec) => normalizeText(sec.text).includes(claim));
-      return section && page.doc ? { title: page.doc.title, headingPath: section.headingPath } : undefined;
-    }),
-  );
-}
 
 // ---------------------------------------------------------------------------------------------- sources
 
@@ -175,6 +101,15 @@ export interface SourcePage {
 }
 
 /** Fetches and extracts each cited page once; a page that cannot be fetched or read has status ≠ 200. */
+/**
+ * The bench's own words of a text for the support check: lower case, split at anything but letters and digits,
+ * words of four characters or more (which leaves out most function words in all four languages), unstemmed.
+ * Deliberately not the pipeline's tokenizer: a judge must not share the code it judges.
+ */
+export function benchWords(text: string): string[] {
+  return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 4);
+}
+
 export class SourcePages {
   private readonly pages = new Map<string, Promise<SourcePage>>();
   private readonly termCache = new Map<string, string[][]>();
@@ -194,7 +129,7 @@ export class SourcePages {
     const key = `${lang} ${page.url}`;
     let terms = this.termCache.get(key);
     if (!terms) {
-      terms = page.sentences.map((s) => tokenize(s, lang));
+      terms = page.sentences.map((s) => benchWords(s));
       this.termCache.set(key, terms);
     }
     return terms;
@@ -268,7 +203,7 @@ export async function supportShare(article: ApiArticle, pages: SourcePages, isSi
       out.unsupported.push({ claim: c.claim, url: c.url, best: 0 });
       continue;
     }
-    const best = bestWindowShare(tokenize(c.claim, lang), pages.sentenceTerms(page, lang));
+    const best = bestWindowShare(benchWords(c.claim), pages.sentenceTerms(page, lang));
     if (best >= SUPPORT_SHARE) out.supported++;
     else out.unsupported.push({ claim: c.claim, url: c.url, best: Number(best.toFixed(2)) });
     if (typeof c.quote === "string" && c.quote.trim()) {
@@ -424,14 +359,14 @@ export interface ArticleChecks {
 export async function checkArticle(
   article: ApiArticle,
   targetWords: number,
+  vocabulary: readonly string[],
   deps: { pages: SourcePages; isSitePage: PageCheck; allowedAddress: (url: string) => boolean },
 ): Promise<ArticleChecks> {
   const lang = article.language;
   const sections = parseArticleMarkdown(article.content_markdown ?? "", lang, article.faq.map((f) => f.question));
   const bodySentences = sections.filter((s) => s.kind === "body").flatMap((s) => s.sentences);
   const introSentences = sections.filter((s) => s.kind === "intro").flatMap((s) => s.sentences);
-  const contexts = await sourceContexts(bodySentences, article.citations, deps.pages, deps.isSitePage, lang);
-  const onTopic = onTopicShare(bodySentences.map((x, i) => ({ ...x, source: contexts[i] })), topicConcepts(article.topic, article.target_keyword, lang), lang);
+  const onTopic = onTopicShare(bodySentences, vocabulary);
   const support = await supportShare(article, deps.pages, deps.isSitePage);
   const citedPages = await Promise.all([...new Set(article.citations.map((c) => c.url))].filter((u) => deps.isSitePage(u).ok).map((u) => deps.pages.get(u, lang)));
   const d = article.derivatives ?? {};

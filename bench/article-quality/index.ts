@@ -10,7 +10,8 @@ import { waitFor } from "../../test/support/wait";
 import { CASES, type QualityCase } from "./cases";
 import { checkArticle, SourcePages, type ApiArticle } from "./checks";
 import { aggregate, printReport, writeArticleFiles, type JobOutcome } from "./report";
-import { LANGUAGES, startReferenceSite, type Lang, type LocalSite } from "./sites";
+import { LANGUAGES, startReferenceSite, startTextSite, type LocalSite, type ProfileName } from "./sites";
+import { COMPOSTING_FACTS } from "../relevance/knowledge-bases";
 import { numberOption } from "../options";
 
 const STATE_FILE = "bench-quality.json";
@@ -24,7 +25,7 @@ interface BenchState {
   orgId: string;
   key: string;
   portBase: number;
-  profiles: Partial<Record<Lang, { id: string; ingest_job_id: string; pages: number; chunks: number }>>;
+  profiles: Partial<Record<ProfileName, { id: string; ingest_job_id: string; pages: number; chunks: number }>>;
 }
 
 /** The spec's price (§1): what `credits_charged` must be. */
@@ -71,13 +72,32 @@ async function ensureOrg(platform: PlatformProcess, state: BenchState | undefine
   return { adminToken, orgId, key, portBase, profiles: {} };
 }
 
-/** One brand profile per language, its website crawled; remembered profiles whose source is ready are kept. */
-async function ensureProfiles(platform: PlatformProcess, state: BenchState, sites: Map<Lang, LocalSite>): Promise<Record<string, unknown>> {
+/** The composting facts as pasted text sources, each with the address it is served at (never fetched by the platform). */
+async function pasteComposting(platform: PlatformProcess, key: string, site: LocalSite): Promise<{ id: string; ingest_job_id: string; pages: number; chunks: number }> {
+  const api = client(platform.url, key);
+  const created = await api("/v1/brand-profiles", { method: "POST", body: { name: "Greenleaf composting" } });
+  if (created.status !== 201) throw new Error(`POST /v1/brand-profiles (composting): ${created.status} ${created.text}`);
+  let chunks = 0;
+  let last = "";
+  for (const [i, fact] of COMPOSTING_FACTS.entries()) {
+    const url = site.pageUrls[i];
+    const added = await api(`/v1/brand-profiles/${created.body.id}/sources`, { method: "POST", body: { type: "text", title: `Composting facts ${i + 1}`, content: fact.content, url } });
+    if (added.status !== 201 && added.status !== 202) throw new Error(`POST sources (composting): ${added.status} ${added.text}`);
+    const job = await waitForJob(platform.url, key, added.body.ingest_job_id, { timeoutMs: INGEST_TIMEOUT_MS });
+    if (job.status !== "succeeded") throw new Error(`ingest of composting facts ${job.status}: ${job.error}`);
+    chunks += job.result.chunks;
+    last = added.body.ingest_job_id;
+  }
+  return { id: created.body.id, ingest_job_id: last, pages: COMPOSTING_FACTS.length, chunks };
+}
+
+/** One brand profile per language, its website crawled, and the pasted composting facts; remembered profiles whose source is ready are kept. */
+async function ensureProfiles(platform: PlatformProcess, state: BenchState, sites: Map<ProfileName, LocalSite>): Promise<Record<string, unknown>> {
   const api = client(platform.url, state.key);
   const timings: Record<string, unknown> = {};
   const started = Date.now();
   await Promise.all(
-    LANGUAGES.map(async (lang) => {
+    [...LANGUAGES, "composting" as const].map(async (lang) => {
       const known = state.profiles[lang];
       if (known) {
         const sources = await api(`/v1/brand-profiles/${known.id}/sources`);
@@ -87,6 +107,12 @@ async function ensureProfiles(platform: PlatformProcess, state: BenchState, site
         }
       }
       const site = sites.get(lang)!;
+      if (lang === "composting") {
+        const t = Date.now();
+        state.profiles.composting = await pasteComposting(platform, state.key, site);
+        timings.composting = { seconds: (Date.now() - t) / 1000, chunks: state.profiles.composting.chunks };
+        return;
+      }
       const created = await api("/v1/brand-profiles", { method: "POST", body: { name: `Debian reference (${lang})`, website_url: `${site.origin}/` } });
       if (created.status !== 201) throw new Error(`POST /v1/brand-profiles (${lang}): ${created.status} ${created.text}`);
       const job = await waitForJob(platform.url, state.key, created.body.ingest_job_id, { timeoutMs: INGEST_TIMEOUT_MS });
@@ -114,7 +140,7 @@ async function settledBalance(api: ReturnType<typeof client>, expected: number):
   }
 }
 
-async function runCase(platform: PlatformProcess, state: BenchState, c: QualityCase, deps: Parameters<typeof checkArticle>[2]): Promise<JobOutcome> {
+async function runCase(platform: PlatformProcess, state: BenchState, c: QualityCase, deps: Parameters<typeof checkArticle>[3]): Promise<JobOutcome> {
   const api = client(platform.url, state.key);
   const before = await balanceOf(api);
   const started = Date.now();
@@ -141,7 +167,7 @@ async function runCase(platform: PlatformProcess, state: BenchState, c: QualityC
     const got = await api(`/v1/articles/${job.result.article_id}?format=markdown`);
     if (got.status !== 200) throw new Error(`GET /v1/articles/${job.result.article_id}: ${got.status} ${got.text}`);
     outcome.article = got.body as ApiArticle;
-    outcome.checks = await checkArticle(outcome.article, c.request.target_words, deps);
+    outcome.checks = await checkArticle(outcome.article, c.request.target_words, c.vocabulary ?? [], deps);
   }
   return outcome;
 }
@@ -161,10 +187,11 @@ export async function benchArticleQuality(): Promise<Record<string, unknown>> {
   const portBase = state?.portBase ?? numberOption("BENCH_QUALITY_PORT_BASE", 47310);
   const adminToken = state?.adminToken ?? ADMIN_TOKEN;
 
-  const sites = new Map<Lang, LocalSite>();
+  const sites = new Map<ProfileName, LocalSite>();
   let platform: PlatformProcess | undefined;
   try {
     for (const [i, lang] of LANGUAGES.entries()) sites.set(lang, await startReferenceSite(lang, portBase + i));
+    sites.set("composting", await startTextSite(COMPOSTING_FACTS.map((f) => ({ path: new URL(f.url).pathname, content: f.content })), portBase + LANGUAGES.length));
     const bootStarted = Date.now();
     platform = await spawnPlatform({
       env: {
@@ -278,7 +305,7 @@ function summaryOf(o: JobOutcome): Record<string, unknown> {
     failed_targets: o.failedTargets,
     ...(k
       ? {
-          on_topic: { share: round(k.onTopic.share), sentences: k.onTopic.sentences, concepts: k.onTopic.concepts, worst: k.onTopic.worst },
+          on_topic: { share: round(k.onTopic.share), sentences: k.onTopic.sentences, vocabulary: k.onTopic.vocabulary, worst: k.onTopic.worst },
           support: { share: round(k.support.share), citations: k.support.citations, supported: k.support.supported, fabricated: k.support.fabricated, unsupported: k.support.unsupported.slice(0, 3), quotes: { present: k.support.quotes.present, found_on_page: k.support.quotes.foundOnPage } },
           fabricated_addresses: k.fabricated,
           language: Object.fromEntries(Object.entries(k.language).map(([f, v]) => [f, { share: round(v.share), items: v.items, undetermined: v.undetermined, wrong: v.wrong }])),

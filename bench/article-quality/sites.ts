@@ -7,6 +7,9 @@ export const DEBIAN_REFERENCE_DIR = process.env.BENCH_QUALITY_REFERENCE_DIR ?? "
 export const LANGUAGES = ["en", "fr", "de", "es"] as const;
 export type Lang = (typeof LANGUAGES)[number];
 
+/** A profile of the bench: one debian-reference language crawled as a website, or the pasted composting facts. */
+export type ProfileName = Lang | "composting";
+
 export interface LocalSite {
   lang: Lang;
   /** `http://127.0.0.1:<port>` (no trailing slash). */
@@ -50,4 +53,24 @@ export async function startReferenceSite(lang: Lang, port: number): Promise<Loca
     pageUrls: [`${origin}/`, ...[...files].map((f) => `${origin}/${f}`)],
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+/**
+ * Pasted texts served at the addresses the bench gives them as their `url` (text sources are never fetched by
+ * the platform; the addresses let a reader, and the support check, open what a citation names), text/plain.
+ */
+export async function startTextSite(pages: readonly { path: string; content: string }[], port: number): Promise<LocalSite> {
+  const byPath = new Map(pages.map((p) => [p.path, p.content]));
+  const server = http.createServer((req, res) => {
+    const pathname = (req.url ?? "/").split(/[?#]/)[0];
+    const content = byPath.get(pathname);
+    if (content === undefined) return void res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("not found");
+    res.writeHead(200, { "content-type": "text/plain; charset=utf-8" }).end(req.method === "HEAD" ? undefined : content);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", () => resolve());
+  });
+  const origin = `http://127.0.0.1:${port}`;
+  return { lang: "en", origin, pageUrls: pages.map((p) => `${origin}${p.path}`), close: () => new Promise((resolve) => server.close(() => resolve())) };
 }

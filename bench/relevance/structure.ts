@@ -1,4 +1,5 @@
-import { analyseRequest, relevanceModel, subjectWeights, termsToCount, type RelevanceFeatures } from "../../services/pipeline/article/relevance";
+import { analyseRequest, relevanceModel, subjectWeights, termsToCount, withCompounds, type RelevanceFeatures } from "../../services/pipeline/article/relevance";
+import { termSet } from "../../services/pipeline/article/similarity";
 import { unitsOfEvidence } from "../../services/pipeline/article/evidence-sentences";
 import type { Evidence } from "../../services/pipeline/article/types";
 import type { Corpus } from "./corpus";
@@ -100,10 +101,15 @@ export function labelledPairs(corpus: Corpus, requests: readonly StructureReques
       const pool = [...positives, ...negatives];
       const model = relevanceModel(pool, { topic: r.request, keyword: r.request, language: corpus.lang, subject });
       const relevantIds = new Set(positives.map((p) => p.id));
+      // A sentence of another chapter that states the request's most discriminating term may well be about
+      // the same thing: the structure cannot label it, so it is left out. Hard negatives that share only the
+      // request's lighter words ("server" for a backup section, "Debian" anywhere) stay: that is the lesson.
+      const heaviest = [...subject.terms].sort((a, b) => b.weight - a.weight)[0]?.term;
       const seen = new Set<string>();
       for (const e of pool) {
         for (const u of unitsOfEvidence(e, corpus.lang)) {
           if (seen.has(u.text) || !model.coverage.inLanguage(u)) continue;
+          if (!relevantIds.has(e.id) && heaviest && withCompounds(termSet(u.text, corpus.lang), [heaviest], corpus.lang).has(heaviest)) continue;
           seen.add(u.text);
           pairs.push({ lang: corpus.lang, request: r.request, chapter: r.chapter, headless, relevant: relevantIds.has(e.id), text: u.text, features: model.features(u) });
         }

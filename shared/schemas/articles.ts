@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isSupportedLanguageTag, SUPPORTED_LANGUAGES } from "../languages";
 import { contract } from "../action";
 import { orgId, uuid } from "../validation";
 import { pageQuery, PageParams, type ListPage } from "./pagination";
@@ -29,6 +30,7 @@ export const CreateArticleBody = z.strictObject({
     .min(2, "must be at least 2 characters")
     .max(12, "must be at most 12 characters")
     .regex(/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*$/, "must be a language tag such as en or en-GB")
+    .refine(isSupportedLanguageTag, `must be a language the platform writes: ${SUPPORTED_LANGUAGES.join(", ")}`)
     .default("en"),
   target_words: z.number().int("must be a whole number").min(400, "must be at least 400").max(4000, "must be at most 4000").default(1600),
   tone: text(300).optional(),

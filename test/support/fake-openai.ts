@@ -256,6 +256,10 @@ export function articleModelResponder(opts: ArticleResponderOptions = {}): ChatR
       return JSON.stringify({ sections: headings.slice(0, count).map((heading) => ({ heading, brief: `Explain ${heading.toLowerCase()} with the evidence.` })) });
     }
     if (system.startsWith("You write one section")) return writeSection(user, opts.unsupportedClaim);
+    // A grader that finds every passage relevant: the lexical model still filters their strips (relevance/model.ts).
+    if (system.startsWith("You grade retrieved passages")) {
+      return JSON.stringify({ grades: [...user.matchAll(/^Passage (e\d+) /gm)].map((m) => ({ id: m[1], grade: "relevant" })) });
+    }
     if (system.startsWith("You check citations")) {
       const pairs = [...user.matchAll(/^Pair (\d+)\nCLAIM: (.+)$/gm)];
       return JSON.stringify({ verdicts: pairs.map((m) => ({ id: Number(m[1]), supported: !(opts.unsupportedClaim && m[2].includes(opts.unsupportedClaim.slice(0, 30))) })) });

@@ -1,6 +1,5 @@
-import { bestWindowShare, fabricatedAddresses, formProblems, onTopicShare, termsMatch, topicConcepts, type ApiArticle } from "../../bench/article-quality/checks";
+import { benchWords, bestWindowShare, fabricatedAddresses, formProblems, onTopicShare, type ApiArticle } from "../../bench/article-quality/checks";
 import { parseArticleMarkdown, urlsInText } from "../../bench/article-quality/markdown";
-import { tokenize } from "../../shared/text/tokenize";
 
 const SITE = "http://127.0.0.1:47310";
 
@@ -42,46 +41,39 @@ describe("article-quality checks", () => {
     expect(sections[1].sentences.map((s) => s.text)).toEqual(["The Pin-Priority value decides the candidate.", "Xen runs virtual machines."]);
   });
 
-  it("counts a sentence on topic through the topic's concepts or its heading, and an unrelated one off topic", () => {
-    const concepts = topicConcepts("Best guide to APT pinning", "APT pinning", "en");
-    expect(concepts).toEqual(tokenize("APT pinning", "en"));
+  it("judges on topic by the request's hand-written vocabulary only: a heading naming the topic admits nothing", () => {
     const r = onTopicShare(
       [
         { heading: "How pinning works", text: "Pinning keeps a package at its version." },
         { heading: "APT pinning in practice", text: "In practice the preferences file lists packages." },
-        { heading: "APT pinning in practice", text: "The preferences file lists priorities." },
+        { heading: "APT pinning in practice", text: "It is read by apt-get.", first: false },
+        { heading: "APT pinning in practice", text: "The ftpmasters maintain the archive." },
         { heading: "APT pinning in practice", text: "Xen runs virtual machines." },
       ],
-      concepts,
-      "en",
+      ["pin*", "preferences", "candidate version*"],
     );
-    expect(r.onTopic).toBe(2);
-    expect(r.share).toBe(0.5);
-    expect(r.worst.map((w) => w.text)).toEqual(["The preferences file lists priorities.", "Xen runs virtual machines."]);
+    expect(r.onTopic).toBe(3);
+    expect(r.worst.map((w) => w.text)).toEqual(["The ftpmasters maintain the archive.", "Xen runs virtual machines."]);
   });
 
-  it("matches inflected and compound words in German", () => {
-    const concepts = topicConcepts("Datensicherung und Wiederherstellung", "Datensicherung", "de");
+  it("matches vocabulary whole, or as a word's start when it ends in *, in any language", () => {
     const r = onTopicShare(
       [
         { heading: "", text: "Die Firewall filtert Pakete." },
         { heading: "", text: "Eine Datensicherungsstrategie ist nötig." },
         { heading: "", text: "Die Sicherung erfolgt täglich." },
         { heading: "", text: "Wiederherstellungen dauern länger." },
+        { heading: "", text: "Eine Unterbrechung ist selten." },
       ],
-      concepts,
-      "de",
+      ["datensicher*", "sicherung*", "wiederherstell*"],
     );
-    expect(r.worst.map((w) => w.text)).toEqual(["Die Firewall filtert Pakete."]);
-    expect(termsMatch("paquets", "paquet", "fr")).toBe(true);
-    expect(termsMatch("restaurants", "restaurer", "fr")).toBe(false);
-    expect(termsMatch("backup", "backups", "en")).toBe(false); // English is stemmed by tokenize instead
+    expect(r.worst.map((w) => w.text)).toEqual(["Eine Unterbrechung ist selten.", "Die Firewall filtert Pakete."]);
   });
 
   it("finds a claim's words within three consecutive sentences, not spread over a page", () => {
-    const page = ["APT reads the preferences file.", "Each entry has a Pin-Priority.", "Higher values win.", "Unrelated text.", "More unrelated text."].map((s) => tokenize(s));
-    expect(bestWindowShare(tokenize("The preferences file gives each entry a Pin-Priority; higher values win."), page)).toBeGreaterThanOrEqual(0.8);
-    expect(bestWindowShare(tokenize("Xen and KVM run virtual machines on Debian."), page)).toBeLessThan(0.8);
+    const page = ["APT reads the preferences file.", "Each entry has a Pin-Priority.", "Higher values win.", "Unrelated text.", "More unrelated text."].map((s) => benchWords(s));
+    expect(bestWindowShare(benchWords("The preferences file gives each entry a Pin-Priority; higher values win."), page)).toBeGreaterThanOrEqual(0.8);
+    expect(bestWindowShare(benchWords("Xen and KVM run virtual machines on Debian."), page)).toBeLessThan(0.8);
   });
 
   it("reports addresses that are not pages of the site, the platform or schema.org", () => {
@@ -137,13 +129,6 @@ describe("article-quality checks", () => {
     );
     const clean = article({ content_markdown: "Intro about APT pinning.\n\n## Why pinning matters\n\nPinning keeps a package stable.", faq: [{ question: "What is APT pinning?", answer: "A preference for versions." }] });
     expect(formProblems(clean, parseArticleMarkdown(clean.content_markdown!, "en", ["What is APT pinning?"]), [])).toEqual([]);
-  });
-
-  it("does not count a shared function word as sharing the heading", () => {
-    const concepts = topicConcepts("Stratégies de marketing pour les restaurants", "marketing de restaurant", "fr");
-    expect(concepts).toEqual(["strateg", "marketing", "restaur"]);
-    const r = onTopicShare([{ heading: "Pourquoi le marketing de restaurant est important", text: "Le paquet est installé avec apt." }], concepts, "fr");
-    expect(r.onTopic).toBe(0);
   });
 
   it("requires the Spanish opening question mark", () => {

@@ -3,6 +3,7 @@ import { baseLanguage } from "../../../shared/text/stopwords";
 import { tokenize } from "../../../shared/text/tokenize";
 import { wordsOf } from "../../../shared/text/segment";
 import { unitIndex, type EvidenceUnit } from "./evidence-sentences";
+import { languageProfile } from "./language";
 import { relevanceModel } from "./relevance";
 import { embedPhrase, isClause } from "./topic-phrasing";
 import type { ArticleBody, ArticleBrief, Evidence, FaqEntry } from "./types";
@@ -19,6 +20,8 @@ const QUESTION_MAX_WORDS = 20;
  * repeating a sentence of the article. Questions come from, in order:
  *
  * 1. the model (with a model), each answered by the best unit that contains at least half of its own terms;
+ * 1b. the shapes of on-topic evidence sentences in every supported language (`LanguageProfile.faqShapes`):
+ *    a definition asks what its subject is, a procedure ("To restore a backup, run …") how to do it;
  * 2. English evidence sentences of a few safe shapes (`questionFromUnit`): the question is made from the
  *    sentence that answers it, so the answer holds what it asks about;
  * 3. passage headings of the evidence that are themselves questions, answered by their own passage;
@@ -76,6 +79,14 @@ export function groundFaq(questions: readonly string[], brief: ArticleBrief, evi
 
   answerAll(questions);
   const ranked = units.map((u, i) => ({ u, i, score: relevance.unit(u) })).sort((a, b) => b.score - a.score || a.i - b.i).map((x) => x.u);
+  // The questions evidence sentences answer by their shape, in the article's language (definitions, procedures).
+  for (const u of ranked) {
+    for (const { shape, ask } of languageProfile(lang).faqShapes) {
+      const match = shape.exec(u.sentences[0]);
+      const question = match ? ask(match) : undefined;
+      if (question) add(question, u);
+    }
+  }
   if (baseLanguage(lang) === "en") {
     const names = properNouns(units, lang);
     for (const u of ranked) {

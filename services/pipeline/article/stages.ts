@@ -20,7 +20,7 @@ import { renderArticle } from "./render";
 import { gatherEvidence, RESEARCH_DEPTH, researchQueries, sectionQueries, type ResearchReport } from "./research";
 import { scoreArticle, type ArticleScore } from "./score";
 import type { SectionWriter } from "./section-writer";
-import { analyseRequest, SMALL_PROFILE_CHUNKS, subjectWeights, termsToCount, type RequestSubject, type TermStats } from "./relevance";
+import { analyseRequest, gradePassagesWithModel, SMALL_PROFILE_CHUNKS, subjectWeights, termsToCount, type PassageGrades, type RequestSubject, type TermStats } from "./relevance";
 import { optimizeForSearch } from "./seo";
 import type { ArticleBody, ArticleBrief, Evidence, Outline, SeoResult } from "./types";
 import type { SearchProvider } from "./web-search";
@@ -109,6 +109,12 @@ function researchDepsFor(deps: ArticleStageDeps, brief: ArticleBrief, progress?:
   };
 }
 
+function countGrades(grades: PassageGrades): Record<string, number> {
+  const counts: Record<string, number> = { relevant: 0, ambiguous: 0, irrelevant: 0 };
+  for (const g of Object.values(grades)) counts[g]++;
+  return counts;
+}
+
 /**
  * The request's subject weighed within the brand profile's index (`relevance/weights.ts`). Without a profile
  * the relevance model weighs it over the evidence pool instead, once research has one.
@@ -169,13 +175,19 @@ const STAGES: Record<ArticleStageKey, StageRunner> = {
   },
 
   /** research: the evidence pool from the knowledge base and, when configured, the web. */
-  async research(deps, call) {
+  async research(deps, call, _input, model) {
     const brief = need(call.state, "brief");
     const outline = need(call.state, "outline");
     const depth = RESEARCH_DEPTH[brief.mode];
     const queries = researchQueries(outline, brief, depth);
     const { evidence, report } = await gatherEvidence(researchDepsFor(deps, brief, (meta) => void deps.reportProgress(meta)), brief, queries, depth);
-    return { state: { evidence, research: report }, meta: { ...report, search: deps.search?.name ?? "none", depth: brief.mode } };
+    // With a model, corrective retrieval's evaluator grades every passage once (one round trip).
+    const grades = model ? await gradePassagesWithModel(model, brief, evidence) : undefined;
+    const graded = grades ? { passage_grades: countGrades(grades) } : {};
+    return {
+      state: { evidence, research: report, ...(grades ? { brief: { ...brief, passage_grades: grades } } : {}) },
+      meta: { ...report, search: deps.search?.name ?? "none", depth: brief.mode, ...graded, ...model?.meta() },
+    };
   },
 
   /** draft: every section from the evidence, in order; thin evidence fails the job here. */

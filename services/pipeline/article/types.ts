@@ -4,6 +4,7 @@
  */
 import type { ArticleMode } from "../../../shared/schemas/articles";
 import type { RequestSubject } from "./relevance/weights";
+import type { PassageGrades } from "./relevance/model-grades";
 
 export type SearchIntent = "informational" | "commercial" | "transactional" | "navigational";
 export const SEARCH_INTENTS: readonly SearchIntent[] = ["informational", "commercial", "transactional", "navigational"];
@@ -52,6 +53,8 @@ export interface ArticleBrief {
   key_facts: KeyFact[];
   /** The request's subject and angle, weighed within the brand profile (`relevance/weights.ts`); absent for jobs recon ran before it existed. */
   subject?: RequestSubject;
+  /** With a model: its grade of each passage of the research pool (`relevance/model-grades.ts`). */
+  passage_grades?: PassageGrades;
 }
 
 export type SectionRole = "intro" | "body" | "conclusion";

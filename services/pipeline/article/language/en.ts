@@ -15,4 +15,12 @@ export const ENGLISH: LanguageProfile = {
     go going take taking let work works working help helps right wrong really actually ever never always often lot lots
     much many more most less least kind kinds type types sort example examples checklist list faq questions question
     answer answers new modern today year manage managing instead`,
+  faqShapes: [
+    // "To restore a backup, run …" → "How do you restore a backup?"
+    { shape: /^To ((?:[\p{L}\p{N}'’-]+ ){0,7}[\p{L}\p{N}'’-]+), /u, ask: (m) => `How do you ${m[1]}?` },
+    // "You can pin a package by …" → "How can you pin a package?"
+    { shape: /^You can ((?:[\p{L}\p{N}'’-]+ ){1,7}[\p{L}\p{N}'’-]+) (?:by|with|using|through) /u, ask: (m) => `How can you ${m[1]}?` },
+    // "A wormery is a …" → "What is a wormery?"
+    { shape: /^((?:An?|The) (?:[\p{L}\p{N}'’-]+ ){0,3}[\p{L}\p{N}'’-]+) (is|are) (?:an?|the|one) /u, ask: (m) => `What ${m[2]} ${m[1].charAt(0).toLowerCase()}${m[1].slice(1)}?` },
+  ],
 };

@@ -11,4 +11,10 @@ export const SPANISH: LanguageProfile = {
     conocer aprender versus contra comparación comparar diferencia diferencias ventaja ventajas desventaja desventajas
     razón razones importante usar uso utilizar poner elegir escoger mantener tomar ayudar realmente siempre menudo
     ejemplo ejemplos lista pregunta preguntas respuesta respuestas nuevo nueva moderno`,
+  faqShapes: [
+    // «Para instalar un paquete, use …» → «¿Cómo instalar un paquete?»
+    { shape: /^Para ((?:[\p{L}\p{N}'’-]+ ){0,7}[\p{L}\p{N}'’-]+), /u, ask: (m) => `¿Cómo ${m[1]}?` },
+    // «El paquete es un …» → «¿Qué es el paquete?»
+    { shape: /^((?:El|La|Los|Las|Un|Una) (?:[\p{L}\p{N}'’-]+ ){0,3}[\p{L}\p{N}'’-]+) (es|son) (?:un|una|el|la|los|las) /u, ask: (m) => `¿Qué ${m[2]} ${m[1].charAt(0).toLowerCase()}${m[1].slice(1)}?` },
+  ],
 };

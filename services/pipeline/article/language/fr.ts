@@ -12,4 +12,10 @@ export const FRENCH: LanguageProfile = {
     comparaison comparer différence différences avantage avantages inconvénient inconvénients raison raisons important
     importante utiliser utilisation mettre choisir choix garder prendre aider vraiment toujours souvent exemple
     exemples liste question questions réponse réponses nouveau nouvelle moderne`,
+  faqShapes: [
+    // « Pour installer un paquet, utilisez … » → « Comment installer un paquet ? »
+    { shape: /^Pour ((?:[\p{L}\p{N}'’-]+ ){0,7}[\p{L}\p{N}'’-]+), /u, ask: (m) => `Comment ${m[1]} ?` },
+    // « Le paquet est un … » → « Qu'est-ce que le paquet ? »
+    { shape: /^((?:Le|La|Les|L['’]|Un|Une) ?(?:[\p{L}\p{N}'’-]+ ){0,3}[\p{L}\p{N}'’-]+) (?:est|sont) (?:un|une|le|la|les|l['’]|des) /u, ask: (m) => `Qu'est-ce que ${m[1].charAt(0).toLowerCase()}${m[1].slice(1)} ?` },
+  ],
 };

@@ -2,8 +2,9 @@
  * What the article pipeline knows of one language, in one typed place: adding a language is adding one
  * file of this shape and registering it in `index.ts` (the compiler checks the record is complete).
  */
-export const SUPPORTED_LANGUAGES = ["en", "fr", "de", "es"] as const;
-export type SupportedLanguage = (typeof SUPPORTED_LANGUAGES)[number];
+import type { SupportedLanguage } from "../../../../shared/languages";
+
+export { SUPPORTED_LANGUAGES, type SupportedLanguage } from "../../../../shared/languages";
 
 export interface LanguageProfile {
   code: SupportedLanguage;
@@ -17,4 +18,18 @@ export interface LanguageProfile {
    * never decide whether a profile covers a request. Stemmed with the language's stemmer before use.
    */
   angleWords: string;
+  /**
+   * Questions an evidence sentence answers by its own shape: a definition ("Le paquet est un …" → "Qu'est-ce
+   * que le paquet ?"), a procedure ("To restore a backup, run …" → "How do you restore a backup?"). The
+   * question is made of the sentence's own words, so its answer holds what it asks; `faq.ts` asks each unit
+   * the relevance model judges on topic, and keeps only well-formed questions.
+   */
+  faqShapes: readonly FaqShape[];
+}
+
+export interface FaqShape {
+  /** Matched against the unit's first sentence. */
+  shape: RegExp;
+  /** The question, from the match; undefined when the match does not make one. */
+  ask(match: RegExpExecArray): string | undefined;
 }

@@ -24,15 +24,24 @@ export interface RelevanceFeatures {
   own: number;
   /** Stated by its passage's heading path and page title. */
   context: number;
-  /** Stated by the best other sentence of its passage. */
+  /** Stated by the better of the units just before and after it in its passage. */
   neighbour: number;
 }
 
-/** The share of the subject's weight a set of terms states. */
-export function subjectShare(terms: ReadonlySet<string>, subject: readonly WeightedTerm[]): number {
-  const total = subject.reduce((n, t) => n + t.weight, 0);
-  if (!total) return 0;
-  return subject.reduce((n, t) => n + (terms.has(t.term) ? t.weight : 0), 0) / total;
+/** How many of the subject's heaviest terms make a full share. */
+const YARDSTICK_TERMS = 2;
+
+/**
+ * The share of the subject a set of terms states: the weight of the subject terms it holds over the weight
+ * of the two heaviest subject terms the evidence states anywhere (`statable`), at most 1. A long request
+ * ("how field-service contractors can cut drive time with smarter scheduling") is not stated whole by any one
+ * sentence; one that states its two most discriminating terms states as much of it as a sentence can. A term
+ * no evidence states cannot be asked of a sentence: it weighs on the evidence gate (`poolCoverage`) instead.
+ */
+export function subjectShare(terms: ReadonlySet<string>, subject: readonly WeightedTerm[], statable: readonly WeightedTerm[] = subject): number {
+  const yardstick = (statable.length ? statable : subject).map((t) => t.weight).sort((a, b) => b - a).slice(0, YARDSTICK_TERMS).reduce((a, b) => a + b, 0);
+  if (!yardstick) return 0;
+  return Math.min(1, subject.reduce((n, t) => n + (terms.has(t.term) ? t.weight : 0), 0) / yardstick);
 }
 
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));

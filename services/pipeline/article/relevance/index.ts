@@ -9,3 +9,4 @@ export { SMALL_PROFILE_CHUNKS, subjectWeights, termsToCount, type RequestSubject
 export { CALIBRATION } from "./calibration";
 export { gradeOf, relevanceProbability, subjectShare, withCompounds, type RelevanceFeatures, type RelevanceGrade } from "./features";
 export { describeMissingCoverage } from "./refusal";
+export { gradePassagesWithModel, type PassageGrades } from "./model-grades";

@@ -7,6 +7,7 @@ import type { ArticleBrief, Evidence } from "../types";
 import { CALIBRATION } from "./calibration";
 import { gradeOf, relevanceProbability, subjectShare, withCompounds, type RelevanceFeatures, type RelevanceGrade } from "./features";
 import { analyseRequest } from "./request";
+import type { PassageGrades } from "./model-grades";
 import { idf, subjectWeights, termsToCount, type RequestSubject, type WeightedTerm } from "./weights";
 
 /**
@@ -55,12 +56,13 @@ export interface CoverageView {
 
 const cache = new WeakMap<readonly Evidence[], Map<string, RelevanceModel>>();
 
-type BriefLike = Pick<ArticleBrief, "topic" | "keyword" | "language"> & { subject?: RequestSubject };
+type BriefLike = Pick<ArticleBrief, "topic" | "keyword" | "language"> & { subject?: RequestSubject; passage_grades?: PassageGrades };
 
 /** The relevance model of a pool for a brief (cached per pool and request). */
 export function relevanceModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceModel {
   const weighed = brief.subject?.terms.map((t) => `${t.term}:${t.weight}`).join(",") ?? "";
-  const key = `${brief.language}\u0000${brief.topic}\u0000${brief.keyword}\u0000${weighed}`;
+  const graded = brief.passage_grades ? Object.entries(brief.passage_grades).map(([id, g]) => `${id}:${g[0]}`).join(",") : "";
+  const key = `${brief.language}\u0000${brief.topic}\u0000${brief.keyword}\u0000${weighed}\u0000${graded}`;
   let perPool = cache.get(evidence);
   if (!perPool) cache.set(evidence, (perPool = new Map()));
   let model = perPool.get(key);
@@ -98,13 +100,20 @@ function buildModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceM
   const subject = brief.subject ?? subjectFromPool(evidence, brief);
   const subjectTerms = subject.terms.map((t) => t.term);
   const termsOf = (text: string) => withCompounds(termSet(text, lang), subjectTerms, lang);
-  const share = (text: string) => subjectShare(termsOf(text), subject.terms);
   const units = unitsOfPool(evidence, lang);
   const byId = new Map(evidence.map((e) => [e.id, e]));
   const contextOf = (id: string) => {
     const e = byId.get(id);
     return e ? `${e.title}\n${e.heading ?? ""}` : "";
   };
+  // Which subject terms the pool states (own words or headings; its language is checked per unit below).
+  const statedAnywhere = new Set<string>();
+  for (const u of units) {
+    const terms = termsOf(`${contextOf(u.evidenceId)} ${u.text}`);
+    for (const t of subjectTerms) if (terms.has(t)) statedAnywhere.add(t);
+  }
+  const statable = subject.terms.filter((t) => statedAnywhere.has(t.term));
+  const share = (text: string) => subjectShare(termsOf(text), subject.terms, statable);
   const contextShare = new Map<string, number>();
   const contextFor = (id: string) => {
     let s = contextShare.get(id);
@@ -135,19 +144,29 @@ function buildModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceM
     }
     return s;
   };
-  const passageOwn = new Map<string, number[]>();
-  for (const u of units) passageOwn.set(u.evidenceId, [...(passageOwn.get(u.evidenceId) ?? []), ownOf(u)]);
+  // A unit's neighbours are the units just before and after it in its passage: a long pasted text is one
+  // passage, and its best sentence says nothing of one fifteen sentences away.
+  const inPassage = new Map<string, EvidenceUnit[]>();
+  for (const u of units) inPassage.set(u.evidenceId, [...(inPassage.get(u.evidenceId) ?? []), u]);
+  for (const list of inPassage.values()) list.sort((a, b) => a.position - b.position);
   const features = (u: EvidenceUnit): RelevanceFeatures => {
-    const own = ownOf(u);
-    const others = [...(passageOwn.get(u.evidenceId) ?? [])];
-    const at = others.indexOf(own);
-    if (at >= 0) others.splice(at, 1);
-    return { own, context: contextFor(u.evidenceId), neighbour: Math.max(0, ...others) };
+    const list = inPassage.get(u.evidenceId) ?? [];
+    const at = list.indexOf(u);
+    const next = [list[at - 1], list[at + 1]].filter((x): x is EvidenceUnit => Boolean(x) && at >= 0);
+    return { own: ownOf(u), context: contextFor(u.evidenceId), neighbour: Math.max(0, ...next.map(ownOf)) };
   };
   const probability = new Map<string, number>();
+  // The model's grade of the passage, when a model graded the pool (`model-grades.ts`): an irrelevant passage
+  // gives nothing; a relevant one gives its strips the lexical model finds at least ambiguous.
+  const graded = (u: EvidenceUnit, p: number) => {
+    const grade = brief.passage_grades?.[u.evidenceId];
+    if (grade === "irrelevant") return 0;
+    if (grade === "relevant" && p >= CALIBRATION.ambiguous) return Math.max(p, CALIBRATION.relevant);
+    return p;
+  };
   const unit = (u: EvidenceUnit) => {
     let p = probability.get(u.key);
-    if (p === undefined) probability.set(u.key, (p = inLanguage(u) ? relevanceProbability(features(u)) : 0));
+    if (p === undefined) probability.set(u.key, (p = inLanguage(u) ? graded(u, relevanceProbability(features(u))) : 0));
     return p;
   };
   const isAbout = (u: EvidenceUnit) => unit(u) >= CALIBRATION.relevant;
@@ -169,7 +188,7 @@ function buildModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceM
     return unit(u) + (own.length ? 0.1 * Math.min(1, scoreTerms(own, u.text, u.heading) / Math.max(1e-9, scoreTerms(own, heading))) : 0);
   };
 
-  // Which subject terms the in-language pool states (own words or headings).
+  // Which subject terms the pool states in the article's language: what the evidence gate counts.
   const stated = new Set<string>();
   for (const u of units) {
     if (!inLanguage(u)) continue;

@@ -1,0 +1,48 @@
+import { analyseRequest, subjectWeights, termsToCount } from "../../services/pipeline/article/relevance";
+import { tokenize } from "../../shared/text/tokenize";
+
+const terms = (topic: string, lang = "en") => analyseRequest(topic, topic, lang).subject.map((t) => t.surface.toLowerCase());
+
+describe("a request's subject and angle", () => {
+  it.each([
+    ["How to start composting at home", "en", ["composting", "home"], ["start"]],
+    ["What can you put in a compost bin?", "en", ["compost", "bin"], ["put"]],
+    ["Common composting mistakes to avoid", "en", ["composting"], ["common", "mistakes", "avoid"]],
+    ["Best practices for backing up a Debian server", "en", ["backing", "debian", "server"], ["best", "practices"]],
+    ["Getting started with systemd for beginners", "en", ["systemd"], ["getting", "started", "beginners"]],
+    ["Comment débuter avec la gestion des paquets", "fr", ["gestion", "paquets"], ["comment", "débuter"]],
+    ["Häufige Fehler bei der Netzwerkkonfiguration vermeiden", "de", ["netzwerkkonfiguration"], ["häufige", "fehler", "vermeiden"]],
+    ["Consejos para principiantes: copias de seguridad", "es", ["copias", "seguridad"], ["consejos", "principiantes"]],
+  ])("%s (%s): the angle steers (function words aside), the subject decides", (topic, lang, subject, angle) => {
+    const analysis = analyseRequest(topic, topic, lang);
+    expect(terms(topic, lang)).toEqual(subject);
+    for (const word of angle) expect(analysis.angle).toContain(word);
+  });
+
+  it("keeps a request made only of angle words as its own subject", () => {
+    expect(terms("Getting started")).toEqual(["getting", "started"]);
+  });
+
+  it("joins two words the profile writes as one, never with a function word", () => {
+    const analysis = analyseRequest("Backing up a Debian server", "backing up", "en");
+    const [backup] = tokenize("backup", "en");
+    const weighed = subjectWeights(analysis, { chunks: 100, df: { [backup]: 3, debian: 100, server: 10 } }, "profile");
+    expect(weighed.terms.map((t) => t.term)).toContain(backup);
+    expect(weighed.terms.map((t) => t.term)).not.toContain(tokenize("backing", "en")[0]);
+    const french = analyseRequest("Les mots de passe", "mots de passe", "fr");
+    expect(termsToCount(french)).not.toContain("motd");
+  });
+
+  it("weighs a word most of the profile holds as what the profile is about, and a word it lacks the most", () => {
+    const analysis = analyseRequest("Best practices for backing up a Debian server", "Debian server backup", "en");
+    const df: Record<string, number> = Object.fromEntries(termsToCount(analysis).map((t) => [t, 0]));
+    df.debian = 450;
+    df.server = 40;
+    df[tokenize("backup", "en")[0]] = 12;
+    const weighed = subjectWeights(analysis, { chunks: 464, df }, "profile");
+    const byTerm = new Map(weighed.terms.map((t) => [t.term, t]));
+    expect(byTerm.get("debian")!.ubiquitous).toBe(true);
+    expect(byTerm.get("debian")!.weight).toBeLessThan(byTerm.get("server")!.weight / 5);
+    expect(byTerm.get(tokenize("backup", "en")[0])!.weight).toBeGreaterThan(byTerm.get("server")!.weight);
+  });
+});
