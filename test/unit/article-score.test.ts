@@ -185,9 +185,20 @@ describe("the quality score", () => {
     const unsupported: ArticleBody = structuredClone(body);
     for (const s of sentences(unsupported)) s.cites = [s.cites[0] === "e1" ? "e13" : "e1"];
 
+    // Padded: one sentence in five replaced by a true, cited sentence about something else.
+    const padded: ArticleBody = structuredClone(body);
+    let m = 0;
+    for (const section of padded.sections) for (const p of section.paragraphs) p.sentences = p.sentences.map((x) => (++m % 5 === 0 ? pool[m % pool.length] : x));
+    // Thin: a third of the article, for the words asked.
+    const thin: ArticleBody = { ...body, sections: body.sections.slice(0, 2) };
+    const thinScore = scoreArticle({ markdown: renderArticle(thin, seo.faq, EVIDENCE, "en").markdown, body: thin, outline: { ...outline, requested_words: 1600 }, seo, brief, evidence: EVIDENCE });
+
     const offTopicScore = score(offTopic, seo);
+    const paddedScore = score(padded, seo);
+    expect(paddedScore.quality_breakdown.topical_relevance).toBeLessThan(95);
+    expect(paddedScore.quality_score).toBeLessThanOrEqual(70);
     const frenchScore = scoreArticle({ markdown: renderArticle(body, seo.faq, EVIDENCE, "fr").markdown, body, outline, seo, brief: french, evidence: EVIDENCE });
-    const bad = [offTopicScore, frenchScore, score(body, badFaq), score(unsupported, seo)].map((r) => r.quality_score);
+    const bad = [offTopicScore, paddedScore, thinScore, frenchScore, score(body, badFaq), score(unsupported, seo)].map((r) => r.quality_score);
     expect(Math.max(...bad)).toBeLessThan(Math.min(...goodScores));
     const topical = offTopicScore.quality_breakdown.topical_relevance / 100;
     expect(topical).toBeLessThan(0.45);

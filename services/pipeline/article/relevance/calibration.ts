@@ -12,15 +12,15 @@
  * best other sentence of its passage (`features.ts`).
  */
 export const CALIBRATION = {
-  /** Share of a profile's chunks at and above which a term is ubiquitous (what the profile is about). */
-  ubiquity: 0.2,
+  /** Share of a profile's chunks (or a small pool's sentences) at and above which a term is ubiquitous (what the profile is about). */
+  ubiquity: 0.1,
   /** What a ubiquitous term keeps of its idf. */
   ubiquitousDamping: 0.15,
-  coefficients: { bias: -1.89, own: 2.21, context: 4, neighbour: 3.1 },
+  coefficients: { bias: -1.61, own: 3.35, context: 4.28, neighbour: 2.64 },
   /** P at and above which a sentence is relevant (the calibration half's best F1 with precision ≥ 0.85). */
-  relevant: 0.82,
+  relevant: 0.79,
   /** P at and above which a sentence is ambiguous (recall 0.95 on the calibration half): ranked, never quoted as on topic. */
-  ambiguous: 0.13,
+  ambiguous: 0.16,
   /** Share of the subject's weight the in-language pool must state for the topic to be covered at all. */
-  poolFloor: 0.3,
+  poolFloor: 0.6,
 } as const;
