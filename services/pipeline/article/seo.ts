@@ -243,8 +243,6 @@ export async function optimizeForSearch(body: ArticleBody, brief: ArticleBrief, 
   const placed = placeKeyword(body, brief);
   const rulesTitles = titleCandidates(brief);
   let title = rulesTitles[0];
-  // The customer's own headline is kept over a model's rewording of it.
-  const requested = requestAsTitle(brief);
   let variants = rulesTitles.slice(1);
   let description = metaDescriptionFrom(placed.body, brief, evidence);
   let questions: string[] = [];
@@ -279,7 +277,9 @@ export async function optimizeForSearch(body: ArticleBody, brief: ArticleBrief, 
       by = "model";
       // A field the model wrote in another language, or with an address in it, keeps the rules' version.
       const usable = (text: string) => isInLanguage(text, brief.language, [brief.topic, brief.keyword]) && !/https?:\/\/|www\./i.test(text);
-      if (!requested && containsKeyword(answer.title, brief.keyword) && usable(answer.title)) title = tidyHeading(answer.title);
+      // A model's title names the keyword and never stacks subtitles ("X: a guide: what you need to know").
+      const stacked = (t: string) => (t.match(/:\s/g) ?? []).length > 1;
+      if (containsKeyword(answer.title, brief.keyword) && usable(answer.title) && !stacked(answer.title)) title = tidyHeading(answer.title);
       const modelVariants = answer.title_variants.filter((v) => containsKeyword(v, brief.keyword) && v !== title && usable(v)).map(tidyHeading);
       variants = [...new Set([...modelVariants, ...rulesTitles])].filter((v) => v !== title);
       const modelDescription = cutAtClause(answer.meta_description.trim(), META_DESCRIPTION_MAX);

@@ -38,6 +38,9 @@ export interface RequestSubject {
  */
 export const SMALL_PROFILE_CHUNKS = 40;
 
+/** Under this many chunks or sentences no word can be told to be what the whole profile is about: nothing is ubiquitous. */
+export const MIN_COUNT_FOR_UBIQUITY = 20;
+
 export function idf(df: number, n: number): number {
   return Math.log(1 + n / (df + 1));
 }
@@ -59,7 +62,7 @@ export function subjectWeights(
   }
   const terms = subject.map((t): WeightedTerm => {
     const df = stats.df[t.term] ?? 0;
-    const ubiquitous = df / n >= fit.ubiquity;
+    const ubiquitous = n >= MIN_COUNT_FOR_UBIQUITY && df / n >= fit.ubiquity;
     return { ...t, df, weight: idf(df, n) * (ubiquitous ? fit.ubiquitousDamping : 1), ubiquitous };
   });
   return { terms, angle: request.angle, counted_over: { chunks: stats.chunks, from } };
