@@ -129,11 +129,17 @@ export function citationCoverageScore(body: ArticleBody): number {
   return clamp(100 * share(sentences.filter((s) => s.cites.length).length, sentences.length));
 }
 
-/** topical_relevance: 100 × the share of the body's sentences that are about the topic (`relevance.isAboutSentence`). */
-export function topicalShare(body: ArticleBody, evidence: readonly Evidence[], brief: Pick<ArticleBrief, "topic" | "keyword" | "language">): number {
+/** The body's sentences the relevance model judges off topic (`relevance.isAboutSentence`), in order. */
+export function offTopicSentences(body: ArticleBody, evidence: readonly Evidence[], brief: Pick<ArticleBrief, "topic" | "keyword" | "language">): string[] {
   const relevance = relevanceModel(evidence, brief);
   const sentences = body.sections.flatMap((section) => section.paragraphs.flatMap((p) => p.sentences.map((s) => ({ ...s, heading: section.role === "body" ? section.heading : "" }))));
-  return share(sentences.filter((s) => relevance.isAboutSentence(s.text, s.cites, s.heading)).length, sentences.length);
+  return sentences.filter((s) => !relevance.isAboutSentence(s.text, s.cites, s.heading)).map((s) => s.text);
+}
+
+/** topical_relevance: 100 × the share of the body's sentences the relevance model judges on topic. */
+export function topicalShare(body: ArticleBody, evidence: readonly Evidence[], brief: Pick<ArticleBrief, "topic" | "keyword" | "language">): number {
+  const total = sentencesIn(body.sections).length;
+  return share(total - offTopicSentences(body, evidence, brief).length, total);
 }
 
 /**
@@ -236,6 +242,8 @@ export interface ArticleScore extends ArticleMetrics {
   /** What capped the score, when something did (docs/article-pipeline.md#the-quality-score). */
   quality_caps: Record<string, number>;
   form_problems: string[];
+  /** The sentences judged off topic (at most 50), so a reader can see which (the dashboard marks them). */
+  off_topic_sentences: string[];
 }
 
 /**
@@ -257,7 +265,9 @@ export function scoreArticle(input: {
   const bodyText = body.sections.flatMap((s) => s.paragraphs.map((p) => p.sentences.map((x) => renderSentence(x)).join(" "))).join("\n");
   const bodyWords = countWords(bodyText, lang);
   const ease = readingLevel(bodyText, lang).fleschReadingEase;
-  const topical = topicalShare(body, input.evidence, brief);
+  const offTopic = offTopicSentences(body, input.evidence, brief);
+  const sentenceCount = sentencesIn(body.sections).length;
+  const topical = share(sentenceCount - offTopic.length, sentenceCount);
   const support = supportShare(body, input.evidence, lang);
   const language = languageShare(body, seo, brief);
   const problems = formProblems(body, seo, brief);
@@ -292,5 +302,6 @@ export function scoreArticle(input: {
     body_words: bodyWords,
     quality_caps: binding,
     form_problems: problems.slice(0, 10),
+    off_topic_sentences: offTopic.slice(0, 50),
   };
 }

@@ -259,6 +259,7 @@ const STAGES: Record<ArticleStageKey, StageRunner> = {
         quality_breakdown: score.quality_breakdown,
         quality_caps: score.quality_caps,
         form_problems: score.form_problems,
+        off_topic_sentences: score.off_topic_sentences,
         citations: rendered.citations.length,
         sources: rendered.sources.length,
       },

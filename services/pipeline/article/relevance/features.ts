@@ -22,7 +22,7 @@ export function withCompounds(terms: ReadonlySet<string>, subject: readonly stri
 export interface RelevanceFeatures {
   /** Stated by the sentence's own words. */
   own: number;
-  /** Stated by its passage's heading path and page title. */
+  /** Stated by its passage's heading path (its page's title counts half). */
   context: number;
   /** Stated by the better of the units just before and after it in its passage. */
   neighbour: number;

@@ -56,6 +56,9 @@ export interface CoverageView {
 
 const cache = new WeakMap<readonly Evidence[], Map<string, RelevanceModel>>();
 
+/** What a page title's statement of the subject counts for, against a passage heading's. */
+const TITLE_SHARE = 0.5;
+
 type BriefLike = Pick<ArticleBrief, "topic" | "keyword" | "language"> & { subject?: RequestSubject; passage_grades?: PassageGrades };
 
 /** The relevance model of a pool for a brief (cached per pool and request). */
@@ -114,10 +117,16 @@ function buildModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceM
   }
   const statable = subject.terms.filter((t) => statedAnywhere.has(t.term));
   const share = (text: string) => subjectShare(termsOf(text), subject.terms, statable);
+  // A passage's headings situate it; its page's title only loosely (a home page's title names what the whole
+  // site is about, and would admit every sentence of the page): half as much.
   const contextShare = new Map<string, number>();
   const contextFor = (id: string) => {
     let s = contextShare.get(id);
-    if (s === undefined) contextShare.set(id, (s = share(contextOf(id))));
+    if (s === undefined) {
+      const e = byId.get(id);
+      s = e ? Math.max(share(e.heading ?? ""), TITLE_SHARE * share(e.title)) : 0;
+      contextShare.set(id, s);
+    }
     return s;
   };
 
