@@ -63,9 +63,11 @@ export function wordpressClient(settings: WordPressIntegration, send: Send): Cms
     async publish({ content, previous, asDraft, onCreated }: PublishRequest) {
       const media = await featuredMedia(content, previous);
       const post = {
-        title: content.title,
+        // WordPress stores title and excerpt as HTML, and a user with unfiltered_html (an administrator's
+        // application password) gets it unsanitized: the article's text goes in as text.
+        title: asHtmlText(content.title),
         content: content.html,
-        excerpt: content.excerpt,
+        excerpt: asHtmlText(content.excerpt),
         slug: content.slug,
         status: asDraft ? "draft" : "publish",
         tags: await tagIds(content.tags),
@@ -82,4 +84,9 @@ export function wordpressClient(settings: WordPressIntegration, send: Send): Cms
       return { external_id: String(id), external_url: String(saved.data?.link ?? `${settings.site_url}/?p=${id}`), vendor };
     },
   };
+}
+
+/** Text as HTML text: its markup characters as entities, so a title reading "<script>" shows as written. */
+function asHtmlText(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 }

@@ -96,7 +96,7 @@ function rankPassages(input: SectionWriteInput, index: PoolIndex, relevance: Rel
   const bm25 = new Map(index.passages.search(section.query, Infinity, lang).map((h, i) => [h.id, i]));
   const scored = [...index.unitsByEvidence].map(([id, units]) => {
     const onTopic = units.filter((u) => relevance.onTopic(relevance.unit(u)));
-    const topic = Math.max(0, ...onTopic.map((u) => relevance.relative(relevance.unit(u))));
+    const topic = Math.max(0, ...onTopic.map((u) => relevance.relative(relevance.strength(u))));
     const heading = Math.max(0, ...onTopic.map((u) => relevance.scoreTerms(headingTerms, u.text, u.heading)));
     return { id, topic, heading, usable: onTopic.length > 0 };
   });
@@ -110,7 +110,7 @@ function rankPassages(input: SectionWriteInput, index: PoolIndex, relevance: Rel
 
 /** A unit's relevance where it would stand: a body section adds its heading's own terms; introduction and conclusion judge by the topic. */
 function relevanceIn(section: SectionWriteInput["section"], unit: EvidenceUnit, relevance: RelevanceModel): number {
-  return section.role === "body" ? relevance.forSection(unit, section.heading) : relevance.unit(unit);
+  return section.role === "body" ? relevance.forSection(unit, section.heading) : relevance.strength(unit);
 }
 
 export function composeSectionFromEvidence(input: SectionWriteInput, index: PoolIndex): ArticleSection {

@@ -78,7 +78,7 @@ export function groundFaq(questions: readonly string[], brief: ArticleBrief, evi
   };
 
   answerAll(questions);
-  const ranked = units.map((u, i) => ({ u, i, score: relevance.unit(u) })).sort((a, b) => b.score - a.score || a.i - b.i).map((x) => x.u);
+  const ranked = units.map((u, i) => ({ u, i, score: relevance.strength(u) })).sort((a, b) => b.score - a.score || a.i - b.i).map((x) => x.u);
   // The questions evidence sentences answer by their shape, in the article's language (definitions, procedures).
   for (const u of ranked) {
     for (const { shape, ask } of languageProfile(lang).faqShapes) {

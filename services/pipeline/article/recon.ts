@@ -40,8 +40,11 @@ const INTENT_CUES: [SearchIntent, string[]][] = [
   ["navigational", ["login", "signin", "homepage", "website", "contact", "kontakt", "anmelden", "connexion", "iniciar"]],
 ];
 
+/** "Best practices" and its equivalents ask how to do something well, not which product to buy. */
+const PRACTICES = /\b(best|good)\s+practices?\b|\bbonnes?\s+pratiques?\b|\bbewährte[nr]?\s+(methoden|verfahren|praktiken)\b|\bbuenas?\s+prácticas?\b|\bmejores\s+prácticas\b/giu;
+
 export function detectSearchIntent(text: string, lang: string, brandName?: string): SearchIntent {
-  const words = wordsOf(text.replace(/\b(sign|log)[\s-](up|in)\b/gi, "$1$2").replace(/free trial/gi, "trial"), lang).map((w) => w.toLowerCase());
+  const words = wordsOf(text.replace(PRACTICES, " ").replace(/\b(sign|log)[\s-](up|in)\b/gi, "$1$2").replace(/free trial/gi, "trial"), lang).map((w) => w.toLowerCase());
   for (const [intent, cues] of INTENT_CUES) if (words.some((w) => cues.includes(w))) return intent;
   // A search for the brand's own name, and little else, looks for the brand.
   if (brandName && words.length <= 3 && text.toLowerCase().includes(brandName.toLowerCase())) return "navigational";

@@ -69,8 +69,18 @@ export function slugify(text: string): string {
  */
 export function titleCandidates(brief: ArticleBrief): string[] {
   const own = requestAsTitle(brief);
-  const rest = templatedTitles(brief);
+  const rest = templatedTitles(brief).filter(readsAsOneTitle);
   return own ? [...new Set([own, ...rest.filter((t) => t.toLowerCase() !== own.toLowerCase())])] : rest;
+}
+
+/**
+ * A title that reads as one: at most one subtitle ("Composting: a practical guide: what you need to know" stacks
+ * two) and no content word twice ("A practical guide to composting: a practical guide").
+ */
+export function readsAsOneTitle(title: string): boolean {
+  if ((title.match(/\s?[:—–]\s/g) ?? []).length > 1) return false;
+  const words = title.toLowerCase().match(/[\p{L}\p{N}]{4,}/gu) ?? [];
+  return new Set(words).size === words.length;
 }
 
 /** Words over which a request is a headline of its own rather than a subject awaiting a suffix. */
@@ -179,7 +189,7 @@ export function metaDescriptionFrom(body: ArticleBody, brief: ArticleBrief, evid
   let ranked: string[];
   if (cited.length && evidence.length) {
     const relevance = relevanceModel(evidence, brief);
-    const scored = cited.map((s, i) => ({ text: s.text, i, score: relevance.score(s.text) })).sort((a, b) => b.score - a.score || a.i - b.i);
+    const scored = cited.map((s, i) => ({ text: s.text, i, score: relevance.textStrength(s.text) })).sort((a, b) => b.score - a.score || a.i - b.i);
     const named = scored.slice(0, 3).findIndex((x) => containsKeyword(x.text, brief.keyword));
     if (named > 0) scored.unshift(...scored.splice(named, 1));
     ranked = scored.map((x) => x.text);

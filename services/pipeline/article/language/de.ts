@@ -10,7 +10,8 @@ export const GERMAN: LanguageProfile = {
     wesentlich grundlagen einführung überblick erklärt verstehen wissen alles lernen versus gegen vergleich vergleichen
     unterschied unterschiede vorteil vorteile nachteil nachteile grund gründe wichtig nutzen benutzen verwenden
     verwendung legen stellen wählen auswählen auswahl behalten nehmen helfen wirklich immer oft beispiel beispiele liste
-    frage fragen antwort antworten neu neue modern`,
+    frage fragen antwort antworten neu neue modern
+    reduzieren verbessern verbessert senken steigern sparen beschleunigen schneller besser einfacher`,
   faqShapes: [
     // „Um ein Paket zu installieren, …" → „Wie kann man ein Paket installieren?"
     { shape: /^Um ((?:[\p{L}\p{N}'’-]+ ){0,6}?)zu ([\p{L}]+), /u, ask: (m) => `Wie kann man ${m[1]}${m[2]}?` },

@@ -14,7 +14,8 @@ export const ENGLISH: LanguageProfile = {
     important importance matter matters use using used put putting make making made choose choosing pick keep keeping
     go going take taking let work works working help helps right wrong really actually ever never always often lot lots
     much many more most less least kind kinds type types sort example examples checklist list faq questions question
-    answer answers new modern today year manage managing instead`,
+    answer answers new modern today year manage managing instead
+    cut cutting reduce reducing improve improving increase increasing boost boosting save saving speed lower lowering grow growing faster smarter easier cheaper`,
   faqShapes: [
     // "To restore a backup, run …" → "How do you restore a backup?"
     { shape: /^To ((?:[\p{L}\p{N}'’-]+ ){0,7}[\p{L}\p{N}'’-]+), /u, ask: (m) => `How do you ${m[1]}?` },

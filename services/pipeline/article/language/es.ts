@@ -10,7 +10,8 @@ export const SPANISH: LanguageProfile = {
     sencillo fácil rápido completo completa esencial básico básicos básica introducción resumen entender saber todo
     conocer aprender versus contra comparación comparar diferencia diferencias ventaja ventajas desventaja desventajas
     razón razones importante usar uso utilizar poner elegir escoger mantener tomar ayudar realmente siempre menudo
-    ejemplo ejemplos lista pregunta preguntas respuesta respuestas nuevo nueva moderno`,
+    ejemplo ejemplos lista pregunta preguntas respuesta respuestas nuevo nueva moderno
+    reducir mejore mejorar aumentar ahorrar acelerar rápido rápida fácilmente`,
   faqShapes: [
     // «Para instalar un paquete, use …» → «¿Cómo instalar un paquete?»
     { shape: /^Para ((?:[\p{L}\p{N}'’-]+ ){0,7}[\p{L}\p{N}'’-]+), /u, ask: (m) => `¿Cómo ${m[1]}?` },

@@ -11,7 +11,8 @@ export const FRENCH: LanguageProfile = {
     essentiels essentielle base bases introduction aperçu comprendre savoir tout tous connaître apprendre versus contre
     comparaison comparer différence différences avantage avantages inconvénient inconvénients raison raisons important
     importante utiliser utilisation mettre choisir choix garder prendre aider vraiment toujours souvent exemple
-    exemples liste question questions réponse réponses nouveau nouvelle moderne`,
+    exemples liste question questions réponse réponses nouveau nouvelle moderne
+    réduire réduisez améliorer améliorez augmenter accélérer économiser gagner plus rapide rapidement`,
   faqShapes: [
     // « Pour installer un paquet, utilisez … » → « Comment installer un paquet ? »
     { shape: /^Pour ((?:[\p{L}\p{N}'’-]+ ){0,7}[\p{L}\p{N}'’-]+), /u, ask: (m) => `Comment ${m[1]} ?` },

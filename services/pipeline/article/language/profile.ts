@@ -14,7 +14,8 @@ export interface LanguageProfile {
    * Words that say how a request wants its subject treated, not what the subject is: question words, the
    * framing of guides ("how to", "getting started", "beginners", "best practices", "mistakes to avoid",
    * "tips", "vs") and the light verbs a request is phrased with ("put", "make", "use", "choose"). They steer
-   * the outline and the choice of material (`relevance/request.ts` keeps them as the request's angle) and
+   * the outline and the choice of material (`relevance/request.ts` keeps them as the request's angle), like the
+   * outcome verbs and comparatives a goal is phrased with ("cut", "improve", "faster"), and
    * never decide whether a profile covers a request. Stemmed with the language's stemmer before use.
    */
   angleWords: string;

@@ -7,20 +7,20 @@
  * rates on the held-out half. The bench prints this table; paste it here when the model's features change
  * (docs/relevance.md has the last fit's numbers).
  *
- * P(relevant) = σ(bias + own·w_own + context·w_context + neighbour·w_neighbour), each feature the share of
- * the request subject's weight stated by the sentence's own words, its passage's headings and title, and the
- * best other sentence of its passage (`features.ts`).
+ * P(relevant) = σ(bias + own·w_own + context·w_context + title·w_title + neighbour·w_neighbour), each
+ * feature the share of the request subject stated by the sentence's own words, its passage's headings, its
+ * page's title, and the strips just before and after it (`features.ts`).
  */
 export const CALIBRATION = {
   /** Share of a profile's chunks (or a small pool's sentences) at and above which a term is ubiquitous (what the profile is about). */
   ubiquity: 0.1,
   /** What a ubiquitous term keeps of its idf. */
   ubiquitousDamping: 0.15,
-  coefficients: { bias: -1.61, own: 3.35, context: 4.28, neighbour: 2.63 },
+  coefficients: { bias: -1.49, own: 3.91, context: 4.39, title: 0.3, neighbour: 2.98 },
   /** P at and above which a sentence is relevant (the calibration half's best F1 with precision ≥ 0.85). */
-  relevant: 0.79,
+  relevant: 0.82,
   /** P at and above which a sentence is ambiguous (recall 0.95 on the calibration half): ranked, never quoted as on topic. */
-  ambiguous: 0.16,
+  ambiguous: 0.18,
   /** Share of the subject's weight the in-language pool must state for the topic to be covered at all. */
   poolFloor: 0.6,
 } as const;

@@ -18,15 +18,20 @@ export function withCompounds(terms: ReadonlySet<string>, subject: readonly stri
   return found.length ? new Set([...terms, ...found]) : terms;
 }
 
-/** The three things the model reads of a sentence, each a share (0–1) of the subject's weight. */
+/** The four things the model reads of a sentence, each a share (0–1) of the subject's weight. */
 export interface RelevanceFeatures {
   /** Stated by the sentence's own words. */
   own: number;
-  /** Stated by its passage's heading path (its page's title counts half). */
+  /** Stated by its passage's heading path. */
   context: number;
+  /** Stated by its page's title (a home page's title names what the whole site is about: the fit weighs it apart). */
+  title: number;
   /** Stated by the better of the units just before and after it in its passage. */
   neighbour: number;
 }
+
+/** What a term of one of the request's phrases counts for without any of its partners. */
+const PHRASE_PART = 0.5;
 
 /** How many of the subject's heaviest terms make a full share. */
 const YARDSTICK_TERMS = 2;
@@ -41,15 +46,21 @@ const YARDSTICK_TERMS = 2;
 export function subjectShare(terms: ReadonlySet<string>, subject: readonly WeightedTerm[], statable: readonly WeightedTerm[] = subject): number {
   const yardstick = (statable.length ? statable : subject).map((t) => t.weight).sort((a, b) => b - a).slice(0, YARDSTICK_TERMS).reduce((a, b) => a + b, 0);
   if (!yardstick) return 0;
-  return Math.min(1, subject.reduce((n, t) => n + (terms.has(t.term) ? t.weight : 0), 0) / yardstick);
+  const credit = (t: WeightedTerm) => (!terms.has(t.term) ? 0 : t.partners?.length && !t.partners.some((p) => terms.has(p)) ? PHRASE_PART * t.weight : t.weight);
+  return Math.min(1, subject.reduce((n, t) => n + credit(t), 0) / yardstick);
 }
 
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 
+/** The calibrated logistic model's linear score (log-odds) of a sentence: what orders relevant sentences. */
+export function relevanceLogit(f: RelevanceFeatures, coefficients = CALIBRATION.coefficients): number {
+  const c = coefficients;
+  return c.bias + c.own * f.own + c.context * f.context + c.title * f.title + c.neighbour * f.neighbour;
+}
+
 /** P(relevant) of a sentence from its features, by the calibrated logistic model. */
 export function relevanceProbability(f: RelevanceFeatures, coefficients = CALIBRATION.coefficients): number {
-  const c = coefficients;
-  return sigmoid(c.bias + c.own * f.own + c.context * f.context + c.neighbour * f.neighbour);
+  return sigmoid(relevanceLogit(f, coefficients));
 }
 
 export type RelevanceGrade = "relevant" | "ambiguous" | "irrelevant";

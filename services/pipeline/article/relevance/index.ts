@@ -7,6 +7,6 @@ export { relevanceModel, languageOfEvidence, type RelevanceModel, type CoverageV
 export { analyseRequest, type RequestAnalysis, type SubjectTerm } from "./request";
 export { SMALL_PROFILE_CHUNKS, subjectWeights, termsToCount, type RequestSubject, type TermStats, type WeightedTerm } from "./weights";
 export { CALIBRATION } from "./calibration";
-export { gradeOf, relevanceProbability, subjectShare, withCompounds, type RelevanceFeatures, type RelevanceGrade } from "./features";
+export { gradeOf, relevanceLogit, relevanceProbability, subjectShare, withCompounds, type RelevanceFeatures, type RelevanceGrade } from "./features";
 export { describeMissingCoverage } from "./refusal";
 export { gradePassagesWithModel, type PassageGrades } from "./model-grades";

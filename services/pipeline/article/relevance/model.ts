@@ -5,7 +5,7 @@ import { dependencyOf, unitsOfEvidence, unitsOfPool, type EvidenceUnit } from ".
 import { termSet } from "../similarity";
 import type { ArticleBrief, Evidence } from "../types";
 import { CALIBRATION } from "./calibration";
-import { gradeOf, relevanceProbability, subjectShare, withCompounds, type RelevanceFeatures, type RelevanceGrade } from "./features";
+import { gradeOf, relevanceLogit, relevanceProbability, subjectShare, withCompounds, type RelevanceFeatures, type RelevanceGrade } from "./features";
 import { analyseRequest } from "./request";
 import type { PassageGrades } from "./model-grades";
 import { idf, subjectWeights, termsToCount, type RequestSubject, type WeightedTerm } from "./weights";
@@ -23,14 +23,22 @@ export interface RelevanceModel {
   score(text: string, heading?: string): number;
   /** P(relevant) of a unit of the pool, with its passage's context. */
   unit(unit: EvidenceUnit): number;
+  /**
+   * How strongly a unit is about the subject, for ORDERING relevant units: the model's linear score (its
+   * log-odds), which does not saturate as P does near 1 (a case study's figures rank above a home page's
+   * tagline though both are surely relevant); minus infinity for a unit out of the article's language.
+   */
+  strength(unit: EvidenceUnit): number;
+  /** Strength of a free text, situated by a heading. */
+  textStrength(text: string, heading?: string): number;
   features(unit: EvidenceUnit): RelevanceFeatures;
   grade(unit: EvidenceUnit): RelevanceGrade;
-  /** For ranking within a body section: the unit's P plus its match of the section heading's own terms. */
+  /** For ranking within a body section: the unit's strength plus its match of the section heading's own terms. */
   forSection(unit: EvidenceUnit, heading: string): number;
   /** P of an article sentence citing these ids (the unit it quotes, when it is one), in a section with this heading. */
   sentence(text: string, cites: readonly string[], heading?: string): number;
-  /** P divided by the reference (the mean of the pool's three best); 0 when nothing is relevant. */
-  relative(score: number): number;
+  /** A strength against the reference (the mean of the pool's three strongest units); 0 when nothing is relevant. */
+  relative(strength: number): number;
   /** A probability at or over the calibrated `relevant` threshold. */
   onTopic(score: number): boolean;
   reference: number;
@@ -56,8 +64,6 @@ export interface CoverageView {
 
 const cache = new WeakMap<readonly Evidence[], Map<string, RelevanceModel>>();
 
-/** What a page title's statement of the subject counts for, against a passage heading's. */
-const TITLE_SHARE = 0.5;
 
 type BriefLike = Pick<ArticleBrief, "topic" | "keyword" | "language"> & { subject?: RequestSubject; passage_grades?: PassageGrades };
 
@@ -117,17 +123,15 @@ function buildModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceM
   }
   const statable = subject.terms.filter((t) => statedAnywhere.has(t.term));
   const share = (text: string) => subjectShare(termsOf(text), subject.terms, statable);
-  // A passage's headings situate it; its page's title only loosely (a home page's title names what the whole
-  // site is about, and would admit every sentence of the page): half as much.
-  const contextShare = new Map<string, number>();
+  const contextShare = new Map<string, { context: number; title: number }>();
   const contextFor = (id: string) => {
-    let s = contextShare.get(id);
-    if (s === undefined) {
+    let c = contextShare.get(id);
+    if (c === undefined) {
       const e = byId.get(id);
-      s = e ? Math.max(share(e.heading ?? ""), TITLE_SHARE * share(e.title)) : 0;
-      contextShare.set(id, s);
+      c = e ? { context: share(e.heading ?? ""), title: share(e.title) } : { context: 0, title: 0 };
+      contextShare.set(id, c);
     }
-    return s;
+    return c;
   };
 
   const languageCache = new Map<string, boolean>();
@@ -162,7 +166,7 @@ function buildModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceM
     const list = inPassage.get(u.evidenceId) ?? [];
     const at = list.indexOf(u);
     const next = [list[at - 1], list[at + 1]].filter((x): x is EvidenceUnit => Boolean(x) && at >= 0);
-    return { own: ownOf(u), context: contextFor(u.evidenceId), neighbour: Math.max(0, ...next.map(ownOf)) };
+    return { own: ownOf(u), ...contextFor(u.evidenceId), neighbour: Math.max(0, ...next.map(ownOf)) };
   };
   const probability = new Map<string, number>();
   // The model's grade of the passage, when a model graded the pool (`model-grades.ts`): an irrelevant passage
@@ -179,7 +183,9 @@ function buildModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceM
     return p;
   };
   const isAbout = (u: EvidenceUnit) => unit(u) >= CALIBRATION.relevant;
-  const score = (text: string, heading = "") => relevanceProbability({ own: share(text), context: share(heading), neighbour: 0 });
+  const score = (text: string, heading = "") => relevanceProbability({ own: share(text), context: share(heading), title: 0, neighbour: 0 });
+  const textStrength = (text: string, heading = "") => relevanceLogit({ own: share(text), context: share(heading), title: 0, neighbour: 0 });
+  const strength = (u: EvidenceUnit) => (unit(u) > 0 ? relevanceLogit(features(u)) : -Infinity);
 
   // Section headings are matched by their own terms, idf over the pool's units.
   const df = new Map<string, number>();
@@ -194,7 +200,7 @@ function buildModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceM
   const topicTerms = new Set(tokenize(`${brief.topic} ${brief.keyword}`, lang));
   const forSection = (u: EvidenceUnit, heading: string) => {
     const own = tokenize(heading, lang).filter((t) => !topicTerms.has(t));
-    return unit(u) + (own.length ? 0.1 * Math.min(1, scoreTerms(own, u.text, u.heading) / Math.max(1e-9, scoreTerms(own, heading))) : 0);
+    return strength(u) + (own.length ? Math.min(1, scoreTerms(own, u.text, u.heading) / Math.max(1e-9, scoreTerms(own, heading))) : 0);
   };
 
   // Which subject terms the pool states in the article's language: what the evidence gate counts.
@@ -213,13 +219,16 @@ function buildModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceM
   const sentenceIsAbout = (text: string, heading = "") =>
     score(text, heading) >= CALIBRATION.relevant && (identifyLanguage(text) === UNDETERMINED || isClearlyInLanguage(text, lang));
 
-  const best = units.map(unit).sort((a, b) => b - a).slice(0, 3).filter((p) => p > 0);
+  // The reference strength: the mean of the three strongest relevant units (the logit is positive there).
+  const best = units.filter(isAbout).map(strength).sort((a, b) => b - a).slice(0, 3).filter((x) => x > 0);
   const reference = best.length ? best.reduce((a, b) => a + b, 0) / best.length : 0;
   const aboutUnits = units.filter(isAbout);
   return {
     subject,
     score,
     unit,
+    strength,
+    textStrength,
     features,
     grade: (u) => gradeOf(unit(u)),
     forSection,
@@ -228,7 +237,7 @@ function buildModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceM
       if (quoted.length) return Math.max(...quoted.map(unit));
       return score(text, `${heading}\n${cites.map(contextOf).join("\n")}`);
     },
-    relative: (p) => (reference ? p / reference : 0),
+    relative: (x) => (reference && Number.isFinite(x) ? x / reference : 0),
     onTopic: (p) => p >= CALIBRATION.relevant,
     reference,
     coverage: {

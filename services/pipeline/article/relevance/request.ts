@@ -13,6 +13,12 @@ export interface SubjectTerm {
   term: string;
   /** How the customer wrote it: "backing up", "agencies". */
   surface: string;
+  /**
+   * The subject terms it makes a phrase with in the request ("copias de seguridad", "drive time"): written
+   * next to each other, or across "of" and its kin; "and", "for" and the like end a phrase. A text that states it without any of them states less of the
+   * subject ("seguridad de datos" is not "copias de seguridad"): `features.ts` counts it half.
+   */
+  partners?: string[];
 }
 
 export interface RequestAnalysis {
@@ -61,6 +67,7 @@ export function analyseRequest(topic: string, keyword: string, lang: string): Re
   }
   // A request made only of angle words ("Getting started") keeps them: something must be its subject.
   if (!subject.size) for (const word of words) for (const term of tokenize(word, lang)) if (!subject.has(term)) subject.set(term, word);
+  const partners = phrasePartners([topic, keyword], lang, new Set(subject.keys()));
   const joins: RequestAnalysis["joins"] = [];
   for (let i = 1; i < words.length; i++) {
     const [a, b] = [words[i - 1], words[i]];
@@ -75,5 +82,40 @@ export function analyseRequest(topic: string, keyword: string, lang: string): Re
       if (term && term !== left && !joins.some((j) => j.term === term)) joins.push({ term, parts: [left, right], surface: `${a} ${b}` });
     }
   }
-  return { subject: [...subject].map(([term, surface]) => ({ term, surface })), angle: angleWords, joins };
+  return {
+    subject: [...subject].map(([term, surface]) => ({ term, surface, ...(partners.get(term)?.size ? { partners: [...partners.get(term)!] } : {}) })),
+    angle: angleWords,
+    joins,
+  };
+}
+
+/** The function words a noun phrase continues across: "of" and its French and Spanish equivalents (German writes one word). */
+const PHRASE_LINKS = new Set(["of", "de", "des", "du", "d", "del"]);
+
+/** Subject terms written next to each other (function words between them aside) in the topic or the keyword. */
+function phrasePartners(texts: readonly string[], lang: string, subject: ReadonlySet<string>): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const text of texts) {
+    let previous: string | null = null;
+    for (const word of wordsOf(text, lang)) {
+      const term = tokenize(word, lang)[0];
+      if (!term) {
+        // "of" and its kin keep a phrase going ("copias de seguridad"); any other function word ("and", "for") ends it.
+        if (!PHRASE_LINKS.has(normalizeWord(word))) previous = null;
+        continue;
+      }
+      if (!subject.has(term)) {
+        previous = null; // an angle word ends it
+        continue;
+      }
+      if (previous && previous !== term) {
+        if (!out.has(previous)) out.set(previous, new Set());
+        if (!out.has(term)) out.set(term, new Set());
+        out.get(previous)!.add(term);
+        out.get(term)!.add(previous);
+      }
+      previous = term;
+    }
+  }
+  return out;
 }

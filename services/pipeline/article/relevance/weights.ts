@@ -57,8 +57,9 @@ export function subjectWeights(
   // A joined form the index knows ("backup") replaces its parts ("back", "up"), which alone mean other things.
   for (const join of request.joins) {
     if (!(stats.df[join.term] > 0)) continue;
-    subject = subject.filter((t) => !join.parts.includes(t.term));
-    if (!subject.some((t) => t.term === join.term)) subject = [...subject, { term: join.term, surface: join.surface }];
+    const partners = subject.filter((t) => join.parts.includes(t.term)).flatMap((t) => t.partners ?? []).filter((p) => !join.parts.includes(p));
+    subject = subject.filter((t) => !join.parts.includes(t.term)).map((t) => (t.partners ? { ...t, partners: t.partners.map((p) => (join.parts.includes(p) ? join.term : p)) } : t));
+    if (!subject.some((t) => t.term === join.term)) subject = [...subject, { term: join.term, surface: join.surface, ...(partners.length ? { partners: [...new Set(partners)] } : {}) }];
   }
   const terms = subject.map((t): WeightedTerm => {
     const df = stats.df[t.term] ?? 0;
