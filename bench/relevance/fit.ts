@@ -1,7 +1,7 @@
 import type { RelevanceFeatures } from "../../services/pipeline/article/relevance";
 
 /**
- * Logistic regression by batch gradient descent with a little L2, on four features and a bias. Written out
+ * Logistic regression by batch gradient descent with a little L2, on three features and a bias. Written out
  * (twenty lines) rather than taken from a library: the npm packages for it (ml-logistic-regression and kin)
  * pull a matrix library for what is four numbers here, and the fit only runs in this bench; the pipeline only
  * evaluates the fitted sigmoid (`relevance/features.ts`).
@@ -10,11 +10,10 @@ export interface Coefficients {
   bias: number;
   own: number;
   context: number;
-  title: number;
   neighbour: number;
 }
 
-const KEYS = ["own", "context", "title", "neighbour"] as const;
+const KEYS = ["own", "context", "neighbour"] as const;
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 
 export function predict(c: Coefficients, f: RelevanceFeatures): number {
@@ -22,12 +21,12 @@ export function predict(c: Coefficients, f: RelevanceFeatures): number {
 }
 
 export function fitLogistic(data: readonly { features: RelevanceFeatures; relevant: boolean }[], iterations = 3000, rate = 1, l2 = 1e-3): Coefficients {
-  const c: Coefficients = { bias: 0, own: 0, context: 0, title: 0, neighbour: 0 };
+  const c: Coefficients = { bias: 0, own: 0, context: 0, neighbour: 0 };
   // Both classes weigh the same: the pairs hold about twice as many irrelevant sentences as relevant ones.
   const positives = data.filter((d) => d.relevant).length || 1;
   const negatives = data.length - positives || 1;
   for (let i = 0; i < iterations; i++) {
-    const grad = { bias: 0, own: 0, context: 0, title: 0, neighbour: 0 };
+    const grad = { bias: 0, own: 0, context: 0, neighbour: 0 };
     let total = 0;
     for (const d of data) {
       const w = d.relevant ? 0.5 / positives : 0.5 / negatives;

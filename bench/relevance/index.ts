@@ -94,7 +94,7 @@ export async function benchRelevance(): Promise<Record<string, unknown>> {
   const fitted = {
     ubiquity: fit.ubiquity,
     ubiquitousDamping: fit.ubiquitousDamping,
-    coefficients: { bias: round(c.bias), own: round(c.own), context: round(c.context), title: round(c.title), neighbour: round(c.neighbour) },
+    coefficients: { bias: round(c.bias), own: round(c.own), context: round(c.context), neighbour: round(c.neighbour) },
     relevant,
     ambiguous: Math.min(ambiguous, relevant),
     poolFloor: floor.value,

@@ -7,16 +7,16 @@
  * rates on the held-out half. The bench prints this table; paste it here when the model's features change
  * (docs/relevance.md has the last fit's numbers).
  *
- * P(relevant) = σ(bias + own·w_own + context·w_context + title·w_title + neighbour·w_neighbour), each
- * feature the share of the request subject stated by the sentence's own words, its passage's headings, its
- * page's title, and the strips just before and after it (`features.ts`).
+ * P(relevant) = σ(bias + own·w_own + context·w_context + neighbour·w_neighbour), each feature the share of
+ * the request subject stated by the sentence's own words, its passage's headings or page title, and the
+ * strips just before and after it (`features.ts`).
  */
 export const CALIBRATION = {
   /** Share of a profile's chunks (or a small pool's sentences) at and above which a term is ubiquitous (what the profile is about). */
   ubiquity: 0.1,
   /** What a ubiquitous term keeps of its idf. */
   ubiquitousDamping: 0.15,
-  coefficients: { bias: -1.49, own: 3.91, context: 4.39, title: 0.3, neighbour: 2.98 },
+  coefficients: { bias: -1.49, own: 3.91, context: 4.39, neighbour: 2.98 },
   /** P at and above which a sentence is relevant (the calibration half's best F1 with precision ≥ 0.85). */
   relevant: 0.82,
   /** P at and above which a sentence is ambiguous (recall 0.95 on the calibration half): ranked, never quoted as on topic. */

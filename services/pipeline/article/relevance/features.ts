@@ -18,14 +18,12 @@ export function withCompounds(terms: ReadonlySet<string>, subject: readonly stri
   return found.length ? new Set([...terms, ...found]) : terms;
 }
 
-/** The four things the model reads of a sentence, each a share (0–1) of the subject's weight. */
+/** The three things the model reads of a sentence, each a share (0–1) of the subject's weight. */
 export interface RelevanceFeatures {
   /** Stated by the sentence's own words. */
   own: number;
-  /** Stated by its passage's heading path. */
+  /** Stated by its passage's heading path or its page's title, whichever states more. */
   context: number;
-  /** Stated by its page's title (a home page's title names what the whole site is about: the fit weighs it apart). */
-  title: number;
   /** Stated by the better of the units just before and after it in its passage. */
   neighbour: number;
 }
@@ -55,7 +53,7 @@ const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 /** The calibrated logistic model's linear score (log-odds) of a sentence: what orders relevant sentences. */
 export function relevanceLogit(f: RelevanceFeatures, coefficients = CALIBRATION.coefficients): number {
   const c = coefficients;
-  return c.bias + c.own * f.own + c.context * f.context + c.title * f.title + c.neighbour * f.neighbour;
+  return c.bias + c.own * f.own + c.context * f.context + c.neighbour * f.neighbour;
 }
 
 /** P(relevant) of a sentence from its features, by the calibrated logistic model. */
