@@ -149,7 +149,13 @@ describe("article pipeline: offline writer over HTTP", () => {
     expect(article.quality_score).toBeLessThanOrEqual(Math.round((100 * bodyWords) / 1000) + 3);
     expect(article.quality_score).toBeGreaterThanOrEqual(Math.round((100 * bodyWords) / 1000) - 3);
 
-    expect(article.image).toMatchObject({ media_type: "image/svg+xml", width: 1200, height: 630 });
+    // The offline cover is the title card as a 1200 × 630 PNG, named by the JSON-LD and the HTML.
+    expect(article.image).toMatchObject({ media_type: "image/png", width: 1200, height: 630 });
+    expect(article.json_ld.image).toMatchObject({ "@type": "ImageObject", url: article.image.url, width: 1200, height: 630 });
+    expect(article.content_html.startsWith(`<figure class="article-cover"><img src="${article.image.url}"`)).toBe(true);
+    const cover = Buffer.from(await (await fetch(article.image.url)).arrayBuffer());
+    expect(cover.subarray(1, 4).toString("ascii")).toBe("PNG");
+    expect([cover.readUInt32BE(16), cover.readUInt32BE(20)]).toEqual([1200, 630]);
     expect(article.derivatives.x_thread.every((p: string) => p.length <= 280)).toBe(true);
     expect(article.derivatives.linkedin.length).toBeLessThanOrEqual(3000);
     expect(article.derivatives.newsletter).toEqual({ subject: expect.any(String), body: expect.any(String) });

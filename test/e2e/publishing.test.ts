@@ -2,7 +2,6 @@ import { randomBytes, randomUUID } from "node:crypto";
 import type { ServiceBroker } from "moleculer";
 import type { GeneratedArticle, GeneratedArticleResult } from "../../shared/schemas/articles";
 import { ADMIN_TOKEN, type Cluster } from "../support/cluster";
-import { TINY_PNG } from "../support/fake-openai";
 import { startFakeContentful, type FakeContentful } from "../support/fake-cms/contentful";
 import { startFakeGhost, type FakeGhost } from "../support/fake-cms/ghost";
 import { startFakeSanity, type FakeSanity } from "../support/fake-cms/sanity";
@@ -12,6 +11,7 @@ import { generatedArticle as storedArticle } from "../support/generated-article"
 import { client, request } from "../support/http";
 import type { PlatformProcess } from "../support/platform";
 import { startPlatformCluster, type PlatformCluster } from "../support/platform-cluster";
+import { TITLE_CARD_PNG } from "../support/title-card";
 
 /**
  * Publishing through our HTTP API to a local fake of each kind that speaks the vendor's wire format
@@ -24,12 +24,12 @@ const CONTENTFUL_TOKEN = `CFPAT-${randomBytes(16).toString("hex")}`;
 const SANITY_TOKEN = `sk${randomBytes(20).toString("hex")}`;
 const ENCRYPTION_KEY = `k1:${randomBytes(32).toString("base64")}`;
 
-/** The shared stored-article fixture, with what publishing needs: markdown with emphasis and a list, a PNG cover, no derivatives. */
+/** The shared stored-article fixture, with what publishing needs: markdown with emphasis and a list, the offline cover (the 1200 × 630 PNG title card), no derivatives. */
 function generatedArticle(orgId: string, overrides: Partial<GeneratedArticle> = {}): GeneratedArticle {
   return storedArticle(orgId, {
     content_markdown: "# Home Composting\n\nComposting turns **kitchen scraps** into soil [1](https://example.org/compost).\n\n## Getting started\n\n- Pick a shady spot.\n- Mix greens and browns.",
     json_ld: { "@context": "https://schema.org", "@type": "Article" },
-    image: { alt: "A compost bin", media_type: "image/png", data_base64: TINY_PNG.toString("base64"), width: 1, height: 1 },
+    image: { alt: "A compost bin", media_type: "image/png", data_base64: TITLE_CARD_PNG.toString("base64"), width: 1200, height: 630 },
     derivatives: {},
     ...overrides,
   });
@@ -179,7 +179,7 @@ describe("publishing to content systems over HTTP", () => {
       expect([...wp.tags.values()]).toEqual(["home composting"]);
       expect(post.tags).toEqual([...wp.tags.keys()]);
       expect(wp.media.get(post.featured_media)).toMatchObject({ mediaType: "image/png", filename: "home-composting-guide.png", alt: "A compost bin" });
-      expect(wp.media.get(post.featured_media)!.bytes.equals(TINY_PNG)).toBe(true);
+      expect(wp.media.get(post.featured_media)!.bytes.equals(TITLE_CARD_PNG)).toBe(true);
 
       const article = await api(`/v1/articles/${articleId}`);
       expect(article.body.status).toBe("published");
@@ -330,7 +330,7 @@ describe("publishing to content systems over HTTP", () => {
         tags: [{ name: "home composting" }],
       });
       expect(post.html).toContain("<h2>Getting started</h2>");
-      expect(ghost.images.get("home-composting-guide.png")!.bytes.equals(TINY_PNG)).toBe(true);
+      expect(ghost.images.get("home-composting-guide.png")!.bytes.equals(TITLE_CARD_PNG)).toBe(true);
 
       const draft = await publish(api, articleId, { integration_id: integrationId, as_draft: true });
       expect(draft.body.external_id).toBe(first.body.external_id);
@@ -409,7 +409,7 @@ describe("publishing to content systems over HTTP", () => {
       const asset = contentful.assets.get(assetId)!;
       expect(asset.sys.publishedVersion).toEqual(expect.any(Number));
       expect(asset.fields.file["en-US"]).toMatchObject({ contentType: "image/png", fileName: "home-composting-guide.png" });
-      expect(contentful.uploads.get(asset.fields.file["en-US"].uploadFrom.sys.id)!.equals(TINY_PNG)).toBe(true);
+      expect(contentful.uploads.get(asset.fields.file["en-US"].uploadFrom.sys.id)!.equals(TITLE_CARD_PNG)).toBe(true);
 
       const draft = await publish(api, articleId, { integration_id: integrationId, as_draft: true });
       expect(draft.body.external_id).toBe(first.body.external_id);
@@ -438,7 +438,7 @@ describe("publishing to content systems over HTTP", () => {
       expect(doc).toMatchObject({ _type: "post", title: "Home Composting: A Practical Guide", slug: { _type: "slug", current: "home-composting-guide" }, tags: ["home composting"] });
       expect(doc.body[0]).toMatchObject({ _type: "block", style: "h1", children: [expect.objectContaining({ _type: "span", text: "Home Composting" })] });
       expect(doc.body.some((b: any) => b.listItem === "bullet")).toBe(true);
-      expect(sanity.assets.get(doc.mainImage.asset._ref)!.bytes.equals(TINY_PNG)).toBe(true);
+      expect(sanity.assets.get(doc.mainImage.asset._ref)!.bytes.equals(TITLE_CARD_PNG)).toBe(true);
 
       const live = await publish(api, articleId, { integration_id: integrationId });
       expect(live.body.external_id).toBe(id);
