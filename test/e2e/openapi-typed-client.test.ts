@@ -80,12 +80,15 @@ describe("a typed client generated from GET /v1/openapi.json", () => {
         "POST /v1/articles 202",
         "GET /v1/articles/{id} 200",
         "GET /v1/articles 200",
+        "PATCH /v1/articles/{id} 200",
       ]),
     );
     expect(summary.ingested).toEqual(["succeeded", "succeeded"]);
     expect(summary.job).toEqual({ status: "succeeded", stages: ["recon", "plan", "research", "draft", "edit", "seo", "score", "image"] });
     expect(summary.article).toMatchObject({ status: "draft", image: { media_type: "image/png", width: 1200, height: 630 } });
     expect(summary.article.citations).toBeGreaterThan(0);
+    expect(summary.article.json_ld_image).toMatchObject({ "@type": "ImageObject", url: summary.article.image.url });
+    expect(summary.reviewed).toBe("in_review");
     expect(summary.listed).toEqual([summary.article.id]);
   });
 });

@@ -9,6 +9,7 @@ import { startFakeStrapi, type FakeStrapi } from "../support/fake-cms/strapi";
 import { startFakeWordPress, type FakeWordPress } from "../support/fake-cms/wordpress";
 import { generatedArticle as storedArticle } from "../support/generated-article";
 import { client, request } from "../support/http";
+import { OpenApiContract } from "../support/openapi-contract";
 import type { PlatformProcess } from "../support/platform";
 import { startPlatformCluster, type PlatformCluster } from "../support/platform-cluster";
 import { TITLE_CARD_PNG } from "../support/title-card";
@@ -46,6 +47,7 @@ describe("publishing to content systems over HTTP", () => {
   let contentful: FakeContentful;
   let sanity: FakeSanity;
   const admin = (path: string, opts: { method?: string; body?: unknown } = {}) => request(platform.url, path, { token: ADMIN_TOKEN, ...opts });
+  let contract: OpenApiContract;
 
   beforeAll(async () => {
     wp = await startFakeWordPress({ username: "editor", applicationPassword: WP_PASSWORD });
@@ -70,6 +72,7 @@ describe("publishing to content systems over HTTP", () => {
       PUBLISH_DEADLINE_MS: "8000",
       PUBLISH_MAX_RETRIES: "2",
     }));
+    contract = new OpenApiContract((await request(platform.url, "/v1/openapi.json")).body);
   });
 
   afterAll(async () => {
@@ -80,7 +83,7 @@ describe("publishing to content systems over HTTP", () => {
   /** A saved article, approved through the review lifecycle so it can be published live. */
   async function approvedArticle(orgId: string, api: ReturnType<typeof client>, overrides: Partial<GeneratedArticle> = {}): Promise<string> {
     const { article_id } = await broker.call<GeneratedArticleResult, GeneratedArticle>("articles.saveGenerated", generatedArticle(orgId, overrides));
-    for (const status of ["in_review", "approved"]) expect((await api(`/v1/articles/${article_id}`, { method: "PATCH", body: { status } })).status).toBe(200);
+    for (const status of ["in_review", "approved"]) expect(contract.check("PATCH", "/v1/articles/{id}", await api(`/v1/articles/${article_id}`, { method: "PATCH", body: { status } })).status).toBe(200);
     return article_id;
   }
 
@@ -97,9 +100,12 @@ describe("publishing to content systems over HTTP", () => {
     return { orgId, api, articleId, integrationId: await integration(orgId, body) };
   }
 
-  /** POST /v1/articles/{id}/publish as `api` with `body` (an integration id and as_draft, or anything to validate). */
-  const publish = (api: ReturnType<typeof client>, articleId: string, body: Record<string, unknown>) =>
-    api(`/v1/articles/${articleId}/publish`, { method: "POST", body });
+  /**
+   * POST /v1/articles/{id}/publish as `api` with `body` (an integration id and as_draft, or anything to validate);
+   * every answer, success or error, must be one the OpenAPI document describes.
+   */
+  const publish = async (api: ReturnType<typeof client>, articleId: string, body: Record<string, unknown>) =>
+    contract.check("POST", "/v1/articles/{id}/publish", await api(`/v1/articles/${articleId}/publish`, { method: "POST", body }));
 
   const wordpressBody = (password = WP_PASSWORD) => ({ kind: "wordpress", name: "Blog", site_url: wp.url + "/", username: "editor", application_password: password });
 
@@ -181,7 +187,7 @@ describe("publishing to content systems over HTTP", () => {
       expect(wp.media.get(post.featured_media)).toMatchObject({ mediaType: "image/png", filename: "home-composting-guide.png", alt: "A compost bin" });
       expect(wp.media.get(post.featured_media)!.bytes.equals(TITLE_CARD_PNG)).toBe(true);
 
-      const article = await api(`/v1/articles/${articleId}`);
+      const article = contract.check("GET", "/v1/articles/{id}", await api(`/v1/articles/${articleId}`));
       expect(article.body.status).toBe("published");
       expect(article.body.publications).toEqual([
         { integration_id: integrationId, kind: "wordpress", external_id: first.body.external_id, external_url: first.body.external_url, status: "published", published_at: first.body.published_at },

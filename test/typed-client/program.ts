@@ -2,7 +2,8 @@
  * A client program written against the client generated from GET /v1/openapi.json (openapi-typescript's
  * `paths`, called through openapi-fetch): every path, parameter, body and answer is typed by the document,
  * so this file type-checks only while the document describes what it uses. It creates a brand profile,
- * adds a source, waits for its ingest, creates an article, polls its job, reads the article, and checks
+ * adds sources, waits for their ingest, creates an article, polls its job, reads the article, lists
+ * articles and moves the article to review, and checks
  * every answer against the document's schema for that operation and status (ajv, JSON Schema 2020-12).
  *
  * Input (argv[2], a JSON file): {baseUrl, apiKey, topic, targetKeyword, sources: [{title, content}]}.
@@ -93,6 +94,8 @@ async function main() {
   const article: Article = ok(read, () => check("get", "/v1/articles/{id}", read.response, read.data ?? read.error));
   // Query values are strings on the wire; the document says so (a whole number as digits).
   const list = await client.GET("/v1/articles", { params: { query: { limit: "5" } } });
+  const patch = await client.PATCH("/v1/articles/{id}", { params: { path: { id: articleId } }, body: { status: "in_review" } });
+  const reviewed = ok(patch, () => check("patch", "/v1/articles/{id}", patch.response, patch.data ?? patch.error));
   const page = ok(list, () => check("get", "/v1/articles", list.response, list.data ?? list.error));
 
   process.stdout.write(
@@ -100,7 +103,8 @@ async function main() {
       checked,
       ingested: ingested.map((j) => j.status),
       job: { status: job.status, stages: job.stages.map((s) => s.key) },
-      article: { id: article.id, title: article.title, status: article.status, image: article.image, citations: article.citations.length },
+      article: { id: article.id, title: article.title, status: article.status, image: article.image, citations: article.citations.length, json_ld_image: article.json_ld["image"] },
+      reviewed: reviewed.status,
       listed: page.data.map((a) => a.id),
     }) + "\n",
   );
