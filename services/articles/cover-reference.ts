@@ -16,13 +16,24 @@ export interface CoverReference {
 const ATTRIBUTE_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 const attribute = (text: string) => text.replace(/[&<>"']/g, (c) => ATTRIBUTE_ESCAPES[c]);
 
-/** The JSON-LD with the cover as its `image` (an ImageObject); unchanged without a cover. */
+const ARTICLE_TYPES = new Set(["Article", "BlogPosting", "NewsArticle", "TechArticle"]);
+const isArticleNode = (node: unknown): boolean => {
+  const type = (node as { "@type"?: unknown } | null)?.["@type"];
+  return (Array.isArray(type) ? type : [type]).some((t) => typeof t === "string" && ARTICLE_TYPES.has(t));
+};
+
+/**
+ * The JSON-LD with the cover as its article's `image` (an ImageObject): on the Article node of an `@graph`
+ * (the pipeline's shape, services/pipeline/article/seo.ts), else on the top-level node; unchanged without a cover.
+ */
 export function jsonLdWithCover(jsonLd: Record<string, unknown>, cover: CoverReference | null): Record<string, unknown> {
   if (!cover) return jsonLd;
-  return {
-    ...jsonLd,
-    image: { "@type": "ImageObject", url: cover.url, contentUrl: cover.url, encodingFormat: cover.media_type, width: cover.width, height: cover.height, caption: cover.alt },
-  };
+  const image = { "@type": "ImageObject", url: cover.url, contentUrl: cover.url, encodingFormat: cover.media_type, width: cover.width, height: cover.height, caption: cover.alt };
+  const graph = jsonLd["@graph"];
+  if (Array.isArray(graph) && graph.some(isArticleNode)) {
+    return { ...jsonLd, "@graph": graph.map((node) => (isArticleNode(node) ? { ...(node as Record<string, unknown>), image } : node)) };
+  }
+  return { ...jsonLd, image };
 }
 
 /** The HTML opened by the cover as a figure; unchanged without a cover. */

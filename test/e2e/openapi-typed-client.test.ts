@@ -87,7 +87,10 @@ describe("a typed client generated from GET /v1/openapi.json", () => {
     expect(summary.job).toEqual({ status: "succeeded", stages: ["recon", "plan", "research", "draft", "edit", "seo", "score", "image"] });
     expect(summary.article).toMatchObject({ status: "draft", image: { media_type: "image/png", width: 1200, height: 630 } });
     expect(summary.article.citations).toBeGreaterThan(0);
-    expect(summary.article.json_ld_image).toMatchObject({ "@type": "ImageObject", url: summary.article.image.url });
+    expect(summary.article.json_ld["@graph"].find((node: { "@type": string }) => node["@type"] === "Article").image).toMatchObject({
+      "@type": "ImageObject",
+      url: summary.article.image.url,
+    });
     expect(summary.reviewed).toBe("in_review");
     expect(summary.listed).toEqual([summary.article.id]);
   });

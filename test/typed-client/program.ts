@@ -103,7 +103,7 @@ async function main() {
       checked,
       ingested: ingested.map((j) => j.status),
       job: { status: job.status, stages: job.stages.map((s) => s.key) },
-      article: { id: article.id, title: article.title, status: article.status, image: article.image, citations: article.citations.length, json_ld_image: article.json_ld["image"] },
+      article: { id: article.id, title: article.title, status: article.status, image: article.image, citations: article.citations.length, json_ld: article.json_ld },
       reviewed: reviewed.status,
       listed: page.data.map((a) => a.id),
     }) + "\n",
