@@ -222,6 +222,19 @@ describe("publishing to content systems over HTTP", () => {
       expect(article.publications[0]).toMatchObject({ status: "draft", external_id: draft.body.external_id });
     });
 
+    it("has its cover refused, like WordPress would, when the bytes are not the image they claim to be (502, nothing changes)", async () => {
+      const { orgId, api } = await newOrg();
+      const notAPng = Buffer.from("GIF89a not really a png").toString("base64");
+      const articleId = await approvedArticle(orgId, api, { image: { alt: "Fake", media_type: "image/png", data_base64: notAPng, width: 1200, height: 630 } });
+      const integrationId = await integration(orgId, wordpressBody());
+      const mediaBefore = wp.media.size;
+      const refused = await publish(api, articleId, { integration_id: integrationId });
+      expect(refused.status).toBe(502);
+      expect(refused.body.error.message).toBe("Publishing to WordPress failed: upstream status 500: rest_upload_sideload_error: Sorry, you are not allowed to upload this file type.");
+      expect(wp.media.size).toBe(mediaBefore);
+      expect((await api(`/v1/articles/${articleId}`)).body).toMatchObject({ status: "approved", publications: [] });
+    });
+
     it("recreates a post deleted upstream", async () => {
       const { api, articleId, integrationId } = await publishable(wordpressBody());
       const first = await publish(api, articleId, { integration_id: integrationId });
