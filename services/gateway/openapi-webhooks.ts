@@ -44,8 +44,8 @@ const STANDARD_WEBHOOKS_HEADERS = [
 ];
 
 const DELIVERY_RULES =
-  "POSTed as `application/json` to every active endpoint of the organization subscribed to the kind on its surface. Any 2xx within 10 seconds acknowledges; " +
-  "anything else is retried (three attempts, at about 30 s and 5 min), then the delivery is `dead` until redelivered. Treat polling as the source of truth and key on `data.id` and `data.status`.";
+  "POSTed as `application/json` to every active endpoint of the organization subscribed to the kind on its surface. Any 2xx within 10 seconds (WEBHOOK_TIMEOUT_MS) acknowledges; " +
+  "anything else is retried (three attempts, at about 30 s and 5 min by default: WEBHOOK_RETRY_DELAYS_MS), then the delivery is `dead` until redelivered. Treat polling as the source of truth and key on `data.id` and `data.status`.";
 
 function bodySchema(kind: string, data: z.ZodType): Record<string, unknown> {
   const schema = z.toJSONSchema(z.strictObject({ event: z.literal(kind), data }), { target: "draft-2020-12", io: "output", unrepresentable: "any" }) as Record<string, unknown>;

@@ -186,7 +186,8 @@ function buildDocument(): Json {
     info: {
       title: "Article platform API",
       version: API_VERSION,
-      description: "Research-backed articles as asynchronous jobs. Generated from the gateway's route table and zod contracts.",
+      description:
+        "Research-backed articles as asynchronous jobs. Generated from the gateway's route table, the zod schemas requests are validated with and answers are built from, and the webhook event catalog.",
     },
     tags: [
       { name: "api", description: "`/v1`: authenticated with an organization's API key, rate-limited per key." },
