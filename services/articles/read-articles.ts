@@ -4,6 +4,7 @@ import type { ArticleFormat, ArticleResource, ArticleSummary } from "../../share
 import type { ArticlePublication } from "../../shared/schemas/publishing";
 import type { ListPage } from "../../shared/schemas/pagination";
 import { pageNewestFirst, type PageRequest } from "../../shared/db/paging";
+import { htmlWithCover, jsonLdWithCover } from "./cover-reference";
 import { mediaUrl } from "./media";
 import { articleCollections, type ArticleDoc } from "./store";
 
@@ -55,6 +56,9 @@ export async function readArticleResource(db: Db, doc: ArticleDoc, mediaBaseUrl:
 
 /** The Article resource (docs/articles.md#article); `format` leaves out the other rendering. */
 export function toArticleResource(doc: ArticleDoc, mediaBaseUrl: string, format?: ArticleFormat, publications: ArticlePublication[] = []): ArticleResource {
+  const image = doc.image
+    ? { url: mediaUrl(mediaBaseUrl, doc.image.media_id), alt: doc.image.alt, media_type: doc.image.media_type, width: doc.image.width, height: doc.image.height }
+    : null;
   return {
     id: doc._id,
     object: "article" as const,
@@ -70,20 +74,18 @@ export function toArticleResource(doc: ArticleDoc, mediaBaseUrl: string, format?
     meta_title: doc.meta_title,
     meta_description: doc.meta_description,
     ...(format === "html" ? {} : { content_markdown: doc.content_markdown }),
-    ...(format === "markdown" ? {} : { content_html: doc.content_html }),
+    ...(format === "markdown" ? {} : { content_html: htmlWithCover(doc.content_html, image) }),
     citations: doc.citations,
     title_variants: doc.title_variants,
     faq: doc.faq,
-    json_ld: doc.json_ld,
+    json_ld: jsonLdWithCover(doc.json_ld, image),
     word_count: doc.word_count,
     read_minutes: doc.read_minutes,
     flesch_score: doc.flesch_score,
     quality_score: doc.quality_score,
     quality_breakdown: doc.quality_breakdown,
     derivatives: doc.derivatives,
-    image: doc.image
-      ? { url: mediaUrl(mediaBaseUrl, doc.image.media_id), alt: doc.image.alt, media_type: doc.image.media_type, width: doc.image.width, height: doc.image.height }
-      : null,
+    image,
     publications,
     created_at: doc.created_at.toISOString(),
     updated_at: doc.updated_at.toISOString(),

@@ -1,24 +1,20 @@
 import { z } from "zod";
-import { ERROR_CATALOG } from "../../shared/errors";
+import { componentName, componentRef, componentSchemas } from "./openapi-components";
+import { openApiWebhooks } from "./openapi-webhooks";
 import { ADMIN_PREFIX, ADMIN_ROUTES, API_PREFIX, API_ROUTES, type RouteContract } from "./routes";
 
 /**
  * The OpenAPI 3.1 document of the HTTP API, generated from the route table and the very zod contracts
- * the gateway validates with (zod 4's `z.toJSONSchema`, JSON Schema 2020-12 = OpenAPI 3.1's dialect).
- * Nothing here restates a request schema; response bodies without a zod contract are described as objects.
+ * the gateway validates with and the services answer with (zod 4's `z.toJSONSchema`, JSON Schema
+ * 2020-12 = OpenAPI 3.1's dialect), and the webhook event catalog. Nothing here restates a schema.
  */
+
+/** The API's version (`info.version`): the `/v1` surface as released. */
+export const API_VERSION = "1.0.0";
 
 type Json = Record<string, unknown>;
 
 export const OPENAPI_PATH = "/v1/openapi.json";
-
-/** The envelope every error answers with (shared/errors.ts `envelope`), its codes from the one catalog. */
-const ErrorEnvelope = z.strictObject({
-  error: z.strictObject({
-    code: z.enum(Object.keys(ERROR_CATALOG) as [keyof typeof ERROR_CATALOG, ...(keyof typeof ERROR_CATALOG)[]]),
-    message: z.string(),
-  }),
-});
 
 /**
  * Error statuses particular to a route, beyond those every route of its group can answer
@@ -122,13 +118,13 @@ function successResponse(contract: RouteContract, status: number, rateLimited: b
     return {
       description: STREAM_DESCRIPTION,
       ...(Object.keys(headers).length ? { headers } : {}),
-      content: { [contract.stream]: { schema: { type: "string" } } },
+      content: { [contract.stream]: { schema: { type: "string", description: `Each event's \`data\` is a ${componentName(contract.response)} (#/components/schemas/${componentName(contract.response)}).` } } },
     };
   }
   return {
     description,
     ...(Object.keys(headers).length ? { headers } : {}),
-    content: { "application/json": { schema: { type: "object" } } },
+    content: { "application/json": { schema: componentRef(componentName(contract.response)) } },
   };
 }
 
@@ -189,16 +185,19 @@ function buildDocument(): Json {
     openapi: "3.1.0",
     info: {
       title: "Article platform API",
-      version: "1",
-      description: "Research-backed articles as asynchronous jobs. Generated from the gateway's route table and zod contracts.",
+      version: API_VERSION,
+      description:
+        "Research-backed articles as asynchronous jobs. Generated from the gateway's route table, the zod schemas requests are validated with and answers are built from, and the webhook event catalog.",
     },
     tags: [
       { name: "api", description: "`/v1`: authenticated with an organization's API key, rate-limited per key." },
       { name: "admin", description: "`/admin`: authenticated with ADMIN_TOKEN." },
+      { name: "webhooks", description: "What the platform POSTs to registered endpoints, signed per Standard Webhooks." },
     ],
     paths,
+    webhooks: openApiWebhooks(),
     components: {
-      schemas: { ErrorEnvelope: jsonSchemaOf(ErrorEnvelope) },
+      schemas: componentSchemas(),
       headers: {
         RateLimitLimit: integer("Requests allowed per minute for this key."),
         RateLimitRemaining: integer("Requests left in the current window."),

@@ -1,11 +1,52 @@
 import { z } from "zod";
-import { CreateApiKeyBody, CreateOrganizationBody, GrantCreditsBody, ListOrganizationsQuery } from "../../shared/schemas/admin";
-import { CreateArticleBody, GetArticleQuery, IdempotencyKey, ListArticlesQuery, UpdateArticleBody } from "../../shared/schemas/articles";
-import { UsageQuery } from "../../shared/schemas/billing";
-import { CreateBrandProfileBody, CreateSourceBody, ListBrandProfilesQuery } from "../../shared/schemas/brand";
-import { LastEventId } from "../../shared/schemas/jobs";
-import { CreateIntegrationBody, PublishArticleBody } from "../../shared/schemas/publishing";
-import { CreateWebhookBody, DeliveriesQuery, SetEndpointActiveBody } from "../../shared/schemas/webhooks";
+import {
+  ApiKeyList,
+  ApiKeyResource,
+  CreateApiKeyBody,
+  CreatedApiKey,
+  CreateOrganizationBody,
+  CreditGrant,
+  GrantCreditsBody,
+  ListOrganizationsQuery,
+  OrganizationList,
+  OrganizationResource,
+} from "../../shared/schemas/admin";
+import {
+  ArticleList,
+  ArticleResource,
+  CreateArticleBody,
+  GetArticleQuery,
+  IdempotencyKey,
+  JobAcknowledgement,
+  ListArticlesQuery,
+  UpdateArticleBody,
+} from "../../shared/schemas/articles";
+import { UsageQuery, UsageReport } from "../../shared/schemas/billing";
+import {
+  AcceptedSource,
+  BrandProfileList,
+  BrandProfileResource,
+  CreateBrandProfileBody,
+  CreatedBrandProfile,
+  CreateSourceBody,
+  ListBrandProfilesQuery,
+  SourceDetail,
+  SourceList,
+} from "../../shared/schemas/brand";
+import { DashboardLink } from "../../shared/schemas/dashboard";
+import { JobResource, LastEventId } from "../../shared/schemas/jobs";
+import { CreateIntegrationBody, DeletedIntegration, IntegrationList, IntegrationResource, IntegrationTestResult, PublishArticleBody, PublishResult } from "../../shared/schemas/publishing";
+import {
+  AdminWebhookEndpointList,
+  AdminWebhookEndpointResource,
+  CreatedWebhookEndpoint,
+  CreateWebhookBody,
+  DeliveriesQuery,
+  SetEndpointActiveBody,
+  WebhookDeliveryList,
+  WebhookDeliveryResource,
+  WebhookEndpointList,
+} from "../../shared/schemas/webhooks";
 import { NoFields } from "../../shared/validation";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
@@ -22,6 +63,12 @@ export interface RouteContract {
   status: number;
   query?: z.ZodType;
   body?: z.ZodType;
+  /**
+   * What the action answers with (success statuses): the resource's zod schema in shared/schemas, whose
+   * `z.output` is the type the service returns; the OpenAPI document describes it (openapi.ts). For a
+   * stream, what each event's `data` is.
+   */
+  response: z.ZodType;
   /** For 201: where the created resource is read, `:name` taken from the result, then the params. */
   location?: string;
   /** Request headers passed to the action as params: param name → the header and its contract. */
@@ -47,9 +94,9 @@ export function locationOf(contract: RouteContract, prefix: string, result: Reco
 
 /** `/v1`: authenticated with an API key, scoped to its organization. */
 export const API_ROUTES: RouteContract[] = [
-  { method: "GET", path: "/usage", action: "billing.usage", status: 200, query: UsageQuery },
-  { method: "GET", path: "/jobs/:id", action: "pipeline.get", status: 200, query: NoFields },
-  { method: "POST", path: "/jobs/:id/cancel", action: "pipeline.cancel", status: 200, body: NoFields },
+  { method: "GET", path: "/usage", action: "billing.usage", status: 200, query: UsageQuery, response: UsageReport },
+  { method: "GET", path: "/jobs/:id", action: "pipeline.get", status: 200, query: NoFields, response: JobResource },
+  { method: "POST", path: "/jobs/:id/cancel", action: "pipeline.cancel", status: 200, body: NoFields, response: JobResource },
   {
     method: "GET",
     path: "/jobs/:id/events",
@@ -57,47 +104,49 @@ export const API_ROUTES: RouteContract[] = [
     status: 200,
     query: NoFields,
     stream: "text/event-stream",
+    response: JobResource,
     headers: { last_event_id: { name: "Last-Event-ID", schema: LastEventId } },
   },
-  { method: "POST", path: "/brand-profiles", action: "brand-knowledge.createProfile", status: 201, body: CreateBrandProfileBody, location: "/brand-profiles/:id" },
-  { method: "GET", path: "/brand-profiles", action: "brand-knowledge.listProfiles", status: 200, query: ListBrandProfilesQuery },
-  { method: "GET", path: "/brand-profiles/:id", action: "brand-knowledge.getProfile", status: 200, query: NoFields },
-  { method: "POST", path: "/brand-profiles/:id/sources", action: "brand-knowledge.addSource", status: 202, body: CreateSourceBody },
-  { method: "GET", path: "/brand-profiles/:id/sources", action: "brand-knowledge.listSources", status: 200, query: NoFields },
-  { method: "GET", path: "/brand-profiles/:id/sources/:source_id", action: "brand-knowledge.getSource", status: 200, query: NoFields },
-  { method: "POST", path: "/webhooks", action: "webhooks.createEndpoint", status: 201, body: CreateWebhookBody },
-  { method: "GET", path: "/webhooks", action: "webhooks.listEndpoints", status: 200, query: NoFields },
+  { method: "POST", path: "/brand-profiles", action: "brand-knowledge.createProfile", status: 201, body: CreateBrandProfileBody, location: "/brand-profiles/:id", response: CreatedBrandProfile },
+  { method: "GET", path: "/brand-profiles", action: "brand-knowledge.listProfiles", status: 200, query: ListBrandProfilesQuery, response: BrandProfileList },
+  { method: "GET", path: "/brand-profiles/:id", action: "brand-knowledge.getProfile", status: 200, query: NoFields, response: BrandProfileResource },
+  { method: "POST", path: "/brand-profiles/:id/sources", action: "brand-knowledge.addSource", status: 202, body: CreateSourceBody, response: AcceptedSource },
+  { method: "GET", path: "/brand-profiles/:id/sources", action: "brand-knowledge.listSources", status: 200, query: NoFields, response: SourceList },
+  { method: "GET", path: "/brand-profiles/:id/sources/:source_id", action: "brand-knowledge.getSource", status: 200, query: NoFields, response: SourceDetail },
+  { method: "POST", path: "/webhooks", action: "webhooks.createEndpoint", status: 201, body: CreateWebhookBody, response: CreatedWebhookEndpoint },
+  { method: "GET", path: "/webhooks", action: "webhooks.listEndpoints", status: 200, query: NoFields, response: WebhookEndpointList },
   {
     method: "POST",
     path: "/articles",
     action: "articles.create",
     status: 202,
     body: CreateArticleBody,
+    response: JobAcknowledgement,
     headers: { idempotency_key: { name: "Idempotency-Key", schema: IdempotencyKey } },
   },
-  { method: "GET", path: "/articles", action: "articles.list", status: 200, query: ListArticlesQuery },
-  { method: "GET", path: "/articles/:id", action: "articles.get", status: 200, query: GetArticleQuery },
-  { method: "PATCH", path: "/articles/:id", action: "articles.update", status: 200, body: UpdateArticleBody },
-  { method: "POST", path: "/articles/:id/publish", action: "articles.publish", status: 200, body: PublishArticleBody },
+  { method: "GET", path: "/articles", action: "articles.list", status: 200, query: ListArticlesQuery, response: ArticleList },
+  { method: "GET", path: "/articles/:id", action: "articles.get", status: 200, query: GetArticleQuery, response: ArticleResource },
+  { method: "PATCH", path: "/articles/:id", action: "articles.update", status: 200, body: UpdateArticleBody, response: ArticleResource },
+  { method: "POST", path: "/articles/:id/publish", action: "articles.publish", status: 200, body: PublishArticleBody, response: PublishResult },
 ];
 
 /** `/admin`: the dashboard's part, authenticated with ADMIN_TOKEN. */
 export const ADMIN_ROUTES: RouteContract[] = [
-  { method: "GET", path: "/orgs", action: "auth.listOrganizations", status: 200, query: ListOrganizationsQuery },
-  { method: "POST", path: "/orgs", action: "auth.createOrganization", status: 201, body: CreateOrganizationBody, location: "/orgs/:id/keys" },
-  { method: "POST", path: "/orgs/:org_id/keys", action: "auth.createKey", status: 201, body: CreateApiKeyBody, location: "/orgs/:org_id/keys" },
-  { method: "GET", path: "/orgs/:org_id/keys", action: "auth.listKeys", status: 200, query: NoFields },
-  { method: "DELETE", path: "/keys/:key_id", action: "auth.revokeKey", status: 200, query: NoFields },
-  { method: "POST", path: "/orgs/:org_id/credits", action: "auth.grantCredits", status: 200, body: GrantCreditsBody },
-  { method: "GET", path: "/orgs/:org_id/webhooks", action: "webhooks.adminListEndpoints", status: 200, query: NoFields },
-  { method: "PATCH", path: "/webhooks/:id", action: "webhooks.setEndpointActive", status: 200, body: SetEndpointActiveBody },
-  { method: "GET", path: "/webhooks/:id/deliveries", action: "webhooks.listDeliveries", status: 200, query: DeliveriesQuery },
-  { method: "POST", path: "/deliveries/:id/redeliver", action: "webhooks.redeliver", status: 202, body: NoFields },
-  { method: "POST", path: "/orgs/:org_id/integrations", action: "articles.createIntegration", status: 201, body: CreateIntegrationBody, location: "/orgs/:org_id/integrations" },
-  { method: "GET", path: "/orgs/:org_id/integrations", action: "articles.listIntegrations", status: 200, query: NoFields },
-  { method: "DELETE", path: "/integrations/:id", action: "articles.deleteIntegration", status: 200, query: NoFields },
-  { method: "POST", path: "/integrations/:id/test", action: "articles.testIntegration", status: 200, body: NoFields },
-  { method: "POST", path: "/orgs/:org_id/dashboard-links", action: "auth.createDashboardLink", status: 201, body: NoFields },
+  { method: "GET", path: "/orgs", action: "auth.listOrganizations", status: 200, query: ListOrganizationsQuery, response: OrganizationList },
+  { method: "POST", path: "/orgs", action: "auth.createOrganization", status: 201, body: CreateOrganizationBody, location: "/orgs/:id/keys", response: OrganizationResource },
+  { method: "POST", path: "/orgs/:org_id/keys", action: "auth.createKey", status: 201, body: CreateApiKeyBody, location: "/orgs/:org_id/keys", response: CreatedApiKey },
+  { method: "GET", path: "/orgs/:org_id/keys", action: "auth.listKeys", status: 200, query: NoFields, response: ApiKeyList },
+  { method: "DELETE", path: "/keys/:key_id", action: "auth.revokeKey", status: 200, query: NoFields, response: ApiKeyResource },
+  { method: "POST", path: "/orgs/:org_id/credits", action: "auth.grantCredits", status: 200, body: GrantCreditsBody, response: CreditGrant },
+  { method: "GET", path: "/orgs/:org_id/webhooks", action: "webhooks.adminListEndpoints", status: 200, query: NoFields, response: AdminWebhookEndpointList },
+  { method: "PATCH", path: "/webhooks/:id", action: "webhooks.setEndpointActive", status: 200, body: SetEndpointActiveBody, response: AdminWebhookEndpointResource },
+  { method: "GET", path: "/webhooks/:id/deliveries", action: "webhooks.listDeliveries", status: 200, query: DeliveriesQuery, response: WebhookDeliveryList },
+  { method: "POST", path: "/deliveries/:id/redeliver", action: "webhooks.redeliver", status: 202, body: NoFields, response: WebhookDeliveryResource },
+  { method: "POST", path: "/orgs/:org_id/integrations", action: "articles.createIntegration", status: 201, body: CreateIntegrationBody, location: "/orgs/:org_id/integrations", response: IntegrationResource },
+  { method: "GET", path: "/orgs/:org_id/integrations", action: "articles.listIntegrations", status: 200, query: NoFields, response: IntegrationList },
+  { method: "DELETE", path: "/integrations/:id", action: "articles.deleteIntegration", status: 200, query: NoFields, response: DeletedIntegration },
+  { method: "POST", path: "/integrations/:id/test", action: "articles.testIntegration", status: 200, body: NoFields, response: IntegrationTestResult },
+  { method: "POST", path: "/orgs/:org_id/dashboard-links", action: "auth.createDashboardLink", status: 201, body: NoFields, response: DashboardLink },
 ];
 
 export const API_PREFIX = "/v1";

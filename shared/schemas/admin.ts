@@ -4,6 +4,7 @@ import { contract } from "../action";
 import type { RateLimitState } from "../errors";
 import { NoFields, uuid } from "../validation";
 import type { ListPage } from "./pagination";
+import { listOf, listPageOf, resourceId, timestamp } from "./resource";
 
 /** Admin API contracts (the dashboard's part), shared by the gateway and the owning services. */
 
@@ -42,24 +43,29 @@ export const ListOrganizationsParams = z.strictObject({
 
 export const KeyPath = z.strictObject({ key_id: uuid });
 
-export interface OrganizationResource {
-  id: string;
-  object: "organization";
-  name: string;
-  credit_balance: number;
-  created_at: string;
-}
+export const OrganizationResource = z.strictObject({
+  id: resourceId,
+  object: z.literal("organization"),
+  name: z.string(),
+  credit_balance: z.number().int(),
+  created_at: timestamp,
+});
+export type OrganizationResource = z.output<typeof OrganizationResource>;
+export const OrganizationList = listPageOf(OrganizationResource);
 
-export interface ApiKeyResource {
-  id: string;
-  object: "api_key";
-  display: string;
-  mode: "live" | "test";
-  rate_limit_rpm: number;
-  created_at: string;
-  last_used_at: string | null;
-  revoked_at: string | null;
-}
+export const ApiKeyResource = z.strictObject({
+  id: resourceId,
+  object: z.literal("api_key"),
+  /** The key's prefix and last characters, never the key. */
+  display: z.string(),
+  mode: z.enum(["live", "test"]),
+  rate_limit_rpm: z.number().int().min(1),
+  created_at: timestamp,
+  last_used_at: timestamp.nullable(),
+  revoked_at: timestamp.nullable(),
+});
+export type ApiKeyResource = z.output<typeof ApiKeyResource>;
+export const ApiKeyList = listOf(ApiKeyResource);
 
 // The auth service's actions other services call: params and reply declared once (shared/action.ts `contract`).
 
@@ -103,19 +109,21 @@ export const ReleaseUnitsParams = KeyPath.extend({ ends_at: z.number().int(), un
 export const RecordKeyUseParams = z.strictObject({ uses: z.array(KeyPath.extend({ at: z.number().int() })).max(100_000) });
 export const CreateApiKeyParams = CreateApiKeyBody.extend(OrgPath.shape);
 /** The created key: the only response that shows the key itself. */
-export type CreatedApiKey = ApiKeyResource & { key: string };
+export const CreatedApiKey = ApiKeyResource.extend({ key: z.string() });
+export type CreatedApiKey = z.output<typeof CreatedApiKey>;
 
 /** An organization as the organization list and `auth.getOrganization` show it: without its balance (billing owns that). */
 export type OrganizationSummary = Omit<OrganizationResource, "credit_balance">;
 
 export const GrantCreditsParams = GrantCreditsBody.extend(OrgPath.shape);
 /** `auth.grantCredits`' reply: the grant and the balance after it. */
-export interface CreditGrant {
-  object: "credit_grant";
-  org_id: string;
-  amount: number;
-  credit_balance: number;
-}
+export const CreditGrant = z.strictObject({
+  object: z.literal("credit_grant"),
+  org_id: resourceId,
+  amount: z.number().int().min(1),
+  credit_balance: z.number().int(),
+});
+export type CreditGrant = z.output<typeof CreditGrant>;
 
 export const AuthActions = {
   lookupKey: contract<LiveKey | null>()("auth.lookupKey", LookupKeyParams),

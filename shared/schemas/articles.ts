@@ -3,7 +3,8 @@ import { isSupportedLanguageTag, SUPPORTED_LANGUAGES } from "../languages";
 import { contract } from "../action";
 import { orgId, uuid } from "../validation";
 import { pageQuery, PageParams, type ListPage } from "./pagination";
-import type { ArticlePublication } from "./publishing";
+import { ArticlePublication } from "./publishing";
+import { listPageOf, resourceId, timestamp } from "./resource";
 
 export const ARTICLE_MODES = ["standard", "deep_research"] as const;
 const DERIVATIVE_KINDS = ["x_thread", "linkedin", "newsletter"] as const;
@@ -121,15 +122,16 @@ export const IdempotencyKey = z
 export const CreateArticleParams = CreateArticleBody.extend({ org_id: orgId, idempotency_key: IdempotencyKey.optional() });
 
 /** The job acknowledgement (rule: a paid request is answered 202 with its job): the answer to POST /v1/articles, first time and on replay. */
-export interface JobAcknowledgement {
-  id: string;
-  object: "job";
-  type: "article";
-  status: string;
-  credits_charged: number;
-  replayed: boolean;
-  links: { self: string };
-}
+export const JobAcknowledgement = z.strictObject({
+  id: resourceId,
+  object: z.literal("job"),
+  type: z.literal("article"),
+  status: z.string(),
+  credits_charged: z.number().int().min(0),
+  replayed: z.boolean(),
+  links: z.strictObject({ self: z.string() }),
+});
+export type JobAcknowledgement = z.output<typeof JobAcknowledgement>;
 
 /** What `articles.saveGenerated` returns: the article job's `result` (the Job resource's `result`). `citations` is their number. */
 export interface GeneratedArticleResult {
@@ -183,62 +185,69 @@ export interface MediaResponse {
 export const FinishAcceptedParams = z.strictObject({ org_id: orgId, id: uuid });
 
 /** What an article is, stored (services/articles/store.ts) and served (ArticleResource) alike. */
-export interface ArticleFields {
+const articleFields = {
   /** The article job that produced it: one article per job. */
-  job_id: string;
-  status: ArticleStatus;
-  mode: ArticleMode;
-  language: string;
-  topic: string;
-  target_keyword: string;
-  brand_profile_id: string | null;
-  title: string;
-  slug: string;
-  meta_title: string;
-  meta_description: string;
-  title_variants: string[];
-  faq: GeneratedArticle["faq"];
-  json_ld: Record<string, unknown>;
-  citations: Citation[];
-  word_count: number;
-  read_minutes: number;
-  flesch_score: number;
-  quality_score: number;
-  quality_breakdown: GeneratedArticle["quality_breakdown"];
-  derivatives: GeneratedArticle["derivatives"];
-}
+  job_id: resourceId,
+  status: z.enum(ARTICLE_STATUSES),
+  mode: z.enum(ARTICLE_MODES),
+  language: z.string(),
+  topic: z.string(),
+  target_keyword: z.string(),
+  brand_profile_id: resourceId.nullable(),
+  title: z.string(),
+  slug: z.string(),
+  meta_title: z.string(),
+  meta_description: z.string(),
+  title_variants: z.array(z.string()),
+  faq: z.array(FaqItem),
+  json_ld: z.record(z.string(), z.unknown()),
+  citations: z.array(Citation),
+  word_count: z.number().int().min(0),
+  read_minutes: z.number().int().min(0),
+  flesch_score: z.number(),
+  quality_score: z.number().min(0).max(100),
+  quality_breakdown: QualityBreakdown,
+  derivatives: Derivatives.nullable(),
+};
+export type ArticleFields = z.output<z.ZodObject<typeof articleFields>>;
+
+/** The cover as the article shows it: where the platform serves it (PUBLIC_BASE_URL/media/{id}) and how to show it. */
+export const ArticleImage = z.strictObject({ url: z.string(), alt: z.string(), media_type: z.string(), width: z.number().int().positive(), height: z.number().int().positive() });
 
 /** The Article resource (docs/articles.md#article); `format` leaves out the other rendering. */
-export interface ArticleResource extends ArticleFields {
-  id: string;
-  object: "article";
-  content_markdown?: string;
-  content_html?: string;
-  image: { url: string; alt: string; media_type: string; width: number; height: number } | null;
-  publications: ArticlePublication[];
-  created_at: string;
-  updated_at: string;
-}
+export const ArticleResource = z.strictObject({
+  id: resourceId,
+  object: z.literal("article"),
+  ...articleFields,
+  content_markdown: z.string().optional(),
+  content_html: z.string().optional(),
+  image: ArticleImage.nullable(),
+  publications: z.array(ArticlePublication),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+export type ArticleResource = z.output<typeof ArticleResource>;
 
 /** An item of GET /v1/articles: what a list view shows, without the text, its renderings and the SEO extras. */
-export type ArticleSummary = Pick<
-  ArticleResource,
-  | "id"
-  | "object"
-  | "status"
-  | "title"
-  | "slug"
-  | "topic"
-  | "target_keyword"
-  | "mode"
-  | "language"
-  | "word_count"
-  | "quality_score"
-  | "brand_profile_id"
-  | "job_id"
-  | "created_at"
-  | "updated_at"
->;
+export const ArticleSummary = ArticleResource.pick({
+  id: true,
+  object: true,
+  status: true,
+  title: true,
+  slug: true,
+  topic: true,
+  target_keyword: true,
+  mode: true,
+  language: true,
+  word_count: true,
+  quality_score: true,
+  brand_profile_id: true,
+  job_id: true,
+  created_at: true,
+  updated_at: true,
+});
+export type ArticleSummary = z.output<typeof ArticleSummary>;
+export const ArticleList = listPageOf(ArticleSummary);
 
 // The articles service's actions other services call: params and reply declared once (shared/action.ts `contract`).
 export const ArticlesActions = {

@@ -125,21 +125,23 @@ export interface Quote {
   breakdown: PriceComponent[];
 }
 
-export interface UsageDay {
-  day: string;
-  credits: number;
-  requests: number;
-  tokens_in: number;
-  tokens_out: number;
-}
+export const UsageDay = z.strictObject({
+  day: z.iso.date(),
+  credits: z.number().int(),
+  requests: z.number().int().min(0),
+  tokens_in: z.number().int().min(0),
+  tokens_out: z.number().int().min(0),
+});
+export type UsageDay = z.output<typeof UsageDay>;
 
 /** The usage report (rule: one row per UTC day, no gaps): `daily` holds one row per UTC day, oldest first, ending today. */
-export interface UsageReport {
-  object: "usage";
-  days: number;
-  credit_balance: number;
-  daily: UsageDay[];
-}
+export const UsageReport = z.strictObject({
+  object: z.literal("usage"),
+  days: z.number().int().min(1),
+  credit_balance: z.number().int(),
+  daily: z.array(UsageDay),
+});
+export type UsageReport = z.output<typeof UsageReport>;
 
 // The billing service's actions: params and reply declared once (shared/action.ts `contract`).
 /** What `billing.chargeArticle` took: the price with its components, and the movement. */

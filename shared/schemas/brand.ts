@@ -2,6 +2,7 @@ import { z } from "zod";
 import { contract } from "../action";
 import { httpUrl, orgId, uuid } from "../validation";
 import { pageQuery } from "./pagination";
+import { listOf, listPageOf, resourceId, timestamp } from "./resource";
 
 
 /** Bounds the spec leaves open: docs/decisions.md#brand-profiles-and-sources. */
@@ -84,44 +85,61 @@ export interface RetrievedChunk {
   score: number;
 }
 
-export type VoiceStatus = "none" | "ready" | "failed";
+export const VOICE_STATUSES = ["none", "ready", "failed"] as const;
+export type VoiceStatus = (typeof VOICE_STATUSES)[number];
 
 /** A brand profile as its API shows it, with its counts of sources and chunks. */
-export interface BrandProfileSummary {
-  id: string;
-  object: "brand_profile";
-  name: string;
-  website_url: string | null;
-  description: string | null;
-  voice_status: VoiceStatus;
-  sources: number;
-  chunks: number;
-  created_at: string;
-}
+export const BrandProfileSummary = z.strictObject({
+  id: resourceId,
+  object: z.literal("brand_profile"),
+  name: z.string(),
+  website_url: z.string().nullable(),
+  description: z.string().nullable(),
+  voice_status: z.enum(VOICE_STATUSES),
+  sources: z.number().int().min(0),
+  chunks: z.number().int().min(0),
+  created_at: timestamp,
+});
+export type BrandProfileSummary = z.output<typeof BrandProfileSummary>;
+export const BrandProfileList = listPageOf(BrandProfileSummary);
+
+const Fact = z.looseObject({ fact: z.string(), kind: z.string(), chunk_id: z.string(), source_url: z.string().nullable() });
 
 /** The full profile: summary, fact sheet and voice profile. */
-export interface BrandProfileResource extends BrandProfileSummary {
-  voice_error: string | null;
-  voice_profile: Record<string, unknown> | null;
-  fact_sheet: { facts: { fact: string; kind: string; chunk_id: string; source_url: string | null }[]; updated_at: string } | null;
-  updated_at: string;
-}
+export const BrandProfileResource = BrandProfileSummary.extend({
+  voice_error: z.string().nullable(),
+  voice_profile: z.record(z.string(), z.unknown()).nullable(),
+  fact_sheet: z.strictObject({ facts: z.array(Fact), updated_at: timestamp }).nullable(),
+  updated_at: timestamp,
+});
+export type BrandProfileResource = z.output<typeof BrandProfileResource>;
 
-export interface SourceResource {
-  id: string;
-  object: "kb_source";
-  type: SourceType;
-  title: string;
-  url: string | null;
-  status: string;
-  error: string | null;
-  pages: number;
-  chunks: number;
-  ingest_job_id: string;
-  created_at: string;
-  updated_at: string;
-  ingested_at: string | null;
-}
+/** POST /v1/brand-profiles: the profile, and the ingest job of its website when one was started. */
+export const CreatedBrandProfile = BrandProfileSummary.pick({ id: true, object: true, name: true, website_url: true, voice_status: true }).extend({
+  ingest_job_id: resourceId.optional(),
+});
+
+export const SourceResource = z.strictObject({
+  id: resourceId,
+  object: z.literal("kb_source"),
+  type: z.enum(SOURCE_TYPES),
+  title: z.string(),
+  url: z.string().nullable(),
+  status: z.string(),
+  error: z.string().nullable(),
+  pages: z.number().int().min(0),
+  chunks: z.number().int().min(0),
+  ingest_job_id: resourceId,
+  created_at: timestamp,
+  updated_at: timestamp,
+  ingested_at: timestamp.nullable(),
+});
+export type SourceResource = z.output<typeof SourceResource>;
+export const SourceList = listOf(SourceResource);
+/** GET …/sources/{source_id}: the source with its text (pasted sources; null for fetched ones). */
+export const SourceDetail = SourceResource.extend({ content: z.string().nullable() });
+/** POST …/sources: accepted, its ingest job queued. */
+export const AcceptedSource = z.strictObject({ id: resourceId, object: z.literal("kb_source"), status: z.literal("pending"), ingest_job_id: resourceId });
 
 export const ProfileParams = ProfilePath.extend({ org_id: orgId });
 

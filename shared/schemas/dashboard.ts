@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { resourceId, timestamp } from "./resource";
 import { contract } from "../action";
 import { orgId } from "../validation";
 
@@ -13,12 +14,14 @@ export const RedeemDashboardLinkParams = z.strictObject({ token: DashboardSecret
 export const OpenOperatorSessionParams = z.strictObject({});
 export const DashboardSessionParams = z.strictObject({ session: z.string().max(200) });
 
-export interface DashboardLink {
-  object: "dashboard_link";
-  org_id: string;
-  url: string;
-  expires_at: string;
-}
+/** A one-time sign-in link to the organization's dashboard. */
+export const DashboardLink = z.strictObject({
+  object: z.literal("dashboard_link"),
+  org_id: resourceId,
+  url: z.string(),
+  expires_at: timestamp,
+});
+export type DashboardLink = z.output<typeof DashboardLink>;
 
 export type DashboardRole = "operator" | "org";
 

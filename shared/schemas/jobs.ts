@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { contract } from "../action";
 import { orgId, uuid } from "../validation";
+import { resourceId, timestamp } from "./resource";
 
 export const JOB_TYPES = ["article", "ingest_source"] as const;
 export type JobType = (typeof JOB_TYPES)[number];
@@ -11,31 +12,34 @@ export const FINAL_JOB_STATUSES: readonly JobStatus[] = ["succeeded", "failed", 
 export function isFinalStatus(status: string): boolean {
   return (FINAL_JOB_STATUSES as readonly string[]).includes(status);
 }
-export type StageStatus = "pending" | "running" | "done" | "error";
+export const STAGE_STATUSES = ["pending", "running", "done", "error"] as const;
+export type StageStatus = (typeof STAGE_STATUSES)[number];
 
-export interface JobStage {
-  key: string;
-  label: string;
-  status: StageStatus;
-  startedAt?: string;
-  endedAt?: string;
-  meta?: Record<string, unknown>;
-}
+export const JobStage = z.strictObject({
+  key: z.string(),
+  label: z.string(),
+  status: z.enum(STAGE_STATUSES),
+  startedAt: timestamp.optional(),
+  endedAt: timestamp.optional(),
+  meta: z.record(z.string(), z.unknown()).optional(),
+});
+export type JobStage = z.output<typeof JobStage>;
 
 /** The Job resource (rule: a job shows every stage it will run, with its status). */
-export interface JobResource {
-  id: string;
-  object: "job";
-  type: JobType;
-  status: JobStatus;
-  stage: string | null;
-  stages: JobStage[];
-  result: Record<string, unknown>;
-  error: string | null;
-  credits_charged: number;
-  created_at: string;
-  finished_at: string | null;
-}
+export const JobResource = z.strictObject({
+  id: resourceId,
+  object: z.literal("job"),
+  type: z.enum(JOB_TYPES),
+  status: z.enum(JOB_STATUSES),
+  stage: z.string().nullable(),
+  stages: z.array(JobStage),
+  result: z.record(z.string(), z.unknown()),
+  error: z.string().nullable(),
+  credits_charged: z.number().int().min(0),
+  created_at: timestamp,
+  finished_at: timestamp.nullable(),
+});
+export type JobResource = z.output<typeof JobResource>;
 
 /** The job as events carry it: the resource without `stages` (rule: job events carry the job without its stages). */
 export type JobEventPayload = Omit<JobResource, "stages" | "object" | "stage">;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { contract } from "../action";
 import { httpUrl, orgId, uuid } from "../validation";
 import type { ListPage } from "./pagination";
+import { listPageOf, resourceId, timestamp } from "./resource";
 
 /**
  * Publishing contracts (docs/publishing.md): integrations (the dashboard's part, `/admin`) and
@@ -131,26 +132,30 @@ export const CreateIntegrationParams = z.discriminatedUnion("kind", [
 export const ListIntegrationsParams = z.strictObject({ org_id: orgId });
 export const IntegrationPath = z.strictObject({ id: uuid });
 
-export interface IntegrationResource {
-  id: string;
-  object: "integration";
-  org_id: string;
-  kind: IntegrationKind;
-  name: string;
-  settings: Record<string, unknown>;
+export const IntegrationResource = z.strictObject({
+  id: resourceId,
+  object: z.literal("integration"),
+  org_id: resourceId,
+  kind: z.enum(INTEGRATION_KINDS),
+  name: z.string(),
+  /** The kind's settings without the secret. */
+  settings: z.record(z.string(), z.unknown()),
   /** The secret, masked: its last four characters only (`••••abcd`). */
-  credentials_hint: string;
-  created_at: string;
-  updated_at: string;
-}
+  credentials_hint: z.string(),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+export type IntegrationResource = z.output<typeof IntegrationResource>;
+export const IntegrationList = listPageOf(IntegrationResource);
 
-export interface IntegrationTestResult {
-  object: "integration_test";
-  ok: boolean;
+export const IntegrationTestResult = z.strictObject({
+  object: z.literal("integration_test"),
+  ok: z.boolean(),
   /** The upstream HTTP status, or null when no answer came (timeout, unreachable, refused by the URL guard). */
-  status: number | null;
-  message: string;
-}
+  status: z.number().int().nullable(),
+  message: z.string(),
+});
+export type IntegrationTestResult = z.output<typeof IntegrationTestResult>;
 
 export const PublishArticleBody = z.strictObject({
   integration_id: uuid,
@@ -158,34 +163,33 @@ export const PublishArticleBody = z.strictObject({
 });
 export const PublishArticleParams = PublishArticleBody.extend({ org_id: orgId, id: uuid });
 
-export interface PublishResult {
-  object: "publish";
-  status: "published";
-  external_id: string;
-  external_url: string;
-  integration_id: string;
-  kind: IntegrationKind;
-  as_draft: boolean;
-  published_at: string;
-}
+export const PublishResult = z.strictObject({
+  object: z.literal("publish"),
+  status: z.literal("published"),
+  external_id: z.string(),
+  external_url: z.string(),
+  integration_id: resourceId,
+  kind: z.enum(INTEGRATION_KINDS),
+  as_draft: z.boolean(),
+  published_at: timestamp,
+});
+export type PublishResult = z.output<typeof PublishResult>;
 
 /** One entry of an article's `publications`: where it went and in which state. */
-export interface ArticlePublication {
-  integration_id: string;
-  kind: IntegrationKind;
-  external_id: string;
-  external_url: string;
+export const ArticlePublication = z.strictObject({
+  integration_id: resourceId,
+  kind: z.enum(INTEGRATION_KINDS),
+  external_id: z.string(),
+  external_url: z.string(),
   /** `published` or `draft` upstream. */
-  status: "published" | "draft";
-  published_at: string;
-}
+  status: z.enum(["published", "draft"]),
+  published_at: timestamp,
+});
+export type ArticlePublication = z.output<typeof ArticlePublication>;
 
 /** `articles.deleteIntegration`'s reply. */
-export interface DeletedIntegration {
-  id: string;
-  object: "integration";
-  deleted: true;
-}
+export const DeletedIntegration = z.strictObject({ id: resourceId, object: z.literal("integration"), deleted: z.literal(true) });
+export type DeletedIntegration = z.output<typeof DeletedIntegration>;
 
 // The articles service's integration actions (the dashboard and `/admin`): params and reply declared once (shared/action.ts `contract`).
 export const IntegrationActions = {

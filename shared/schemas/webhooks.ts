@@ -3,6 +3,7 @@ import { contract } from "../action";
 import { EVENT_SURFACES, eventKinds, type EventSurface } from "../events/catalog";
 import { httpUrl, orgId, uuid } from "../validation";
 import { PageParams, pageQuery, type ListPage } from "./pagination";
+import { listOf, listPageOf, resourceId, timestamp } from "./resource";
 
 /** Webhook contracts, shared by the gateway (HTTP input) and the webhooks service (action params). */
 
@@ -60,59 +61,65 @@ export const PublishParams = z.strictObject({
   surface: z.enum(EVENT_SURFACES).optional(),
 });
 
-export interface WebhookEndpointResource {
-  id: string;
-  object: "webhook_endpoint";
-  url: string;
-  events: string[];
-  active: boolean;
-  created_at: string;
-}
+export const WebhookEndpointResource = z.strictObject({
+  id: resourceId,
+  object: z.literal("webhook_endpoint"),
+  url: z.string(),
+  events: z.array(z.string()),
+  active: z.boolean(),
+  created_at: timestamp,
+});
+export type WebhookEndpointResource = z.output<typeof WebhookEndpointResource>;
+export const WebhookEndpointList = listOf(WebhookEndpointResource);
 
 /** The dashboard's and `/admin`'s view of an endpoint: whose it is and which surface's events it takes. */
-export interface AdminWebhookEndpointResource extends WebhookEndpointResource {
-  org_id: string;
-  surface: EventSurface;
-}
+export const AdminWebhookEndpointResource = WebhookEndpointResource.extend({ org_id: resourceId, surface: z.enum(EVENT_SURFACES) });
+export type AdminWebhookEndpointResource = z.output<typeof AdminWebhookEndpointResource>;
+export const AdminWebhookEndpointList = listOf(AdminWebhookEndpointResource);
 
-/** The creation response: the only place the secret ever appears. */
-export interface CreatedWebhookEndpoint {
-  id: string;
-  object: "webhook_endpoint";
-  url: string;
-  events: string[];
-  secret: string;
-}
+/** The creation response: the only place the secret ever appears (`whsec_…`, the Standard Webhooks signing secret). */
+export const CreatedWebhookEndpoint = z.strictObject({
+  id: resourceId,
+  object: z.literal("webhook_endpoint"),
+  url: z.string(),
+  events: z.array(z.string()),
+  secret: z.string(),
+});
+export type CreatedWebhookEndpoint = z.output<typeof CreatedWebhookEndpoint>;
 
 /** docs/webhooks.md#delivery-states */
-export type DeliveryStatus = "pending" | "delivered" | "failed" | "dead";
+export const DELIVERY_STATUSES = ["pending", "delivered", "failed", "dead"] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
-export interface DeliveryAttemptResource {
+export const DeliveryAttemptResource = z.strictObject({
   /** 1-based within its series. */
-  attempt: number;
+  attempt: z.number().int().min(1),
   /** 0 for the first series, n for the n-th redelivery. */
-  series: number;
-  attempted_at: string;
-  status_code: number | null;
-  error: string | null;
-  duration_ms: number;
-}
+  series: z.number().int().min(0),
+  attempted_at: timestamp,
+  status_code: z.number().int().nullable(),
+  error: z.string().nullable(),
+  duration_ms: z.number().min(0),
+});
+export type DeliveryAttemptResource = z.output<typeof DeliveryAttemptResource>;
 
-export interface WebhookDeliveryResource {
-  id: string;
-  object: "webhook_delivery";
-  endpoint_id: string;
-  event_id: string;
-  event: string;
-  webhook_id: string;
-  status: DeliveryStatus;
+export const WebhookDeliveryResource = z.strictObject({
+  id: resourceId,
+  object: z.literal("webhook_delivery"),
+  endpoint_id: resourceId,
+  event_id: resourceId,
+  event: z.string(),
+  webhook_id: z.string(),
+  status: z.enum(DELIVERY_STATUSES),
   /** Why a dead delivery stopped: its attempts ran out, or its endpoint was inactive when it was due. */
-  dead_reason: "attempts_exhausted" | "endpoint_inactive" | null;
-  attempts: DeliveryAttemptResource[];
-  next_attempt_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
+  dead_reason: z.enum(["attempts_exhausted", "endpoint_inactive"]).nullable(),
+  attempts: z.array(DeliveryAttemptResource),
+  next_attempt_at: timestamp.nullable(),
+  created_at: timestamp,
+  updated_at: timestamp,
+});
+export type WebhookDeliveryResource = z.output<typeof WebhookDeliveryResource>;
+export const WebhookDeliveryList = listPageOf(WebhookDeliveryResource);
 
 /** `webhooks.recordEvents`' reply: events seen for the first time, deliveries created, events refused by the catalog. */
 export interface RecordEventsReply {

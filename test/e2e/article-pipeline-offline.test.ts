@@ -150,7 +150,18 @@ describe("article pipeline: offline writer over HTTP", () => {
     expect(article.quality_score).toBeLessThanOrEqual(Math.round((100 * bodyWords) / 1000) + 3);
     expect(article.quality_score).toBeGreaterThanOrEqual(Math.round((100 * bodyWords) / 1000) - 3);
 
-    expect(article.image).toMatchObject({ media_type: "image/svg+xml", width: 1200, height: 630 });
+    // The offline cover is the title card as a 1200 × 630 PNG, named by the JSON-LD and the HTML.
+    expect(article.image).toMatchObject({ media_type: "image/png", width: 1200, height: 630 });
+    const articleNode = article.json_ld["@graph"].find((node: { "@type": string }) => node["@type"] === "Article");
+    expect(articleNode.image).toMatchObject({ "@type": "ImageObject", url: article.image.url, width: 1200, height: 630 });
+    // ...which a JSON-LD processor reads as the Article's schema:image, an ImageObject.
+    const expanded = await jsonld.expand(article.json_ld, { documentLoader: schemaOrgLoader as never });
+    const expandedArticle = expanded.find((node) => ((node["@type"] as string[] | undefined) ?? []).includes("http://schema.org/Article"))!;
+    expect((expandedArticle["http://schema.org/image"] as any)[0]["@type"]).toEqual(["http://schema.org/ImageObject"]);
+    expect(article.content_html.startsWith(`<figure class="article-cover"><img src="${article.image.url}"`)).toBe(true);
+    const cover = Buffer.from(await (await fetch(article.image.url)).arrayBuffer());
+    expect(cover.subarray(1, 4).toString("ascii")).toBe("PNG");
+    expect([cover.readUInt32BE(16), cover.readUInt32BE(20)]).toEqual([1200, 630]);
     expect(article.derivatives.x_thread.every((p: string) => p.length <= 280)).toBe(true);
     expect(article.derivatives.linkedin.length).toBeLessThanOrEqual(3000);
     expect(article.derivatives.newsletter).toEqual({ subject: expect.any(String), body: expect.any(String) });

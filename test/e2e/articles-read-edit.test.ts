@@ -284,7 +284,11 @@ describe("reading and editing articles over HTTP", () => {
       const id = await articleIdOf(
         generatedArticle(orgId, { image: { alt: "Pixel", media_type: "image/png", data_base64: PNG.toString("base64"), width: 1, height: 1 } }),
       );
-      const mediaPath = new URL((await api(`/v1/articles/${id}`)).body.image.url).pathname;
+      const article = (await api(`/v1/articles/${id}`)).body;
+      const mediaPath = new URL(article.image.url).pathname;
+      // The JSON-LD and the HTML name the cover (its alt text escaped as an attribute).
+      expect(article.json_ld).toEqual({ ...generatedArticle(orgId).json_ld, image: { "@type": "ImageObject", url: article.image.url, contentUrl: article.image.url, encodingFormat: "image/png", width: 1, height: 1, caption: "Pixel" } });
+      expect(article.content_html.startsWith(`<figure class="article-cover"><img src="${article.image.url}" alt="Pixel" width="1" height="1"></figure>\n<h1>`)).toBe(true);
       const res = await fetch(platform.url + mediaPath);
       expect(res.status).toBe(200);
       expect(res.headers.get("content-type")).toBe("image/png");

@@ -91,6 +91,48 @@ describe("OpenAPI document and docs page", () => {
     expect(contract.check("GET", "/v1/webhooks", await api("/v1/webhooks")).status).toBe(200);
   });
 
+  it("matches the success answers of the other routes: profiles, sources, cancel, keys, credits, dashboard links, integrations", async () => {
+    const profile = contract.check("POST", "/v1/brand-profiles", await api("/v1/brand-profiles", { method: "POST", body: { name: "Every route brand", ingest_website: false } }));
+    const source = contract.check(
+      "POST",
+      "/v1/brand-profiles/{id}/sources",
+      await api(`/v1/brand-profiles/${profile.body.id}/sources`, { method: "POST", body: { type: "text", title: "Kayaks", content: "Every route sells kayaks." } }),
+    );
+    expect(contract.check("GET", "/v1/brand-profiles/{id}", await api(`/v1/brand-profiles/${profile.body.id}`)).status).toBe(200);
+    expect(contract.check("GET", "/v1/brand-profiles/{id}/sources", await api(`/v1/brand-profiles/${profile.body.id}/sources`)).body.data).toHaveLength(1);
+    const detail = contract.check("GET", "/v1/brand-profiles/{id}/sources/{source_id}", await api(`/v1/brand-profiles/${profile.body.id}/sources/${source.body.id}`));
+    expect(detail.body.content).toBe("Every route sells kayaks.");
+    const job = contract.check("POST", "/v1/articles", await api("/v1/articles", { method: "POST", body: { topic: "Kayak care in winter" } }));
+    const canceled = contract.check("POST", "/v1/jobs/{id}/cancel", await api(`/v1/jobs/${job.body.id}/cancel`, { method: "POST" }));
+    expect(canceled.body).toMatchObject({ id: job.body.id, status: "canceled" });
+
+    const org = contract.check("POST", "/admin/orgs", await admin("/admin/orgs", { method: "POST", body: { name: "Every route org" } }));
+    const key = contract.check("POST", "/admin/orgs/{org_id}/keys", await admin(`/admin/orgs/${org.body.id}/keys`, { method: "POST", body: { mode: "test" } }));
+    expect(key.status).toBe(201);
+    expect(contract.check("DELETE", "/admin/keys/{key_id}", await admin(`/admin/keys/${key.body.id}`, { method: "DELETE" })).body.revoked_at).toEqual(expect.any(String));
+    const credits = contract.check("POST", "/admin/orgs/{org_id}/credits", await admin(`/admin/orgs/${org.body.id}/credits`, { method: "POST", body: { amount: 5, reason: "contract" } }));
+    expect(credits.body).toMatchObject({ object: "credit_grant", amount: 5, credit_balance: 5 });
+    expect(contract.check("POST", "/admin/orgs/{org_id}/dashboard-links", await admin(`/admin/orgs/${org.body.id}/dashboard-links`, { method: "POST" })).status).toBe(201);
+
+    const integration = contract.check(
+      "POST",
+      "/admin/orgs/{org_id}/integrations",
+      await admin(`/admin/orgs/${org.body.id}/integrations`, {
+        method: "POST",
+        body: { kind: "wordpress", name: "Nowhere", site_url: "http://127.0.0.1:9/", username: "editor", application_password: "abcd efgh ijkl mnop qrst uvwx" },
+      }),
+    );
+    expect(integration.status).toBe(201);
+    expect(contract.check("GET", "/admin/orgs/{org_id}/integrations", await admin(`/admin/orgs/${org.body.id}/integrations`)).body.data).toHaveLength(1);
+    const tested = contract.check("POST", "/admin/integrations/{id}/test", await admin(`/admin/integrations/${integration.body.id}/test`, { method: "POST" }));
+    expect(tested.body).toMatchObject({ object: "integration_test", ok: false });
+    expect(contract.check("DELETE", "/admin/integrations/{id}", await admin(`/admin/integrations/${integration.body.id}`, { method: "DELETE" })).body).toEqual({
+      id: integration.body.id,
+      object: "integration",
+      deleted: true,
+    });
+  });
+
   it("matches the platform's error answers: 400, 401, 404", async () => {
     const invalid = contract.check("POST", "/v1/brand-profiles", await api("/v1/brand-profiles", { method: "POST", body: { name: "" } }));
     expect(invalid.status).toBe(400);

@@ -6,19 +6,16 @@ import { ADMIN_TOKEN, type Cluster } from "../support/cluster";
 import { request } from "../support/http";
 import type { PlatformProcess } from "../support/platform";
 import { startPlatformCluster, type PlatformCluster } from "../support/platform-cluster";
+import { TITLE_CARD_IMAGE, TITLE_CARD_PNG } from "../support/title-card";
 import { startRealWordPress, type RealWordPress } from "../support/wordpress";
 
 /**
  * A real WordPress 6.1 (Debian's files, PHP's built-in server, MariaDB on a private data dir),
  * installed by `npm test` through test/support/ensure-wordpress.sh. The platform publishes,
- * re-publishes and uploads a cover image; the post is read back through WordPress's own REST API.
+ * re-publishes and uploads the offline cover (the PNG title card: stock WordPress refuses SVG); the post
+ * and its featured media are read back through WordPress's own REST API.
  */
 
-/** An 8×8 PNG (WordPress reads its size to build the attachment's metadata). */
-const PNG_8X8 = Buffer.from(
-  "iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAAEklEQVR4nGNgYPhPAGNgYBgpCgBwJn8BdhM6ZAAAAABJRU5ErkJggg==",
-  "base64",
-);
 
 describe("publishing to a real WordPress", () => {
   let wp: RealWordPress;
@@ -46,7 +43,7 @@ describe("publishing to a real WordPress", () => {
     const { api, ...org } = await newOrg();
     const generated = generatedArticle(org.orgId, {
       content_markdown: "# Home Composting\n\nComposting turns **kitchen scraps** into soil.\n\n## Getting started\n\nPick a shady spot.",
-      image: { alt: "A compost bin", media_type: "image/png", data_base64: PNG_8X8.toString("base64"), width: 8, height: 8 },
+      image: TITLE_CARD_IMAGE,
       derivatives: {},
     });
     const { article_id } = await broker.call<GeneratedArticleResult, GeneratedArticle>("articles.saveGenerated", generated);
@@ -74,9 +71,9 @@ describe("publishing to a real WordPress", () => {
     expect(tags.body.map((t: { name: string }) => t.name)).toEqual(["home composting"]);
     const media = await wp.get(`/wp-json/wp/v2/media/${post.body.featured_media}?context=edit`);
     expect(media.status).toBe(200);
-    expect(media.body).toMatchObject({ mime_type: "image/png", alt_text: "A compost bin", media_details: expect.objectContaining({ width: 8, height: 8 }) });
+    expect(media.body).toMatchObject({ mime_type: "image/png", alt_text: TITLE_CARD_IMAGE.alt, media_details: expect.objectContaining({ width: 1200, height: 630 }) });
     const bytes = Buffer.from(await (await fetch(media.body.source_url)).arrayBuffer());
-    expect(bytes.equals(PNG_8X8)).toBe(true);
+    expect(bytes.equals(TITLE_CARD_PNG)).toBe(true);
 
     expect((await api(`/v1/articles/${article_id}`, { method: "PATCH", body: { title: "Home Composting, Revised" } })).status).toBe(200);
     const again = await api(`/v1/articles/${article_id}/publish`, { method: "POST", body: { integration_id: integrationId } });

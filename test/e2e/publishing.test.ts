@@ -2,7 +2,6 @@ import { randomBytes, randomUUID } from "node:crypto";
 import type { ServiceBroker } from "moleculer";
 import type { GeneratedArticle, GeneratedArticleResult } from "../../shared/schemas/articles";
 import { ADMIN_TOKEN, type Cluster } from "../support/cluster";
-import { TINY_PNG } from "../support/fake-openai";
 import { startFakeContentful, type FakeContentful } from "../support/fake-cms/contentful";
 import { startFakeGhost, type FakeGhost } from "../support/fake-cms/ghost";
 import { startFakeSanity, type FakeSanity } from "../support/fake-cms/sanity";
@@ -10,8 +9,10 @@ import { startFakeStrapi, type FakeStrapi } from "../support/fake-cms/strapi";
 import { startFakeWordPress, type FakeWordPress } from "../support/fake-cms/wordpress";
 import { generatedArticle as storedArticle } from "../support/generated-article";
 import { client, request } from "../support/http";
+import { OpenApiContract } from "../support/openapi-contract";
 import type { PlatformProcess } from "../support/platform";
 import { startPlatformCluster, type PlatformCluster } from "../support/platform-cluster";
+import { TITLE_CARD_PNG } from "../support/title-card";
 
 /**
  * Publishing through our HTTP API to a local fake of each kind that speaks the vendor's wire format
@@ -24,12 +25,12 @@ const CONTENTFUL_TOKEN = `CFPAT-${randomBytes(16).toString("hex")}`;
 const SANITY_TOKEN = `sk${randomBytes(20).toString("hex")}`;
 const ENCRYPTION_KEY = `k1:${randomBytes(32).toString("base64")}`;
 
-/** The shared stored-article fixture, with what publishing needs: markdown with emphasis and a list, a PNG cover, no derivatives. */
+/** The shared stored-article fixture, with what publishing needs: markdown with emphasis and a list, the offline cover (the 1200 × 630 PNG title card), no derivatives. */
 function generatedArticle(orgId: string, overrides: Partial<GeneratedArticle> = {}): GeneratedArticle {
   return storedArticle(orgId, {
     content_markdown: "# Home Composting\n\nComposting turns **kitchen scraps** into soil [1](https://example.org/compost).\n\n## Getting started\n\n- Pick a shady spot.\n- Mix greens and browns.",
     json_ld: { "@context": "https://schema.org", "@type": "Article" },
-    image: { alt: "A compost bin", media_type: "image/png", data_base64: TINY_PNG.toString("base64"), width: 1, height: 1 },
+    image: { alt: "A compost bin", media_type: "image/png", data_base64: TITLE_CARD_PNG.toString("base64"), width: 1200, height: 630 },
     derivatives: {},
     ...overrides,
   });
@@ -46,6 +47,7 @@ describe("publishing to content systems over HTTP", () => {
   let contentful: FakeContentful;
   let sanity: FakeSanity;
   const admin = (path: string, opts: { method?: string; body?: unknown } = {}) => request(platform.url, path, { token: ADMIN_TOKEN, ...opts });
+  let contract: OpenApiContract;
 
   beforeAll(async () => {
     wp = await startFakeWordPress({ username: "editor", applicationPassword: WP_PASSWORD });
@@ -70,6 +72,7 @@ describe("publishing to content systems over HTTP", () => {
       PUBLISH_DEADLINE_MS: "8000",
       PUBLISH_MAX_RETRIES: "2",
     }));
+    contract = new OpenApiContract((await request(platform.url, "/v1/openapi.json")).body);
   });
 
   afterAll(async () => {
@@ -80,7 +83,7 @@ describe("publishing to content systems over HTTP", () => {
   /** A saved article, approved through the review lifecycle so it can be published live. */
   async function approvedArticle(orgId: string, api: ReturnType<typeof client>, overrides: Partial<GeneratedArticle> = {}): Promise<string> {
     const { article_id } = await broker.call<GeneratedArticleResult, GeneratedArticle>("articles.saveGenerated", generatedArticle(orgId, overrides));
-    for (const status of ["in_review", "approved"]) expect((await api(`/v1/articles/${article_id}`, { method: "PATCH", body: { status } })).status).toBe(200);
+    for (const status of ["in_review", "approved"]) expect(contract.check("PATCH", "/v1/articles/{id}", await api(`/v1/articles/${article_id}`, { method: "PATCH", body: { status } })).status).toBe(200);
     return article_id;
   }
 
@@ -97,9 +100,12 @@ describe("publishing to content systems over HTTP", () => {
     return { orgId, api, articleId, integrationId: await integration(orgId, body) };
   }
 
-  /** POST /v1/articles/{id}/publish as `api` with `body` (an integration id and as_draft, or anything to validate). */
-  const publish = (api: ReturnType<typeof client>, articleId: string, body: Record<string, unknown>) =>
-    api(`/v1/articles/${articleId}/publish`, { method: "POST", body });
+  /**
+   * POST /v1/articles/{id}/publish as `api` with `body` (an integration id and as_draft, or anything to validate);
+   * every answer, success or error, must be one the OpenAPI document describes.
+   */
+  const publish = async (api: ReturnType<typeof client>, articleId: string, body: Record<string, unknown>) =>
+    contract.check("POST", "/v1/articles/{id}/publish", await api(`/v1/articles/${articleId}/publish`, { method: "POST", body }));
 
   const wordpressBody = (password = WP_PASSWORD) => ({ kind: "wordpress", name: "Blog", site_url: wp.url + "/", username: "editor", application_password: password });
 
@@ -179,9 +185,9 @@ describe("publishing to content systems over HTTP", () => {
       expect([...wp.tags.values()]).toEqual(["home composting"]);
       expect(post.tags).toEqual([...wp.tags.keys()]);
       expect(wp.media.get(post.featured_media)).toMatchObject({ mediaType: "image/png", filename: "home-composting-guide.png", alt: "A compost bin" });
-      expect(wp.media.get(post.featured_media)!.bytes.equals(TINY_PNG)).toBe(true);
+      expect(wp.media.get(post.featured_media)!.bytes.equals(TITLE_CARD_PNG)).toBe(true);
 
-      const article = await api(`/v1/articles/${articleId}`);
+      const article = contract.check("GET", "/v1/articles/{id}", await api(`/v1/articles/${articleId}`));
       expect(article.body.status).toBe("published");
       expect(article.body.publications).toEqual([
         { integration_id: integrationId, kind: "wordpress", external_id: first.body.external_id, external_url: first.body.external_url, status: "published", published_at: first.body.published_at },
@@ -214,6 +220,19 @@ describe("publishing to content systems over HTTP", () => {
       const article = (await api(`/v1/articles/${article_id}`)).body;
       expect(article.status).toBe("draft");
       expect(article.publications[0]).toMatchObject({ status: "draft", external_id: draft.body.external_id });
+    });
+
+    it("has its cover refused, like WordPress would, when the bytes are not the image they claim to be (502, nothing changes)", async () => {
+      const { orgId, api } = await newOrg();
+      const notAPng = Buffer.from("GIF89a not really a png").toString("base64");
+      const articleId = await approvedArticle(orgId, api, { image: { alt: "Fake", media_type: "image/png", data_base64: notAPng, width: 1200, height: 630 } });
+      const integrationId = await integration(orgId, wordpressBody());
+      const mediaBefore = wp.media.size;
+      const refused = await publish(api, articleId, { integration_id: integrationId });
+      expect(refused.status).toBe(502);
+      expect(refused.body.error.message).toBe("Publishing to WordPress failed: upstream status 500: rest_upload_sideload_error: Sorry, you are not allowed to upload this file type.");
+      expect(wp.media.size).toBe(mediaBefore);
+      expect((await api(`/v1/articles/${articleId}`)).body).toMatchObject({ status: "approved", publications: [] });
     });
 
     it("recreates a post deleted upstream", async () => {
@@ -330,7 +349,7 @@ describe("publishing to content systems over HTTP", () => {
         tags: [{ name: "home composting" }],
       });
       expect(post.html).toContain("<h2>Getting started</h2>");
-      expect(ghost.images.get("home-composting-guide.png")!.bytes.equals(TINY_PNG)).toBe(true);
+      expect(ghost.images.get("home-composting-guide.png")!.bytes.equals(TITLE_CARD_PNG)).toBe(true);
 
       const draft = await publish(api, articleId, { integration_id: integrationId, as_draft: true });
       expect(draft.body.external_id).toBe(first.body.external_id);
@@ -409,7 +428,7 @@ describe("publishing to content systems over HTTP", () => {
       const asset = contentful.assets.get(assetId)!;
       expect(asset.sys.publishedVersion).toEqual(expect.any(Number));
       expect(asset.fields.file["en-US"]).toMatchObject({ contentType: "image/png", fileName: "home-composting-guide.png" });
-      expect(contentful.uploads.get(asset.fields.file["en-US"].uploadFrom.sys.id)!.equals(TINY_PNG)).toBe(true);
+      expect(contentful.uploads.get(asset.fields.file["en-US"].uploadFrom.sys.id)!.equals(TITLE_CARD_PNG)).toBe(true);
 
       const draft = await publish(api, articleId, { integration_id: integrationId, as_draft: true });
       expect(draft.body.external_id).toBe(first.body.external_id);
@@ -438,7 +457,7 @@ describe("publishing to content systems over HTTP", () => {
       expect(doc).toMatchObject({ _type: "post", title: "Home Composting: A Practical Guide", slug: { _type: "slug", current: "home-composting-guide" }, tags: ["home composting"] });
       expect(doc.body[0]).toMatchObject({ _type: "block", style: "h1", children: [expect.objectContaining({ _type: "span", text: "Home Composting" })] });
       expect(doc.body.some((b: any) => b.listItem === "bullet")).toBe(true);
-      expect(sanity.assets.get(doc.mainImage.asset._ref)!.bytes.equals(TINY_PNG)).toBe(true);
+      expect(sanity.assets.get(doc.mainImage.asset._ref)!.bytes.equals(TITLE_CARD_PNG)).toBe(true);
 
       const live = await publish(api, articleId, { integration_id: integrationId });
       expect(live.body.external_id).toBe(id);

@@ -1,7 +1,8 @@
 import { createOrgWithKey } from "../support/admin";
 import { ADMIN_TOKEN } from "../support/cluster";
-import { client } from "../support/http";
+import { client, request } from "../support/http";
 import { waitForJob } from "../support/jobs";
+import { OpenApiContract } from "../support/openapi-contract";
 import { spawnPlatform, tempDir, type PlatformProcess } from "../support/platform";
 import { freePort } from "../support/ports";
 import { waitFor } from "../support/wait";
@@ -14,11 +15,14 @@ const FAST_WEBHOOKS = { WEBHOOK_RETRY_DELAYS_MS: "1000,1000", WEBHOOK_TIMEOUT_MS
 describe("webhooks over HTTP", () => {
   let platform: PlatformProcess;
   let admin: ReturnType<typeof client>;
+  /** The served OpenAPI document: deliveries must match its `webhooks`, admin answers its responses. */
+  let contract: OpenApiContract;
   const receivers: WebhookReceiver[] = [];
 
   beforeAll(async () => {
     platform = await spawnPlatform({ env: { ADMIN_TOKEN, DATA_DIR: tempDir("e2e-webhooks"), EMBEDDED_MONGO_IN_MEMORY: "true", ...FAST_WEBHOOKS } });
     admin = client(platform.url, ADMIN_TOKEN);
+    contract = new OpenApiContract((await request(platform.url, "/v1/openapi.json")).body);
   });
   afterAll(async () => {
     await platform?.stop();
@@ -33,7 +37,7 @@ describe("webhooks over HTTP", () => {
   async function receiverFor(api: ReturnType<typeof client>, answer?: ReceiverAnswer, events?: string[]) {
     const receiver = await startWebhookReceiver(answer);
     receivers.push(receiver);
-    const created = await api("/v1/webhooks", { method: "POST", body: { url: receiver.url, ...(events ? { events } : {}) } });
+    const created = contract.check("POST", "/v1/webhooks", await api("/v1/webhooks", { method: "POST", body: { url: receiver.url, ...(events ? { events } : {}) } }));
     expect(created.status).toBe(201);
     return { receiver, endpoint: created.body as { id: string; secret: string } };
   }
@@ -48,7 +52,8 @@ describe("webhooks over HTTP", () => {
     return job;
   }
 
-  const deliveriesOf = async (endpointId: string, query = "") => (await admin(`/admin/webhooks/${endpointId}/deliveries${query}`)).body;
+  const deliveriesOf = async (endpointId: string, query = "") =>
+    contract.check("GET", "/admin/webhooks/{id}/deliveries", await admin(`/admin/webhooks/${endpointId}/deliveries${query}`)).body;
   const deliveryIn = (endpointId: string, status: string) =>
     waitFor(async () => (await deliveriesOf(endpointId)).data.find((d: any) => d.status === status), `a ${status} delivery`, 20000, 100);
 
@@ -82,13 +87,13 @@ describe("webhooks over HTTP", () => {
       expect(Buffer.from(created.body.secret.slice(6), "base64")).toHaveLength(32);
       const failedOnly = await api("/v1/webhooks", { method: "POST", body: { url: receiver.url, events: ["job.failed"] } });
 
-      const listed = await api("/v1/webhooks");
+      const listed = contract.check("GET", "/v1/webhooks", await api("/v1/webhooks"));
       expect(listed.status).toBe(200);
       expect(listed.body.data).toEqual([
         { id: failedOnly.body.id, object: "webhook_endpoint", url: receiver.url, events: ["job.failed"], active: true, created_at: expect.any(String) },
         { id: created.body.id, object: "webhook_endpoint", url: receiver.url, events: ["job.succeeded", "job.failed"], active: true, created_at: expect.any(String) },
       ]);
-      const adminListed = await admin(`/admin/orgs/${orgId}/webhooks`);
+      const adminListed = contract.check("GET", "/admin/orgs/{org_id}/webhooks", await admin(`/admin/orgs/${orgId}/webhooks`));
       expect(adminListed.body.data.map((e: any) => [e.id, e.org_id, e.surface])).toEqual([
         [failedOnly.body.id, orgId, "articles"],
         [created.body.id, orgId, "articles"],
@@ -116,7 +121,7 @@ describe("webhooks over HTTP", () => {
       failing = await receiverFor(org.api, { status: 500 });
       silent = await receiverFor(org.api, "hang");
       inactive = await receiverFor(org.api);
-      const patched = await admin(`/admin/webhooks/${inactive.endpoint.id}`, { method: "PATCH", body: { active: false } });
+      const patched = contract.check("PATCH", "/admin/webhooks/{id}", await admin(`/admin/webhooks/${inactive.endpoint.id}`, { method: "PATCH", body: { active: false } }));
       expect(patched.status).toBe(200);
       expect(patched.body).toMatchObject({ id: inactive.endpoint.id, active: false, org_id: org.orgId });
       otherOrgs = await receiverFor((await newOrg()).api);
@@ -130,6 +135,7 @@ describe("webhooks over HTTP", () => {
       expect(req.headers["webhook-id"]).toMatch(/^msg_[0-9a-f]{32}$/);
       const { stages: _stages, stage: _stage, object: _object, ...payload } = job;
       expect(verifyWebhook(ok.endpoint.secret, req)).toEqual({ event: "job.succeeded", data: payload });
+      contract.checkWebhook("articles.job.succeeded", req.headers, req.rawBody);
       expect(() => verifyWebhook(flaky.endpoint.secret, req)).toThrow();
       const delivered = await deliveryIn(ok.endpoint.id, "delivered");
       expect(delivered).toMatchObject({ object: "webhook_delivery", event: "job.succeeded", event_id: expect.any(String), webhook_id: req.headers["webhook-id"], dead_reason: null, next_attempt_at: null });
@@ -161,7 +167,7 @@ describe("webhooks over HTTP", () => {
       expect(failing.receiver.requests).toHaveLength(3);
 
       failing.receiver.setDefault({ status: 200 });
-      const redelivered = await admin(`/admin/deliveries/${dead.id}/redeliver`, { method: "POST" });
+      const redelivered = contract.check("POST", "/admin/deliveries/{id}/redeliver", await admin(`/admin/deliveries/${dead.id}/redeliver`, { method: "POST" }));
       expect(redelivered.status).toBe(202);
       expect(redelivered.body).toMatchObject({ id: dead.id, status: "pending", webhook_id: dead.webhook_id });
       const [, , , again] = await failing.receiver.waitForRequests(4);
@@ -208,6 +214,7 @@ describe("webhooks over HTTP", () => {
     expect(job.status).toBe("failed");
     const [req] = await receiver.waitForRequests(1);
     const body = verifyWebhook(endpoint.secret, req);
+    contract.checkWebhook("articles.job.failed", req.headers, req.rawBody);
     expect(body).toMatchObject({ event: "job.failed", data: { id: job.id, status: "failed", error: job.error, result: {}, credits_charged: 0 } });
     expect(body.data.error).toEqual(expect.any(String));
     await succeededJob(org);

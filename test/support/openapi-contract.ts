@@ -60,4 +60,21 @@ export class OpenApiContract {
     }
     return res;
   }
+
+  /**
+   * A webhook request as received, against the document's `webhooks` entry `{surface}.{kind}`: every
+   * documented header present and matching, the JSON body matching the request body schema.
+   */
+  checkWebhook(name: string, headers: Record<string, string>, rawBody: string): void {
+    const post = this.doc.webhooks?.[name]?.post;
+    if (!post) throw new Error(`document has no webhook ${name}`);
+    for (const p of post.parameters ?? []) {
+      const value = headers[String(p.name).toLowerCase()];
+      if (value === undefined) throw new Error(`webhook ${name}: documented header ${p.name} is missing`);
+      const validate = this.compile(p.schema);
+      if (!validate(value)) throw new Error(`webhook ${name}: header ${p.name}=${value}: ${this.ajv.errorsText(validate.errors)}`);
+    }
+    const validate = this.compile(post.requestBody.content["application/json"].schema);
+    if (!validate(JSON.parse(rawBody))) throw new Error(`webhook ${name}: body does not match the document: ${this.ajv.errorsText(validate.errors)}; body ${rawBody}`);
+  }
 }

@@ -2,6 +2,7 @@ import { JSDOM } from "jsdom";
 import { imageModelFrom } from "../../shared/llm/from-config";
 import { brandSeed, createCoverImage, escapeXml, paletteFor, titleCardSvg, wrapText } from "../../services/pipeline/article/cover-image";
 import { decideBriefByRules } from "../../services/pipeline/article/recon";
+import { renderTitleCardPng } from "../../services/pipeline/article/title-card-png";
 import { startFakeOpenAI, TINY_PNG } from "../support/fake-openai";
 
 const brief = decideBriefByRules(
@@ -12,6 +13,13 @@ const brief = decideBriefByRules(
 function parseSvg(svg: string): Document {
   const { window } = new JSDOM("");
   return new window.DOMParser().parseFromString(svg, "image/svg+xml");
+}
+
+/** Width and height from a PNG's IHDR chunk (after the 8-byte signature). */
+function pngSize(png: Buffer): { width: number; height: number } {
+  expect(png.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))).toBe(true);
+  expect(png.subarray(12, 16).toString("ascii")).toBe("IHDR");
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
 }
 
 describe("the offline title card", () => {
@@ -44,11 +52,21 @@ describe("the offline title card", () => {
     expect(paletteFor("dispatch.example").background).toMatch(/^#[0-9a-f]{6}$/);
   });
 
-  it("becomes the cover when no images model is configured, with alt text in the article's language", async () => {
+  it("becomes the cover when no images model is configured: a 1200 × 630 PNG, alt text in the article's language", async () => {
     const { image, by } = await createCoverImage("Routenplanung: ein Überblick", brief);
     expect(by).toBe("title-card");
-    expect(image).toMatchObject({ media_type: "image/svg+xml", width: 1200, height: 630, alt: "Titelgrafik mit der Aufschrift „Routenplanung: ein Überblick“" });
-    expect(parseSvg(Buffer.from(image.data_base64, "base64").toString("utf8")).getElementsByTagName("parsererror")).toHaveLength(0);
+    expect(image).toMatchObject({ media_type: "image/png", width: 1200, height: 630, alt: "Titelgrafik mit der Aufschrift „Routenplanung: ein Überblick“" });
+    const png = Buffer.from(image.data_base64, "base64");
+    expect(pngSize(png)).toEqual({ width: 1200, height: 630 });
+  });
+
+  it("renders the same bytes for the same card (bundled font, no system fonts), and text changes the pixels", () => {
+    const palette = paletteFor("dispatch.example");
+    const once = renderTitleCardPng(titleCardSvg("Route planning for field teams", "Dispatch", palette));
+    expect(renderTitleCardPng(titleCardSvg("Route planning for field teams", "Dispatch", palette)).equals(once)).toBe(true);
+    // Without any glyph drawn, two titles would give the same picture.
+    expect(renderTitleCardPng(titleCardSvg("Another title entirely", "Dispatch", palette)).equals(once)).toBe(false);
+    expect(renderTitleCardPng(titleCardSvg("", null, palette)).length).toBeLessThan(once.length);
   });
 });
 

@@ -72,7 +72,7 @@ describe("the article stages", () => {
     expect(metas.research).toMatchObject({ search: "none", web_passages: 0 });
     expect(metas.draft).toMatchObject({ writer: "extractive", dropped_citations: 0 });
     expect(metas.edit).toMatchObject({ checked_by: "offline", removed_unsupported: 0 });
-    expect(metas.image).toMatchObject({ by: "title-card", media_type: "image/svg+xml" });
+    expect(metas.image).toMatchObject({ by: "title-card", media_type: "image/png" });
     expect(progress.some((p) => "sections_written" in p)).toBe(true);
     expect(progress.some((p) => "brand_passages" in p)).toBe(true);
 
@@ -86,7 +86,7 @@ describe("the article stages", () => {
     for (const c of article.citations) expect(evidence.some((e) => e.url === c.url && e.quote.includes(c.claim))).toBe(true);
     expect(article.quality_score).toBe(metas.score.quality_score);
     expect(article.derivatives?.x_thread?.length).toBeGreaterThan(1);
-    expect(article.image?.media_type).toBe("image/svg+xml");
+    expect(article.image?.media_type).toBe("image/png");
   });
 
   it("reports a clamped target in the plan's meta", async () => {

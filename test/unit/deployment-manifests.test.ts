@@ -4,7 +4,8 @@
  * deployed; the files are parsed and cross-checked (names, references, probes,
  * hardening, environment variables). Environment values are run through the
  * app's own config loader, so a value the processes would refuse fails here.
- * When kubectl is on PATH the overlays are also rendered with `kubectl kustomize`.
+ * Both overlays are rendered with `kubectl kustomize` and every object is validated against the
+ * Kubernetes API schemas of the version the manifests target (test/support/kubernetes-schemas.ts).
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -12,6 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import YAML from "yaml";
 import { loadConfig } from "../../shared/config";
+import { KUBERNETES_VERSION, schemaErrors, unknownFieldErrors } from "../support/kubernetes-schemas";
 
 const ROOT = path.resolve(__dirname, "../..");
 const K8S = path.join(ROOT, "k8s");
@@ -474,48 +476,89 @@ describe("k8s manifests: NATS and MongoDB", () => {
   });
 });
 
+/**
+ * An overlay as `kubectl kustomize` renders it (kubectl's bundled kustomize, v5; test/support/ensure-kubectl.sh
+ * checks it is there), from a copy of k8s/ with generated secrets, so the git-ignored files never touch the work tree.
+ */
+function renderOverlay(overlay: string): Obj[] {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "k8s-render-"));
+  try {
+    fs.cpSync(K8S, path.join(tmp, "k8s"), { recursive: true, filter: (src) => !/(secrets|mongodb)\.env$/.test(src) });
+    const dir = path.join(tmp, "k8s", "overlays", overlay);
+    execFileSync("sh", [path.join(tmp, "k8s", "gen-secrets.sh"), dir], { stdio: "pipe" });
+    const out = execFileSync("kubectl", ["kustomize", dir], { encoding: "utf8" });
+    return YAML.parseAllDocuments(out).map((d) => d.toJS());
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
 describe("k8s overlays rendered by kubectl kustomize", () => {
-  const kubectl = spawnSync("kubectl", ["version", "--client"], { encoding: "utf8" });
-  const run = kubectl.status === 0 ? it : it.skip;
-  if (kubectl.status !== 0) console.warn("kubectl not on PATH: skipping the kustomize render checks");
+  const rendered = new Map<string, Obj[]>();
+  const render = (overlay: string) => rendered.get(overlay) ?? rendered.set(overlay, renderOverlay(overlay)).get(overlay)!;
 
-  run.each(OVERLAYS)("%s renders with generated secrets that the app accepts", (overlay) => {
-    // A copy, so the generated (git-ignored) secret files never touch the work tree.
-    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "k8s-render-"));
-    try {
-      fs.cpSync(K8S, path.join(tmp, "k8s"), { recursive: true, filter: (src) => !/(secrets|mongodb)\.env$/.test(src) });
-      const dir = path.join(tmp, "k8s", "overlays", overlay);
-      execFileSync("sh", [path.join(tmp, "k8s", "gen-secrets.sh"), dir], { stdio: "pipe" });
-      const out = execFileSync("kubectl", ["kustomize", dir], { encoding: "utf8" });
-      const objs: Obj[] = YAML.parseAllDocuments(out).map((d) => d.toJS());
-      const ns = objs.find((o) => o.kind === "Namespace").metadata.name;
-      for (const o of objs) if (o.kind !== "Namespace") expect(o.metadata.namespace).toBe(ns);
+  it("has kubectl with its kustomize (npm test: test/support/ensure-kubectl.sh)", () => {
+    const kubectl = spawnSync("kubectl", ["version", "--client"], { encoding: "utf8" });
+    expect(kubectl.error?.message ?? "").toBe("");
+    expect(kubectl.stdout).toMatch(/Kustomize Version: v[5-9]/);
+  });
 
-      const deploys = objs.filter((o) => o.kind === "Deployment");
-      expect(deploys.map((d) => d.metadata.name).sort()).toEqual([...SERVICES].sort());
-      const byName = (kind: string, name: string) => objs.find((o) => o.kind === kind && o.metadata.name === name);
-      for (const d of deploys) {
-        const c = d.spec.template.spec.containers[0];
-        if (overlay === "prod") expect(c.image).not.toMatch(/:latest$|^[^:]+$/);
-        const cm = byName("ConfigMap", c.envFrom.find((r: Obj) => r.configMapRef).configMapRef.name);
-        const secret = byName("Secret", c.envFrom.find((r: Obj) => r.secretRef).secretRef.name);
-        const env = { ...secretOrConfigData(cm), ...secretOrConfigData(secret), SERVICES: envValue(c, "SERVICES")! };
-        const cfg = loadConfig(env); // a real token and URL now: must pass as is
-        expect(cfg.SERVICES).toEqual([d.metadata.name]);
-        expect(cfg.ADMIN_TOKEN!.length).toBeGreaterThanOrEqual(24);
-        // MONGO_URL carries the in-cluster root user created from mongodb-credentials.
-        const mongoCreds = secretOrConfigData(byName("Secret", "mongodb-credentials"));
-        const url = new URL(cfg.MONGO_URL!);
-        expect(url.username).toBe(mongoCreds.MONGO_INITDB_ROOT_USERNAME);
-        expect(url.password).toBe(mongoCreds.MONGO_INITDB_ROOT_PASSWORD);
-      }
-      // The NATS pod mounts the generated (hash-suffixed) nats.conf ConfigMap.
-      const nats = byName("StatefulSet", "nats");
-      const vol = nats.spec.template.spec.volumes.find((v: Obj) => v.configMap);
-      expect(byName("ConfigMap", vol.configMap.name)?.data["nats.conf"]).toMatch(/max_payload/);
-    } finally {
-      fs.rmSync(tmp, { recursive: true, force: true });
+  it.each(OVERLAYS)("%s renders with generated secrets that the app accepts", (overlay) => {
+    const objs = render(overlay);
+    const ns = objs.find((o) => o.kind === "Namespace").metadata.name;
+    for (const o of objs) if (o.kind !== "Namespace") expect(o.metadata.namespace).toBe(ns);
+
+    const deploys = objs.filter((o) => o.kind === "Deployment");
+    expect(deploys.map((d) => d.metadata.name).sort()).toEqual([...SERVICES].sort());
+    const byName = (kind: string, name: string) => objs.find((o) => o.kind === kind && o.metadata.name === name);
+    for (const d of deploys) {
+      const c = d.spec.template.spec.containers[0];
+      if (overlay === "prod") expect(c.image).not.toMatch(/:latest$|^[^:]+$/);
+      const cm = byName("ConfigMap", c.envFrom.find((r: Obj) => r.configMapRef).configMapRef.name);
+      const secret = byName("Secret", c.envFrom.find((r: Obj) => r.secretRef).secretRef.name);
+      const env = { ...secretOrConfigData(cm), ...secretOrConfigData(secret), SERVICES: envValue(c, "SERVICES")! };
+      const cfg = loadConfig(env); // a real token and URL now: must pass as is
+      expect(cfg.SERVICES).toEqual([d.metadata.name]);
+      expect(cfg.ADMIN_TOKEN!.length).toBeGreaterThanOrEqual(24);
+      // MONGO_URL carries the in-cluster root user created from mongodb-credentials.
+      const mongoCreds = secretOrConfigData(byName("Secret", "mongodb-credentials"));
+      const url = new URL(cfg.MONGO_URL!);
+      expect(url.username).toBe(mongoCreds.MONGO_INITDB_ROOT_USERNAME);
+      expect(url.password).toBe(mongoCreds.MONGO_INITDB_ROOT_PASSWORD);
     }
+    // The NATS pod mounts the generated (hash-suffixed) nats.conf ConfigMap.
+    const nats = byName("StatefulSet", "nats");
+    const vol = nats.spec.template.spec.volumes.find((v: Obj) => v.configMap);
+    expect(byName("ConfigMap", vol.configMap.name)?.data["nats.conf"]).toMatch(/max_payload/);
+  });
+
+  it.each(OVERLAYS)(`%s: every object is valid against the Kubernetes v${KUBERNETES_VERSION} API schemas, without unknown fields`, (overlay) => {
+    const objs = render(overlay);
+    expect(objs.length).toBeGreaterThan(20);
+    expect(schemaErrors(objs)).toEqual([]);
+    expect(unknownFieldErrors(objs)).toEqual([]);
+  });
+
+  it("refuses what the Kubernetes API would: a wrong type, a missing field, an unknown field, a removed API version", () => {
+    const objs: Obj[] = JSON.parse(JSON.stringify(render("dev")));
+    const deploy = objs.find((o) => o.kind === "Deployment" && o.metadata.name === "gateway");
+    deploy.spec.template.spec.containers[0].ports[0].containerPort = "3000";
+    const service = objs.find((o) => o.kind === "Service");
+    delete service.spec.ports[0].port;
+    const pdb = objs.find((o) => o.kind === "PodDisruptionBudget");
+    const hpa = objs.find((o) => o.kind === "HorizontalPodAutoscaler");
+    const broken = [deploy, service, { ...hpa, apiVersion: "autoscaling/v2beta2" }, { ...pdb, apiVersion: "policy/v1", kind: "PodDisruptionBudgets" }];
+    const errors = schemaErrors(broken);
+    expect(errors).toEqual([
+      expect.stringMatching(/^Deployment\/gateway: .*containerPort must be integer/),
+      expect.stringMatching(/^Service\/.+: .*ports\/0 must have required property port$/),
+      `HorizontalPodAutoscaler/${hpa.metadata.name}: apiVersion autoscaling/v2beta2 was removed in Kubernetes 1.26 (autoscaling/v2)`,
+      `PodDisruptionBudgets/${pdb.metadata.name}: policy/v1 PodDisruptionBudgets is not a kind of Kubernetes ${KUBERNETES_VERSION}`,
+    ]);
+
+    const typo = JSON.parse(JSON.stringify(objs.find((o) => o.kind === "Deployment" && o.metadata.name === "auth")));
+    typo.spec.template.spec.containers[0].readinessprobe = typo.spec.template.spec.containers[0].readinessProbe;
+    expect(unknownFieldErrors([typo])).toEqual([`Deployment/auth: Object literal may only specify known properties, and '"readinessprobe"' does not exist in type 'IContainer'.`]);
   });
 });
 

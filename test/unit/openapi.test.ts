@@ -1,7 +1,10 @@
 import SwaggerParser from "@apidevtools/swagger-parser";
 import { z } from "zod";
 import { CreateArticleBody, ListArticlesQuery } from "../../shared/schemas/articles";
+import { EVENT_CATALOG, EVENT_SURFACES } from "../../shared/events/catalog";
 import { openApiDocument, openApiJson, ROUTE_ERRORS } from "../../services/gateway/openapi";
+import { componentName, SCHEMA_COMPONENTS } from "../../services/gateway/openapi-components";
+import { undescribedEventKinds } from "../../services/gateway/openapi-webhooks";
 import { ADMIN_ROUTES, API_ROUTES } from "../../services/gateway/routes";
 
 type Json = Record<string, any>;
@@ -93,5 +96,62 @@ describe("OpenAPI document", () => {
       const [method, path] = key.split(" ");
       expect(op(doc, method, path)).toBeDefined();
     }
+  });
+});
+
+describe("OpenAPI responses and webhooks", () => {
+  it("is version 1.0.0", () => {
+    expect(fresh().info.version).toBe("1.0.0");
+  });
+
+  it("gives every success response of every route the schema of the zod contract its service answers with", () => {
+    const doc = fresh();
+    for (const [prefix, routes] of [["/v1", API_ROUTES], ["/admin", ADMIN_ROUTES]] as const) {
+      for (const r of routes) {
+        const o = op(doc, r.method, prefix + r.path.replace(/:([a-z_]+)/g, "{$1}"));
+        for (const [status, response] of Object.entries(o.responses as Record<string, Json>)) {
+          if (Number(status) >= 300 || !response.content) continue;
+          if (r.stream) {
+            expect(response.content[r.stream].schema.description).toContain(`#/components/schemas/${componentName(r.response)}`);
+            continue;
+          }
+          const name = componentName(r.response);
+          expect(response.content["application/json"].schema).toEqual({ $ref: `#/components/schemas/${name}` });
+          expect(doc.components.schemas[name]).toBeDefined();
+        }
+      }
+    }
+    // No response body is left as a bare object.
+    expect(openApiJson()).not.toContain('"schema":{"type":"object"}');
+  });
+
+  it("emits each component as zod 4's own JSON Schema of the schema (refs to other components)", () => {
+    const doc = fresh();
+    const direct = z.toJSONSchema(SCHEMA_COMPONENTS.UsageDay, { target: "draft-2020-12", io: "output" }) as Json;
+    delete direct.$schema;
+    expect(doc.components.schemas.UsageDay).toEqual(direct);
+    expect(doc.components.schemas.Article.properties.publications).toEqual({ type: "array", items: { $ref: "#/components/schemas/ArticlePublication" } });
+    expect(doc.components.schemas.Job.properties.stages).toEqual({ type: "array", items: { $ref: "#/components/schemas/JobStage" } });
+    expect(doc.components.schemas.ArticleList.properties.data.items).toEqual({ $ref: "#/components/schemas/ArticleSummary" });
+  });
+
+  it("describes every event of every surface's catalog as a webhook with the Standard Webhooks headers", () => {
+    const doc = fresh();
+    expect(undescribedEventKinds()).toEqual([]);
+    const expected = EVENT_SURFACES.flatMap((surface) => Object.keys(EVENT_CATALOG[surface]).map((kind) => `${surface}.${kind}`));
+    expect(Object.keys(doc.webhooks).sort()).toEqual(expected.sort());
+    for (const name of expected) {
+      const post = doc.webhooks[name].post;
+      expect(post.parameters.map((p: Json) => [p.name, p.in, p.required])).toEqual([
+        ["webhook-id", "header", true],
+        ["webhook-timestamp", "header", true],
+        ["webhook-signature", "header", true],
+      ]);
+      const body = post.requestBody.content["application/json"].schema;
+      expect(body.required).toEqual(["event", "data"]);
+      expect(body.properties.event).toEqual({ type: "string", const: name.slice(name.indexOf(".") + 1) });
+      expect(post.responses["2XX"]).toBeDefined();
+    }
+    expect(doc.webhooks["articles.job.succeeded"].post.requestBody.content["application/json"].schema.properties.data.properties.status).toEqual({ type: "string", const: "succeeded" });
   });
 });

@@ -3,6 +3,7 @@ import type { z } from "zod";
 import type { GeneratedImage } from "../../../shared/schemas/articles";
 import type { GenerateImageFn } from "../../../shared/llm/openai-images";
 import { fill, languagePack } from "./phrases";
+import { CARD_FONT_FAMILY, renderTitleCardPng } from "./title-card-png";
 import type { ArticleBrief } from "./types";
 
 export type CoverImage = z.output<typeof GeneratedImage>;
@@ -87,11 +88,11 @@ export function wrapText(text: string, width: number, maxLines = MAX_LINES): str
   return kept;
 }
 
-/** The offline cover: an SVG title card in the brand's palette, the title wrapped and sized to fit, the brand named below. */
+/** The offline cover's drawing: an SVG title card in the brand's palette, the title wrapped and sized to fit, the brand named below. */
 export function titleCardSvg(title: string, brandName: string | null, palette: Palette): string {
   const fontSize = title.length > 90 ? 48 : title.length > 50 ? 58 : 68;
-  // Average glyph width of a sans-serif is ~0.55 em: characters per line for the 1040 px text column.
-  const perLine = Math.floor(1040 / (fontSize * 0.55));
+  // Inter Bold's glyphs average ~0.6 em: characters per line for the 1040 px text column.
+  const perLine = Math.floor(1040 / (fontSize * 0.6));
   const lines = wrapText(title, perLine);
   const lineHeight = Math.round(fontSize * 1.2);
   const top = Math.round((CARD_HEIGHT - lines.length * lineHeight) / 2) + fontSize - 20;
@@ -102,13 +103,16 @@ export function titleCardSvg(title: string, brandName: string | null, palette: P
     `<rect width="${CARD_WIDTH}" height="${CARD_HEIGHT}" fill="${palette.background}"/>`,
     `<rect width="${CARD_WIDTH}" height="${CARD_HEIGHT}" fill="url(#bg)"/>`,
     `<rect x="80" y="72" width="120" height="10" rx="5" fill="${palette.accent}"/>`,
-    `<text font-family="Helvetica, Arial, sans-serif" font-size="${fontSize}" font-weight="700" fill="${palette.text}">${tspans}</text>`,
-    brandName ? `<text x="80" y="${CARD_HEIGHT - 64}" font-family="Helvetica, Arial, sans-serif" font-size="30" fill="${palette.accent}">${escapeXml(brandName)}</text>` : "",
+    `<text font-family="${CARD_FONT_FAMILY}, sans-serif" font-size="${fontSize}" font-weight="700" fill="${palette.text}">${tspans}</text>`,
+    brandName ? `<text x="80" y="${CARD_HEIGHT - 64}" font-family="${CARD_FONT_FAMILY}, sans-serif" font-size="30" fill="${palette.accent}">${escapeXml(brandName)}</text>` : "",
     `</svg>`,
   ].join("");
 }
 
-/** image: the configured images model draws a cover (no text in it); without one, the SVG title card. */
+/**
+ * image: the configured images model draws a cover (no text in it); without one, the title card as a
+ * PNG (1200 × 630, the social-card size): CMSs refuse SVG uploads and `og:image` readers do not draw SVG.
+ */
 export async function createCoverImage(title: string, brief: ArticleBrief, generate?: GenerateImageFn): Promise<{ image: CoverImage; by: "model" | "title-card"; tokensIn: number; tokensOut: number }> {
   const pack = languagePack(brief.language);
   if (generate) {
@@ -124,9 +128,9 @@ export async function createCoverImage(title: string, brief: ArticleBrief, gener
       tokensOut: result.tokensOut,
     };
   }
-  const svg = titleCardSvg(title, brief.brand?.name ?? null, paletteFor(brandSeed(brief)));
+  const png = renderTitleCardPng(titleCardSvg(title, brief.brand?.name ?? null, paletteFor(brandSeed(brief))));
   return {
-    image: { alt: fill(pack.coverAltCard, { T: title }), media_type: "image/svg+xml", data_base64: Buffer.from(svg, "utf8").toString("base64"), width: CARD_WIDTH, height: CARD_HEIGHT },
+    image: { alt: fill(pack.coverAltCard, { T: title }), media_type: "image/png", data_base64: png.toString("base64"), width: CARD_WIDTH, height: CARD_HEIGHT },
     by: "title-card",
     tokensIn: 0,
     tokensOut: 0,

@@ -1,5 +1,5 @@
 import jwt from "jsonwebtoken";
-import { formParts, startFakeServer, type FakeReply, type FakeServer } from "./server";
+import { extensionTypeOf, formParts, imageTypeOf, startFakeServer, type FakeReply, type FakeServer } from "./server";
 
 /**
  * Ghost Admin API as a fake (ghost.org/docs/admin-api): `Authorization: Ghost <JWT>` where the JWT is
@@ -55,7 +55,10 @@ export async function startFakeGhost(): Promise<FakeGhost> {
       const file = form.get("file");
       if (!(file instanceof Blob)) return err(422, "ValidationError", "Please select an image.", "file");
       const name = (file as File).name;
-      images.set(name, { bytes: Buffer.from(await file.arrayBuffer()), mediaType: file.type });
+      const bytes = Buffer.from(await file.arrayBuffer());
+      // Ghost's upload validation: an image extension, and a file that is the image it says.
+      if (!extensionTypeOf(name) || imageTypeOf(bytes) !== file.type) return err(415, "UnsupportedMediaTypeError", "Please select a valid image file.", "file");
+      images.set(name, { bytes, mediaType: file.type });
       return { status: 201, body: { images: [{ url: `${base}/content/images/${name}`, ref: form.get("ref") }] } };
     }
     const validate = (post: any): FakeReply | undefined => {

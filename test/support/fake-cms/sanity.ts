@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { bearer, startFakeServer, type FakeReply, type FakeServer } from "./server";
+import { bearer, imageTypeOf, startFakeServer, type FakeReply, type FakeServer } from "./server";
 
 /**
  * Sanity's HTTP API as a fake (sanity.io/docs/http-reference): Bearer token (else 401
@@ -38,8 +38,12 @@ export async function startFakeSanity(opts: { token: string; projectId: string; 
     }
     if (req.method === "POST" && route === `assets/images/${opts.dataset}`) {
       const mediaType = String(req.headers["content-type"] ?? "");
-      if (!mediaType.startsWith("image/")) return { status: 400, body: { statusCode: 400, error: "Bad Request", message: "Invalid image, could not read metadata" } };
-      const id = `image-${createHash("sha1").update(req.body).digest("hex")}-1x1-${mediaType.split("/")[1].replace("svg+xml", "svg")}`;
+      if (!mediaType.startsWith("image/") || (mediaType !== "image/svg+xml" && imageTypeOf(req.body) !== mediaType)) {
+        return { status: 400, body: { statusCode: 400, error: "Bad Request", message: "Invalid image, could not read metadata" } };
+      }
+      // Sanity names an image asset by its SHA-1, its pixel size and its format; a PNG's size is in its IHDR.
+      const size = req.body.subarray(12, 16).toString("latin1") === "IHDR" ? `${req.body.readUInt32BE(16)}x${req.body.readUInt32BE(20)}` : "1x1";
+      const id = `image-${createHash("sha1").update(req.body).digest("hex")}-${size}-${mediaType.split("/")[1].replace("svg+xml", "svg")}`;
       assets.set(id, { bytes: req.body, mediaType });
       return { status: 200, body: { document: { _id: id, _type: "sanity.imageAsset", url: `https://cdn.sanity.test/images/${opts.projectId}/${opts.dataset}/${id}`, mimeType: mediaType } } };
     }

@@ -104,3 +104,16 @@ export function bearer(req: FakeRequest): string | undefined {
 export async function formParts(req: FakeRequest): Promise<FormData> {
   return new Response(new Uint8Array(req.body), { headers: { "content-type": String(req.headers["content-type"]) } }).formData();
 }
+
+/** The image type its bytes say (PNG, JPEG, GIF, WebP signatures), as a CMS's file check reads them; null for anything else. */
+export function imageTypeOf(bytes: Buffer): string | null {
+  if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return "image/png";
+  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return "image/jpeg";
+  if (bytes.subarray(0, 6).toString("latin1") === "GIF87a" || bytes.subarray(0, 6).toString("latin1") === "GIF89a") return "image/gif";
+  if (bytes.subarray(0, 4).toString("latin1") === "RIFF" && bytes.subarray(8, 12).toString("latin1") === "WEBP") return "image/webp";
+  return null;
+}
+
+/** The image types by file extension, as WordPress's and Ghost's upload checks match name and content. */
+export const IMAGE_EXTENSIONS: Record<string, string> = { png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg", gif: "image/gif", webp: "image/webp" };
+export const extensionTypeOf = (filename: string): string | undefined => IMAGE_EXTENSIONS[filename.split(".").pop()?.toLowerCase() ?? ""];

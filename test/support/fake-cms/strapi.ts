@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { bearer, formParts, startFakeServer, type FakeReply, type FakeServer } from "./server";
+import { bearer, formParts, imageTypeOf, startFakeServer, type FakeReply, type FakeServer } from "./server";
 
 /**
  * Strapi 5 REST API as a fake (docs.strapi.io/cms/api/rest): `Authorization: Bearer <API token>`
@@ -31,6 +31,8 @@ export async function startFakeStrapi(opts: { token: string; collection: string;
       const file = form.get("files");
       if (!(file instanceof Blob)) return err(400, "ValidationError", "Files are empty");
       const info = JSON.parse(String(form.get("fileInfo") ?? "{}"));
+      // The upload plugin reads the image's type from its bytes (for its formats and dimensions).
+      if (imageTypeOf(Buffer.from(await file.arrayBuffer())) !== file.type) return err(400, "ValidationError", "File type does not match its content");
       const id = nextId++;
       files.set(id, { bytes: Buffer.from(await file.arrayBuffer()), name: (file as File).name, alternativeText: info.alternativeText ?? "" });
       return { status: 201, body: [{ id, documentId: randomBytes(12).toString("hex"), name: (file as File).name, alternativeText: info.alternativeText ?? null, url: `/uploads/${(file as File).name}` }] };

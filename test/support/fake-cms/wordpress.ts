@@ -1,4 +1,4 @@
-import { startFakeServer, type FakeReply, type FakeServer } from "./server";
+import { extensionTypeOf, imageTypeOf, startFakeServer, type FakeReply, type FakeServer } from "./server";
 
 
 /**
@@ -54,7 +54,10 @@ export async function startFakeWordPress(opts: { username: string; applicationPa
       if (!filename) return error(400, "rest_upload_no_content_disposition", "No Content-Disposition supplied.");
       if (req.body.length === 0) return error(400, "rest_upload_no_data", "No data supplied.");
       const mediaType = String(req.headers["content-type"] ?? "");
-      if (!/^image\/(png|jpeg|gif|webp)$/.test(mediaType)) return error(500, "rest_upload_unknown_error", "Sorry, you are not allowed to upload this file type.");
+      // wp_check_filetype_and_ext: the name's extension and the bytes must agree on an allowed type (SVG is not one).
+      if (!/^image\/(png|jpeg|gif|webp)$/.test(mediaType) || imageTypeOf(req.body) !== mediaType || extensionTypeOf(filename) !== mediaType) {
+        return error(500, "rest_upload_sideload_error", "Sorry, you are not allowed to upload this file type.");
+      }
       const id = nextId++;
       media.set(id, { bytes: req.body, mediaType, filename, alt: req.query.get("alt_text") ?? "" });
       return { status: 201, body: { id, source_url: `${base}/wp-content/uploads/${filename}`, alt_text: req.query.get("alt_text") ?? "" } };
