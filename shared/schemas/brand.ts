@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { contract } from "../action";
 import { httpUrl, orgId, uuid } from "../validation";
-import { pageQuery } from "./pagination";
+import { pageQuery, PageParams, type ListPage } from "./pagination";
 
 
 /** Bounds the spec leaves open: docs/decisions.md#brand-profiles-and-sources. */
@@ -110,10 +110,33 @@ export interface SourceResource {
 }
 
 export const ProfileParams = ProfilePath.extend({ org_id: orgId });
+export const CreateProfileParams = CreateBrandProfileBody.extend({ org_id: orgId });
+export const ListProfilesParams = PageParams.extend({ org_id: orgId });
+
+/** `brand-knowledge.createProfile`'s reply (POST /v1/brand-profiles, 201). */
+export interface CreatedBrandProfile {
+  id: string;
+  object: "brand_profile";
+  name: string;
+  website_url: string | null;
+  voice_status: VoiceStatus;
+  ingest_job_id?: string;
+}
+
+/** `brand-knowledge.addSource`'s reply (POST /v1/brand-profiles/{id}/sources, 202). */
+export interface AddedSource {
+  id: string;
+  object: "kb_source";
+  status: "pending";
+  ingest_job_id: string;
+}
 
 // The brand-knowledge service's actions other services call: params and reply declared once (shared/action.ts `contract`).
 export const BrandKnowledgeActions = {
   getProfile: contract<BrandProfileResource>()("brand-knowledge.getProfile", ProfileParams),
   listSources: contract<{ object: "list"; data: SourceResource[] }>()("brand-knowledge.listSources", ProfileParams),
   retrieve: contract<RetrievedChunk[]>()("brand-knowledge.retrieve", RetrieveParams),
+  createProfile: contract<CreatedBrandProfile>()("brand-knowledge.createProfile", CreateProfileParams),
+  listProfiles: contract<ListPage<BrandProfileSummary>>()("brand-knowledge.listProfiles", ListProfilesParams),
+  addSource: contract<AddedSource>()("brand-knowledge.addSource", AddSourceParams),
 };
