@@ -11,6 +11,18 @@ export type ArticleMode = (typeof ARTICLE_MODES)[number];
 export type DerivativeKind = (typeof DERIVATIVE_KINDS)[number];
 export type ArticleStatus = (typeof ARTICLE_STATUSES)[number];
 
+/**
+ * The review lifecycle (docs/articles.md#lifecycle; the rules in services/articles/lifecycle.ts): forward one step at a time, back to an
+ * earlier step whenever the text needs work again. Publishing needs an approval first; a
+ * published article goes back to draft to be reworked.
+ */
+export const ARTICLE_TRANSITIONS: Readonly<Record<ArticleStatus, readonly ArticleStatus[]>> = {
+  draft: ["in_review"],
+  in_review: ["draft", "approved"],
+  approved: ["draft", "in_review", "published"],
+  published: ["draft"],
+};
+
 /** The words the pipeline aims for: a target_words outside this range is clamped and the job says so. */
 export const PIPELINE_MIN_WORDS = 600;
 export const PIPELINE_MAX_WORDS = 3000;
