@@ -9,7 +9,9 @@ import { parseOrThrow, uuid } from "../../../shared/validation";
  * What a form typed, checked against the action's own contract before the call: a refusal carries the
  * rule's message exactly as the action would give it, and the call is typed by the contract.
  */
-export const formParams = <S extends z.ZodType>(action: Contract<S, unknown>, typed: Record<string, unknown>): z.output<S> => parseOrThrow(action.params, typed);
+export const formParams = <S extends z.ZodType>(action: Contract<S, unknown>, typed: Record<string, unknown>): z.output<S> =>
+  // A field left empty is absent, as it is from a JSON body: never a key holding `undefined`, which would be stored as null.
+  parseOrThrow(action.params, Object.fromEntries(Object.entries(typed).filter(([, v]) => v !== undefined)));
 
 /** A whole number as typed, or the text itself (so that the contract refuses it with its own message). */
 export const intField = (form: URLSearchParams, name: string): number | string => {

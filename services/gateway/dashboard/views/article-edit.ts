@@ -33,8 +33,8 @@ export function articleEditPage(c: { session: Session; org: OrgRef; notice?: Not
     <h2>Edit article</h2>
     ${csrfField(c.session)}
     <label>Title<input name="title" value="${v.title}" maxlength="300"></label>
-    <label>Meta title <small class="muted">(search engines show about 60 characters)</small><input name="meta_title" value="${v.meta_title}" maxlength="200"></label>
-    <label>Meta description <small class="muted">(about 160 characters)</small><textarea name="meta_description" rows="3" maxlength="500">${v.meta_description}</textarea></label>
+    <label><span>Meta title <small class="muted">(search engines show about 60 characters)</small></span><input name="meta_title" value="${v.meta_title}" maxlength="200"></label>
+    <label><span>Meta description <small class="muted">(about 160 characters)</small></span><textarea name="meta_description" rows="3" maxlength="500">${v.meta_description}</textarea></label>
     <label>Body (markdown)<textarea name="content_markdown" rows="28" class="markdown-input" spellcheck="true">${v.content_markdown}</textarea></label>
     <div class="row">
       <button type="submit" name="intent" value="save" id="save-article">Save</button>

@@ -89,9 +89,9 @@ export function newArticlePage(c: Ctx, v: NewArticleValues, o: { profiles: Brand
   <form method="post" action="${orgUrl(c.org.id, "/articles")}" class="stack" id="new-article-form" data-price-url="${orgUrl(c.org.id, "/articles/price")}">
     ${csrfField(c.session)}
     <input type="hidden" name="idempotency_key" value="${v.idempotency_key}">
-    <label>Topic<input name="topic" value="${v.topic}" required minlength="4" maxlength="500" placeholder="Home composting for beginners"></label>
+    <label>Topic<input name="topic" value="${v.topic}" required maxlength="500" placeholder="Home composting for beginners"></label>
     <div class="grid-form">
-      <label>Keyword <span class="muted">(optional)</span><input name="target_keyword" value="${v.target_keyword}" maxlength="200" placeholder="home composting"></label>
+      <label><span>Keyword <span class="muted">(optional)</span></span><input name="target_keyword" value="${v.target_keyword}" maxlength="200" placeholder="home composting"></label>
       <label>Brand profile<select name="brand_profile_id"><option value="">— none (web research only) —</option>${o.profiles.map(
         (p) => html`<option value="${p.id}"${selected(v.brand_profile_id === p.id)}>${p.name} (${p.sources} sources)</option>`,
       )}</select></label>
@@ -100,10 +100,10 @@ export function newArticlePage(c: Ctx, v: NewArticleValues, o: { profiles: Brand
       <label>Target words<input name="target_words" type="number" min="400" max="4000" step="1" value="${v.target_words}"></label>
     </div>
     <div class="grid-form">
-      <label>Tone <span class="muted">(optional)</span><input name="tone" value="${v.tone}" maxlength="300" placeholder="friendly, practical"></label>
-      <label>Audience <span class="muted">(optional)</span><input name="audience" value="${v.audience}" maxlength="300" placeholder="first-time gardeners"></label>
+      <label><span>Tone <span class="muted">(optional)</span></span><input name="tone" value="${v.tone}" maxlength="300" placeholder="friendly, practical"></label>
+      <label><span>Audience <span class="muted">(optional)</span></span><input name="audience" value="${v.audience}" maxlength="300" placeholder="first-time gardeners"></label>
     </div>
-    <label>Extra instructions <span class="muted">(optional)</span><textarea name="extra_instructions" rows="2" maxlength="2000">${v.extra_instructions}</textarea></label>
+    <label><span>Extra instructions <span class="muted">(optional)</span></span><textarea name="extra_instructions" rows="2" maxlength="2000">${v.extra_instructions}</textarea></label>
     <fieldset class="choice"><legend>Extras</legend>
       <label class="check"><input type="checkbox" name="image"${checked(v.image)}> Cover image</label>
       ${DERIVATIVE_CHOICES.map(([kind, label]) => html`<label class="check"><input type="checkbox" name="derivatives" value="${kind}"${checked(v.derivatives.includes(kind))}> ${label}</label>`)}

@@ -36,9 +36,9 @@ export function brandProfilesPage(c: Ctx, profiles: BrandProfileSummary[], value
     ${csrfField(c.session)}
     <div class="grid-form">
       <label>Name<input name="name" required maxlength="200" value="${values.name ?? ""}"></label>
-      <label>Website <span class="muted">(optional: crawled as its first source)</span><input name="website_url" type="url" value="${values.website_url ?? ""}" placeholder="https://example.com"></label>
+      <label><span>Website <span class="muted">(optional: crawled as its first source)</span></span><input name="website_url" type="url" value="${values.website_url ?? ""}" placeholder="https://example.com"></label>
     </div>
-    <label>Description <span class="muted">(optional)</span><textarea name="description" rows="2" maxlength="2000">${values.description ?? ""}</textarea></label>
+    <label><span>Description <span class="muted">(optional)</span></span><textarea name="description" rows="2" maxlength="2000">${values.description ?? ""}</textarea></label>
     <div class="row"><button type="submit">Create profile</button></div>
   </form>
 </section>`,
@@ -101,8 +101,8 @@ function sourceForm(c: Ctx, profileId: string, type: SourceType, v: Record<strin
   return html`<form method="post" action="${orgUrl(c.org.id, `/brand-profiles/${profileId}/sources`)}" class="stack source-form" data-type="${type}">
   ${csrfField(c.session)}<input type="hidden" name="type" value="${type}">
   <h3>${f.label}</h3><p class="muted small">${f.hint}</p>
-  <label>Title <span class="muted">(optional)</span><input name="title" maxlength="200" value="${v.title ?? ""}"></label>
-  ${f.url !== "none" ? html`<label>Address${f.url === "optional" ? html` <span class="muted">(optional)</span>` : html``}<input name="url" type="url"${f.url === "required" ? html` required` : html``} value="${v.url ?? ""}" placeholder="https://"></label>` : html``}
+  <label><span>Title <span class="muted">(optional)</span></span><input name="title" maxlength="200" value="${v.title ?? ""}"></label>
+  ${f.url !== "none" ? html`<label><span>Address${f.url === "optional" ? html` <span class="muted">(optional)</span>` : html``}</span><input name="url" type="url"${f.url === "required" ? html` required` : html``} value="${v.url ?? ""}" placeholder="https://"></label>` : html``}
   ${f.content ? html`<label>Text<textarea name="content" rows="6" required>${v.content ?? ""}</textarea></label>` : html``}
   <button type="submit">Add ${f.label.toLowerCase()}</button>
 </form>`;
