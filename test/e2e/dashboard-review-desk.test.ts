@@ -331,6 +331,8 @@ describe("the review desk in a browser", () => {
     await expect(page.locator("#publish-result").textContent()).resolves.toContain("as a draft");
     expect(await page.locator("#article-status").textContent()).toBe("approved");
 
+    // The form keeps the integration it was sent with.
+    expect(await page.inputValue("#publish-form select[name=integration_id]")).toBe(integrationId);
     await page.check("#publish-form input[name=as_draft][value=false]");
     await page.click("#publish-form button");
     await expect(page.locator("#publish-result").textContent()).resolves.toContain("as a live post");
@@ -344,14 +346,16 @@ describe("the review desk in a browser", () => {
     // The link opens the live post on WordPress (outside the dashboard: its own page, not watched for the dashboard's policy).
     const reader = await browser.newPage();
     try {
-      const res = await reader.goto(href);
-      expect(res!.status()).toBe(200);
-      // WordPress shows the edited text (how WordPress itself treats markup in a title is WordPress's matter).
-      expect(await reader.content()).toContain("compost thermometer");
-      await reader.screenshot({ path: path.join(SHOTS, "wordpress-post.png"), fullPage: true });
+      expect((await reader.goto(href))!.status()).toBe(200);
     } finally {
       await reader.close();
     }
+    // Debian's WordPress files come without a theme, so the page itself is blank: WordPress's REST API says what it serves there.
+    const publication = (await client(platform.url, org.key)(`/v1/articles/${articleId}`)).body.publications[0];
+    expect(publication).toMatchObject({ integration_id: integrationId, kind: "wordpress", status: "published", external_url: href });
+    const post = await wp.get(`/wp-json/wp/v2/posts/${publication.external_id}?context=edit`);
+    expect(post.body).toMatchObject({ status: "publish", link: href });
+    expect(post.body.content.raw).toContain("compost thermometer");
 
     // The list's status filter.
     await page.goto(`/dashboard/orgs/${org.orgId}/articles?status=published`);

@@ -34,13 +34,13 @@ const DONE = { saved: "Saved. The body was rendered again and measured.", ...Obj
 
 // ---------------------------------------------------------------- reading
 
-async function showArticle(c: OrgCall, o: { notice?: Notice; published?: PublishResult } = {}): Promise<Html> {
+async function showArticle(c: OrgCall, o: { notice?: Notice; published?: PublishResult; chosen?: string } = {}): Promise<Html> {
   const a = await call(c.caller, ArticlesActions.get, { org_id: c.org.id, id: c.params.article, format: "html" });
   const [integrations, job] = await Promise.all([
     call(c.caller, IntegrationActions.listIntegrations, { org_id: c.org.id }),
     nullIfNotFound(call(c.caller, PipelineActions.get, { org_id: c.org.id, id: a.job_id })),
   ]);
-  return articleReadPage({ session: c.session, org: c.org, notice: o.notice }, a, { integrations: integrations.data, scored: scoredAt(job), published: o.published });
+  return articleReadPage({ session: c.session, org: c.org, notice: o.notice }, a, { integrations: integrations.data, scored: scoredAt(job), published: o.published, chosen: o.chosen ?? c.form.get("integration_id") ?? undefined });
 }
 
 // ---------------------------------------------------------------- editing

@@ -48,6 +48,8 @@ export interface ArticleReadExtras {
   integrations: IntegrationResource[];
   scored: ScoredAt | null;
   published?: PublishResult;
+  /** The integration the last publish form named: chosen again in the form. */
+  chosen?: string;
 }
 
 export function articleReadPage(c: Ctx, a: ArticleResource, x: ArticleReadExtras): Html {
@@ -132,7 +134,7 @@ function publishCard(c: Ctx, a: ArticleResource, x: ArticleReadExtras): Html {
   ${x.integrations.length
     ? html`<form method="post" action="${orgUrl(c.org.id, `/articles/${a.id}/publish`)}" class="stack" id="publish-form">
         ${csrfField(c.session)}
-        <label>Integration<select name="integration_id">${x.integrations.map((i) => html`<option value="${i.id}">${i.name} (${i.kind})</option>`)}</select></label>
+        <label>Integration<select name="integration_id">${x.integrations.map((i) => html`<option value="${i.id}"${i.id === x.chosen ? html` selected` : html``}>${i.name} (${i.kind})</option>`)}</select></label>
         <fieldset class="choice"><legend>As</legend>
           <label class="check"><input type="radio" name="as_draft" value="true" checked> a draft (any status; the status stays ${STATUS_LABEL[a.status]})</label>
           <label class="check"><input type="radio" name="as_draft" value="false"> live (approved articles; moves it to published)</label>
