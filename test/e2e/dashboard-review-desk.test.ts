@@ -254,6 +254,7 @@ describe("the review desk in a browser", () => {
     expect(uncited).toMatch(/^\d+ of \d+ sentences cite no source/);
     expect(await page.locator("#article-body .flag-uncited").count()).toBe(Number(/^(\d+)/.exec(uncited!)![1]));
     await shot(page, "article-read");
+    await page.locator("article.reader").screenshot({ path: path.join(SHOTS, "article-reader-column.png") });
   }, 240_000);
 
   it("moves the article through review with the lifecycle's buttons, and shows the API's message for a refused move", async () => {

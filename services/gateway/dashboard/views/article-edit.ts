@@ -1,5 +1,5 @@
 import type { ArticleResource, RenderedMarkdown } from "../../../../shared/schemas/articles";
-import { html, type Html } from "../html";
+import { html, Html } from "../html";
 import type { Session } from "../session";
 import { readerHtml } from "./article-html";
 import { csrfField, orgUrl, page, type Notice, type OrgRef } from "./layout";
@@ -47,10 +47,21 @@ export function articleEditPage(c: { session: Session; org: OrgRef; notice?: Not
     <h3>Preview</h3>
     ${preview
       ? html`<p class="muted small" id="preview-metrics">${preview.word_count.toLocaleString("en-US")} words · ${preview.read_minutes} min read · reading ease ${preview.flesch_score}</p>
-        <h1 class="reader-title">${v.title}</h1><div class="article-body">${readerHtml(preview.content_html).body}</div>`
+        ${previewBody(v.title, preview.content_html)}`
       : html`<p class="muted">Press “Preview” to see the body as readers will see it, without saving.</p>`}
   </section>
 </form>`,
   );
 }
 
+
+/** The preview: the text as on the reading page, and its source list as footnotes the references link to. */
+function previewBody(title: string, contentHtml: string): Html {
+  const r = readerHtml(contentHtml);
+  return html`<h1 class="reader-title">${title}</h1><div class="article-body">${r.body}</div>
+    ${r.footnotes.length
+      ? html`<section class="footnotes"><h2>${r.sourcesHeading}</h2><ol>${r.footnotes.map(
+          (f) => html`<li id="source-${f.number}" class="footnote">${new Html(f.label) /* sanitized by the articles service (article-html.ts) */}</li>`,
+        )}</ol></section>`
+      : html``}`;
+}

@@ -35,10 +35,10 @@ const LIST_ITEM = /<li>([\s\S]*?)<\/li>/g;
 const HREF = /^<a href="([^"]*)"/;
 /** `[[n]](url)` rendered: a link whose text is `[n]`; a source without an address is the bare text `[n]`. */
 const LINKED_MARK = /<a href="[^"]*"(?: rel="[^"]*")?>\[(\d{1,3})\]<\/a>/g;
-const FOOTNOTE_REF = /<sup class="fn">[\s\S]*?<\/sup>/;
+const FOOTNOTE_REF = /<sup class="fn[^"]*">[\s\S]*?<\/sup>/;
 const PARAGRAPH = /<p>([\s\S]*?)<\/p>/g;
-/** A sentence ends at . ! or ? (then closing quotes or brackets, then its footnote references) before a space and a capital or digit. */
-const SENTENCE = /[\s\S]+?(?:[.!?]["”’)]*(?:<sup class="fn">[\s\S]*?<\/sup>)*(?=\s+["“(]?[\p{Lu}\d])|$)/gu;
+/** A sentence ends at . ! or ? (then closing quotes or brackets, then its footnote references, spaced or not) before a space and a capital or digit. */
+const SENTENCE = /[\s\S]+?(?:[.!?]["”’)]*(?:\s*<sup class="fn[^"]*">[\s\S]*?<\/sup>)*(?=\s+["“(]?[\p{Lu}\d])|$)/gu;
 
 const ref = (n: number): string => `<sup class="fn"><a href="#source-${n}" aria-label="source ${n}">${n}</a></sup>`;
 
@@ -59,6 +59,8 @@ export function readerHtml(contentHtml: string): ReaderHtml {
   body = body.replace(/(<sup class="fn">[\s\S]*?<\/sup>)|\[(\d{1,3})\]/g, (whole, sup: string | undefined, n: string | undefined) =>
     sup ? sup : n && known(n) ? ref(Number(n)) : whole,
   );
+  // A reference sits on the sentence it ends ("soil.¹"); two in a row read "¹,²".
+  body = body.replace(/\s+(<sup class="fn">)/g, "$1").replace(/<\/sup><sup class="fn">/g, '</sup><sup class="fn fn-next">');
   // Images in the text are the article's (publishers send them); the dashboard's policy loads none from
   // other hosts, so each shows as a link to its address instead.
   body = body.replace(/<img src="([^"]*)"(?: alt="([^"]*)")?[^>]*>/g, (_w, src: string, alt: string | undefined) => `<a href="${src}" class="image-link">[image${alt ? `: ${alt}` : ""}]</a>`);

@@ -5,6 +5,7 @@ import type { Session } from "../session";
 import { readerHtml, type Footnote } from "./article-html";
 import { qualityLines, type ScoredAt } from "./article-quality";
 import { STATUS_LABEL, statusBadge } from "./articles-list";
+import { INTEGRATION_FORMS } from "./integration-forms";
 import { badge, csrfField, orgUrl, page, when, type Notice, type OrgRef } from "./layout";
 
 /**
@@ -87,7 +88,7 @@ export function articleReadPage(c: Ctx, a: ArticleResource, x: ArticleReadExtras
       <ul class="quality" id="quality">${lines.map(
         (l) => html`<li class="quality-${l.tone}" data-part="${l.part}"><span class="quality-label">${l.label}</span> <span class="quality-score">${Math.round(l.score)}</span><div class="quality-text">${l.text}</div></li>`,
       )}</ul>
-      ${x.scored ? html`` : html`<p class="muted small">The job that wrote this article is no longer kept: its requested length and form problems are not known.</p>`}
+      <p class="muted small">Scored when the article was written; edits are measured again (words, reading time) but not scored again.${x.scored ? "" : " The job that wrote it is no longer kept: its requested length and form problems are not known."}</p>
     </section>
     <section class="card">
       <h3>Search result preview</h3>
@@ -128,7 +129,7 @@ function publishCard(c: Ctx, a: ArticleResource, x: ArticleReadExtras): Html {
   return html`<section class="card" id="publishing">
   <h3>Publishing</h3>
   ${x.published
-    ? html`<p class="notice notice-ok" id="publish-result">Sent to ${x.published.kind} as ${x.published.as_draft ? "a draft" : "a live post"}:
+    ? html`<p class="notice notice-ok" id="publish-result">Sent to ${INTEGRATION_FORMS[x.published.kind]?.label ?? x.published.kind} as ${x.published.as_draft ? "a draft" : "a live post"}:
         <a href="${x.published.external_url}" id="external-link" rel="noopener noreferrer">${x.published.external_url}</a></p>`
     : html``}
   ${x.integrations.length
