@@ -36,11 +36,20 @@ const DONE = { saved: "Saved. The body was rendered again and measured.", ...Obj
 
 async function showArticle(c: OrgCall, o: { notice?: Notice; published?: PublishResult; chosen?: string } = {}): Promise<Html> {
   const a = await call(c.caller, ArticlesActions.get, { org_id: c.org.id, id: c.params.article, format: "html" });
-  const [integrations, job] = await Promise.all([
+  const newsletter = a.derivatives?.newsletter?.body;
+  const [integrations, job, newsletterHtml] = await Promise.all([
     call(c.caller, IntegrationActions.listIntegrations, { org_id: c.org.id }),
     nullIfNotFound(call(c.caller, PipelineActions.get, { org_id: c.org.id, id: a.job_id })),
+    // The newsletter is markdown: shown rendered (and sanitized) as the article's own text is.
+    newsletter ? call(c.caller, ArticlesActions.renderMarkdown, { content_markdown: newsletter, language: a.language }).then((r) => r.content_html) : null,
   ]);
-  return articleReadPage({ session: c.session, org: c.org, notice: o.notice }, a, { integrations: integrations.data, scored: scoredAt(job), published: o.published, chosen: o.chosen ?? c.form.get("integration_id") ?? undefined });
+  return articleReadPage({ session: c.session, org: c.org, notice: o.notice }, a, {
+    integrations: integrations.data,
+    scored: scoredAt(job),
+    published: o.published,
+    chosen: o.chosen ?? c.form.get("integration_id") ?? undefined,
+    newsletterHtml,
+  });
 }
 
 // ---------------------------------------------------------------- editing

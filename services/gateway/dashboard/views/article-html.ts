@@ -63,7 +63,7 @@ export function readerHtml(contentHtml: string): ReaderHtml {
   body = body.replace(/\s+(<sup class="fn">)/g, "$1").replace(/<\/sup><sup class="fn">/g, '</sup><sup class="fn fn-next">');
   // Images in the text are the article's (publishers send them); the dashboard's policy loads none from
   // other hosts, so each shows as a link to its address instead.
-  body = body.replace(/<img src="([^"]*)"(?: alt="([^"]*)")?[^>]*>/g, (_w, src: string, alt: string | undefined) => `<a href="${src}" class="image-link">[image${alt ? `: ${alt}` : ""}]</a>`);
+  body = imagesAsLinks(body);
 
   let sentences = 0;
   let uncited = 0;
@@ -93,3 +93,11 @@ function balanced(fragment: string): boolean {
   }
   return stack.length === 0;
 }
+
+/** Sanitized HTML of the articles service with its images as links (the dashboard's policy loads no image of another host). */
+export function imagesAsLinks(sanitized: string): string {
+  return sanitized.replace(/<img src="([^"]*)"(?: alt="([^"]*)")?[^>]*>/g, (_w, src: string, alt: string | undefined) => `<a href="${src}" class="image-link">[image${alt ? `: ${alt}` : ""}]</a>`);
+}
+
+/** Other HTML the articles service rendered and sanitized (a newsletter's body), as it is apart from its images. */
+export const serviceHtml = (sanitized: string): Html => new Html(imagesAsLinks(sanitized));

@@ -2,7 +2,7 @@ import { ARTICLE_TRANSITIONS, type ArticleResource, type ArticleStatus, type Cit
 import type { IntegrationResource, PublishResult } from "../../../../shared/schemas/publishing";
 import { html, Html } from "../html";
 import type { Session } from "../session";
-import { readerHtml, type Footnote } from "./article-html";
+import { readerHtml, serviceHtml, type Footnote } from "./article-html";
 import { qualityLines, type ScoredAt } from "./article-quality";
 import { STATUS_LABEL, statusBadge } from "./articles-list";
 import { INTEGRATION_FORMS } from "./integration-forms";
@@ -51,6 +51,8 @@ export interface ArticleReadExtras {
   published?: PublishResult;
   /** The integration the last publish form named: chosen again in the form. */
   chosen?: string;
+  /** The newsletter's markdown body rendered by the articles service (sanitized as an article's HTML is). */
+  newsletterHtml?: string | null;
 }
 
 export function articleReadPage(c: Ctx, a: ArticleResource, x: ArticleReadExtras): Html {
@@ -99,7 +101,7 @@ export function articleReadPage(c: Ctx, a: ArticleResource, x: ArticleReadExtras
     ${publishCard(c, a, x)}
   </aside>
 </div>
-${derivatives(a)}`,
+${derivatives(a, x.newsletterHtml ?? null)}`,
   );
 }
 
@@ -152,7 +154,7 @@ function publishCard(c: Ctx, a: ArticleResource, x: ArticleReadExtras): Html {
 </section>`;
 }
 
-function derivatives(a: ArticleResource): Html {
+function derivatives(a: ArticleResource, newsletterHtml: string | null): Html {
   const d = a.derivatives;
   if (!d || (!d.x_thread?.length && !d.linkedin && !d.newsletter)) return html``;
   return html`<section class="card" id="derivatives">
@@ -160,7 +162,7 @@ function derivatives(a: ArticleResource): Html {
   <div class="derivatives">
     ${d.x_thread?.length ? html`<div><h3>X thread</h3><ol class="thread">${d.x_thread.map((t) => html`<li>${t}</li>`)}</ol></div>` : html``}
     ${d.linkedin ? html`<div><h3>LinkedIn</h3><p class="prewrap">${d.linkedin}</p></div>` : html``}
-    ${d.newsletter ? html`<div><h3>Newsletter</h3><p><strong>${d.newsletter.subject}</strong></p><p class="prewrap">${d.newsletter.body}</p></div>` : html``}
+    ${d.newsletter ? html`<div><h3>Newsletter</h3><p><strong>${d.newsletter.subject}</strong></p>${newsletterHtml ? html`<div class="newsletter">${serviceHtml(newsletterHtml)}</div>` : html`<p class="prewrap">${d.newsletter.body}</p>`}</div>` : html``}
   </div>
 </section>`;
 }
