@@ -287,7 +287,9 @@ describe("the review desk in a browser", () => {
     const body = await page.inputValue("textarea[name=content_markdown]");
     expect(body).toBe((await api(`/v1/articles/${articleId}?format=markdown`)).body.content_markdown);
     const added = "A compost thermometer shows when the heap is working: the middle of an active heap reaches 50 degrees.";
-    const edited = body.replace(/\n## /, `\n${added}\n\n## `);
+    // A table with aligned cells and an image of another host: shown without inline style or a foreign request (no CSP violation).
+    const extras = "| Bin | Litres |\n|:---|---:|\n| Closed | 300 |\n\n![A closed bin](https://cdn.example.invalid/bin.png)";
+    const edited = body.replace(/\n## /, `\n${added}\n\n${extras}\n\n## `);
     await page.fill("textarea[name=content_markdown]", edited);
     await page.fill("input[name=meta_title]", "Home composting, simply");
     await page.click("#preview-article");
@@ -311,6 +313,8 @@ describe("the review desk in a browser", () => {
     expect(a.content_html).toContain(added);
     expect(await page.locator("h2.article-title").textContent()).toBe(title);
     expect(await page.locator(".facts-line").textContent()).toContain(`${a.word_count.toLocaleString("en-US")} words`);
+    expect(await page.locator("#article-body td.align-right").textContent()).toBe("300");
+    expect(await page.locator("#article-body a.image-link").getAttribute("href")).toBe("https://cdn.example.invalid/bin.png");
     await expectInert(page);
   }, 240_000);
 

@@ -51,6 +51,12 @@ describe("readerHtml", () => {
     expect(withImage.body.text).toContain('<a href="https://cdn.example.com/bin.png" class="image-link">[image: A bin]</a>');
   });
 
+  it("shows a table cell's alignment as a class: the policy refuses inline styles", () => {
+    const table = readerHtml(renderArticleHtml("| Bin | Litres |\n|:---|---:|\n| Closed | 300 |\n"));
+    expect(table.body.text).not.toContain("style=");
+    expect(table.body.text).toContain('<td class="align-right">300</td>');
+  });
+
   it("leaves an article without a source list as it is", () => {
     const plain = readerHtml(renderArticleHtml("One sentence [1] here.\n"));
     expect(plain.footnotes).toEqual([]);

@@ -5,7 +5,7 @@ import { Html } from "../html";
  * stores and the publishers send (services/articles/render.ts), with presentation only added:
  * citation marks become numbered footnote references, the trailing source list becomes the
  * footnotes (each with an id the references link to), sentences that cite no source are marked, and
- * images of other hosts (which the dashboard's policy does not load) show as links.
+ * what the dashboard's policy would refuse is shown another way (`imagesAsLinks`).
  *
  * The input is the service's sanitized output, whose shapes are fixed by its renderer: the regular
  * expressions below only recognise those shapes and insert markup built here from numbers; every
@@ -94,9 +94,15 @@ function balanced(fragment: string): boolean {
   return stack.length === 0;
 }
 
-/** Sanitized HTML of the articles service with its images as links (the dashboard's policy loads no image of another host). */
+/**
+ * Sanitized HTML of the articles service as the dashboard's policy lets it show: images of other hosts as
+ * links (it loads none), and a table cell's alignment (the one inline style the sanitizer keeps, which a
+ * policy without 'unsafe-inline' refuses) as a class.
+ */
 export function imagesAsLinks(sanitized: string): string {
-  return sanitized.replace(/<img src="([^"]*)"(?: alt="([^"]*)")?[^>]*>/g, (_w, src: string, alt: string | undefined) => `<a href="${src}" class="image-link">[image${alt ? `: ${alt}` : ""}]</a>`);
+  return sanitized
+    .replace(/<img src="([^"]*)"(?: alt="([^"]*)")?[^>]*>/g, (_w, src: string, alt: string | undefined) => `<a href="${src}" class="image-link">[image${alt ? `: ${alt}` : ""}]</a>`)
+    .replace(/<(th|td) style="text-align:\s*(left|right|center);?">/g, '<$1 class="align-$2">');
 }
 
 /** Other HTML the articles service rendered and sanitized (a newsletter's body), as it is apart from its images. */
