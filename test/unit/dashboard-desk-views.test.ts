@@ -1,6 +1,7 @@
 import { readerHtml } from "../../services/gateway/dashboard/views/article-html";
 import { qualityLines, scoredAt } from "../../services/gateway/dashboard/views/article-quality";
 import { reviewMoves } from "../../services/gateway/dashboard/views/article-read";
+import { articlesListPage } from "../../services/gateway/dashboard/views/articles-list";
 import { renderArticleHtml } from "../../services/articles/render";
 import type { JobResource } from "../../shared/schemas/jobs";
 
@@ -48,7 +49,8 @@ describe("readerHtml", () => {
   it("shows images of other hosts as links (the dashboard's policy loads none)", () => {
     const withImage = readerHtml(renderArticleHtml("![A bin](https://cdn.example.com/bin.png)\n"));
     expect(withImage.body.text).not.toContain("<img");
-    expect(withImage.body.text).toContain('<a href="https://cdn.example.com/bin.png" class="image-link">[image: A bin]</a>');
+    expect(withImage.body.text).toContain('<p><a href="https://cdn.example.com/bin.png" class="image-link">[image: A bin]</a></p>');
+    expect(withImage.sentences).toBe(0);
   });
 
   it("shows a table cell's alignment as a class: the policy refuses inline styles", () => {
@@ -110,5 +112,41 @@ describe("review moves", () => {
     expect(reviewMoves("in_review").map((m) => m.label)).toEqual(["Back to draft", "Approve"]);
     expect(reviewMoves("approved").map((m) => m.to)).toEqual(["draft", "in_review"]);
     expect(reviewMoves("published").map((m) => m.to)).toEqual(["draft"]);
+  });
+});
+
+describe("the articles list", () => {
+  const session = { id: "s", role: "org", org_id: "7d0c5e6a-1b2c-4d3e-8f90-a1b2c3d4e5f6", csrf_token: "t", expires_at: "2030-01-01T00:00:00Z" } as never;
+  const org = { id: "7d0c5e6a-1b2c-4d3e-8f90-a1b2c3d4e5f6", name: "Acme" };
+  const article = {
+    id: "0e8f9a1b-2c3d-4e5f-8a9b-0c1d2e3f4a5b",
+    object: "article",
+    status: "in_review",
+    title: 'Bins <script>alert("x")</script>',
+    slug: "bins",
+    topic: "Compost <b>bins</b>",
+    target_keyword: "bins",
+    mode: "standard",
+    language: "en",
+    word_count: 1234,
+    quality_score: 88,
+    brand_profile_id: null,
+    job_id: "1e8f9a1b-2c3d-4e5f-8a9b-0c1d2e3f4a5b",
+    created_at: "2026-11-26T10:00:00.000Z",
+    updated_at: "2026-11-26T10:00:00.000Z",
+  } as const;
+
+  it("shows each article's facts escaped, and pages on within the status filter", () => {
+    const page = articlesListPage({ session, org }, [article], "in_review", article.id).text;
+    expect(page).toContain("Bins &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;");
+    expect(page).toContain("Compost &lt;b&gt;bins&lt;/b&gt;");
+    expect(page).toContain('<span class="badge badge-wait">in review</span>');
+    expect(page).toContain(">1,234<");
+    expect(page).toContain(`/articles?status=in_review&amp;starting_after=${article.id}`);
+    expect(page).toMatch(/<a href="[^"]*\/articles\?status=in_review" class="active" aria-current="page">in review<\/a>/);
+  });
+
+  it("says when there is nothing of a status", () => {
+    expect(articlesListPage({ session, org }, [], "approved").text).toContain("No approved articles.");
   });
 });

@@ -67,7 +67,9 @@ export function readerHtml(contentHtml: string): ReaderHtml {
 
   let sentences = 0;
   let uncited = 0;
-  body = body.replace(PARAGRAPH, (_whole, inner: string) => {
+  body = body.replace(PARAGRAPH, (whole, inner: string) => {
+    // A paragraph that is one link (an image shown as its link) is no sentence.
+    if (/^\s*<a [^>]*>[^<]*<\/a>\s*$/.test(inner)) return whole;
     const marked = inner.replace(SENTENCE, (sentence: string) => {
       const lead = /^\s*/.exec(sentence)![0];
       const text = sentence.slice(lead.length);
