@@ -11,7 +11,7 @@ import { orgUrl, type Notice } from "./views/layout";
 
 const DONE = {
   created: "The brand profile was created.",
-  "source-added": "The source was added: it is ingested as a job (reload to follow its status).",
+  "source-added": "The source was added: it is being ingested.",
 };
 
 async function showProfiles(c: OrgCall, notice?: Notice, values: Record<string, string> = {}): Promise<Html> {

@@ -56,10 +56,10 @@ const SOURCE_FORMS: Record<SourceType, { label: string; hint: string; url: "requ
 export function brandProfilePage(c: Ctx, p: BrandProfileResource, sources: SourceResource[], typed?: { type: string; values: Record<string, string> }): Html {
   const voice = p.voice_profile as VoiceView | null;
   return page(
-    { title: p.name, session: c.session, org: c.org, section: "brand", notice: c.notice },
+    { title: p.name, session: c.session, org: c.org, section: "brand", notice: c.notice, scripts: ["desk.js"] },
     html`<section class="card">
   <div class="row spread"><h2 class="profile-name">${p.name}</h2><a class="button" href="${orgUrl(c.org.id, `/articles/new?brand_profile_id=${p.id}`)}">New article from this profile</a></div>
-  <dl class="facts"><dt>Website</dt><dd class="endpoint-url">${p.website_url ?? "—"}</dd><dt>Description</dt><dd>${p.description ?? "—"}</dd>
+  <dl class="facts" id="profile-facts"><dt>Website</dt><dd class="endpoint-url">${p.website_url ?? "—"}</dd><dt>Description</dt><dd>${p.description ?? "—"}</dd>
     <dt>Sources</dt><dd>${p.sources}</dd><dt>Passages</dt><dd>${p.chunks}</dd><dt>Created</dt><dd>${when(p.created_at)}</dd></dl>
 </section>
 <section class="card">
@@ -67,13 +67,13 @@ export function brandProfilePage(c: Ctx, p: BrandProfileResource, sources: Sourc
   ${sources.length
     ? html`<table id="sources"><thead><tr><th>Title</th><th>Type</th><th>Status</th><th class="num">Pages</th><th class="num">Passages</th><th>Added</th><th>Ingested</th></tr></thead>
     <tbody>${sources.map(
-      (s) => html`<tr data-source-id="${s.id}"><td><span class="source-title">${s.title}</span>${s.url ? html`<div class="muted small endpoint-url">${s.url}</div>` : html``}</td>
+      (s) => html`<tr data-source-id="${s.id}"${s.status === "pending" || s.status === "processing" ? html` data-follow="${orgUrl(c.org.id, `/jobs/${s.ingest_job_id}/events`)}"` : html``}><td><span class="source-title">${s.title}</span>${s.url ? html`<div class="muted small endpoint-url">${s.url}</div>` : html``}</td>
         <td>${SOURCE_FORMS[s.type]?.label ?? s.type}</td>
         <td class="source-status">${badge(s.status, SOURCE_TONE[s.status] ?? "wait")}${s.error ? html`<div class="muted small source-error">${s.error}</div>` : html``}</td>
         <td class="num">${s.pages}</td><td class="num">${s.chunks}</td><td>${when(s.created_at)}</td><td>${when(s.ingested_at)}</td></tr>`,
     )}</tbody></table>`
     : html`<p class="empty">No sources yet.</p>`}
-  <p class="muted small">Ingestion runs as a job; reload to see its status change.</p>
+  <p class="muted small">Each source is ingested by a job; its status here follows the job live.</p>
 </section>
 <section class="card">
   <h2>Add a source</h2>
@@ -120,6 +120,7 @@ interface VoiceView {
 }
 
 const PERSON: Record<string, string> = { first_plural: "we", first_singular: "I", second: "you", third: "they (third person)" };
+const count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
 const list = (xs: string[] | undefined) => (xs?.length ? xs.join(", ") : "—");
 
 function voiceFacts(v: VoiceView): Html {
@@ -131,6 +132,6 @@ function voiceFacts(v: VoiceView): Html {
   <dt>Vocabulary</dt><dd>${list(v.vocabulary)}</dd>
   <dt>Prefers</dt><dd>${list(v.preferPhrases)}</dd>
   <dt>Avoids</dt><dd>${list(v.avoidPhrases)}</dd>
-  <dt>Learned from</dt><dd>${v.basedOn?.samples ?? 0} writing samples, ${v.basedOn?.siteDocuments ?? 0} site documents</dd>
+  <dt>Learned from</dt><dd>${count(v.basedOn?.samples ?? 0, "writing sample")}, ${count(v.basedOn?.siteDocuments ?? 0, "site document")}</dd>
 </dl>`;
 }
