@@ -172,6 +172,12 @@ describe("the review desk in a browser", () => {
     expect(await page.locator(".source-title").allTextContents()).toContain(XSS("source"));
     await expectInert(page);
     await shot(page, "brand-profile");
+    await page.click("nav.tabs a:has-text('Brand knowledge')");
+    const listed = page.locator(`tr[data-profile-id="${profileId}"]`);
+    expect(await listed.locator("a.profile-link").textContent()).toBe("Greenleaf Compost");
+    expect(await listed.locator("td.num").first().textContent()).toBe("4");
+    expect(await listed.locator(".badge").textContent()).toBe("ready");
+    await shot(page, "brand-profiles");
   }, 240_000);
 
   it("writes an article: the price before sending, one job for a double click, its stages live, then the article", async () => {
