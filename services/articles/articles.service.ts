@@ -1,15 +1,15 @@
 import type { Context, Service, ServiceBroker, ServiceSchema, ServiceSettingSchema } from "moleculer";
-import { call, serve, zodAction } from "../../shared/action";
+import { call, serve } from "../../shared/action";
 import { AuthActions } from "../../shared/schemas/admin";
 import { systemClock } from "../../shared/clock";
 import { config } from "../../shared/config";
 import { dbMixin, type DbService } from "../../shared/db/mixin";
 import { rootLogger } from "../../shared/logger";
 import { publicBaseUrl } from "../../shared/public-url";
-import { ArticlesActions, CreateArticleParams, UpdateArticleParams } from "../../shared/schemas/articles";
-import { IntegrationActions, PublishArticleParams } from "../../shared/schemas/publishing";
+import { ArticlesActions } from "../../shared/schemas/articles";
+import { IntegrationActions } from "../../shared/schemas/publishing";
 import { createArticleJob, type CreationDeps } from "./create-article";
-import { updateArticle } from "./edit-article";
+import { renderMarkdown, updateArticle } from "./edit-article";
 import { readMedia } from "./media";
 import { listArticles, readArticleResource, requireArticle } from "./read-articles";
 import { publishingConfig } from "./publishing/clients";
@@ -56,24 +56,27 @@ const ArticlesServiceSchema: ServiceSchema<ServiceSettingSchema, ArticlesService
 
   actions: {
     /** POST /v1/articles: 202 with the job acknowledgement, or 200 when an Idempotency-Key replays it. */
-    create: zodAction(CreateArticleParams, async (params, ctx, svc: ArticlesService) => {
+    create: serve(ArticlesActions.create, async (params, ctx, svc: ArticlesService) => {
       const ack = await createArticleJob(creationDeps(svc, ctx), params);
       if (ack.replayed) (ctx.meta as Record<string, unknown>).$statusCode = 200;
       return ack;
     }),
 
-    list: serve(ArticlesActions.list, ({ org_id, ...page }, _ctx, svc: ArticlesService) => listArticles(svc.db, org_id, page)),
+    list: serve(ArticlesActions.list, ({ org_id, status, ...page }, _ctx, svc: ArticlesService) => listArticles(svc.db, org_id, page, status)),
 
     get: serve(ArticlesActions.get, async ({ org_id, id, format }, _ctx, svc: ArticlesService) =>
       readArticleResource(svc.db, await requireArticle(svc.db, org_id, id), mediaBase(), format),
     ),
 
-    update: zodAction(UpdateArticleParams, async ({ org_id, id, ...update }, _ctx, svc: ArticlesService) =>
+    update: serve(ArticlesActions.update, async ({ org_id, id, ...update }, _ctx, svc: ArticlesService) =>
       readArticleResource(svc.db, await updateArticle(svc.db, org_id, id, update, clock), mediaBase()),
     ),
 
+    /** The dashboard's editor preview: the HTML and measures a PATCH with this markdown would store (nothing is stored). */
+    renderMarkdown: serve(ArticlesActions.renderMarkdown, ({ content_markdown, language }) => renderMarkdown(content_markdown, language)),
+
     /** POST /v1/articles/{id}/publish: pushes the article to one of the organization's integrations. */
-    publish: zodAction(PublishArticleParams, (params, ctx, svc: ArticlesService) => publishArticle(publishingDeps(svc, ctx), params)),
+    publish: serve(IntegrationActions.publish, (params, ctx, svc: ArticlesService) => publishArticle(publishingDeps(svc, ctx), params)),
 
     /** The dashboard's integrations (`/admin`): create, list, delete, test. */
     createIntegration: serve(IntegrationActions.createIntegration, ({ org_id, ...input }, ctx, svc: ArticlesService) => createIntegration(publishingDeps(svc, ctx), org_id, input)),

@@ -1,7 +1,7 @@
 import type { Db } from "mongodb";
 import type { Clock } from "../../shared/clock";
 import { ApiError } from "../../shared/errors";
-import type { ArticleUpdate } from "../../shared/schemas/articles";
+import type { ArticleUpdate, RenderedMarkdown } from "../../shared/schemas/articles";
 import { articleMetrics } from "../../shared/text/metrics";
 import { assertArticleMove } from "./lifecycle";
 import { renderArticleHtml } from "./render";
@@ -27,11 +27,16 @@ export async function updateArticle(db: Db, orgId: string, articleId: string, up
     if (update.status !== undefined) set.status = update.status;
     if (update.content_markdown !== undefined) {
       set.content_markdown = update.content_markdown;
-      set.content_html = renderArticleHtml(update.content_markdown);
-      Object.assign(set, articleMetrics(update.content_markdown, current.language));
+      Object.assign(set, renderMarkdown(update.content_markdown, current.language));
     }
     const updated = await c.articles.findOneAndUpdate({ _id: current._id, org_id: orgId, status: current.status }, { $set: set }, { returnDocument: "after" });
     if (updated) return updated;
   }
   throw new ApiError("service_unavailable", "The article kept changing while it was being updated. Retry.");
+}
+
+/** What new markdown makes of an article: its HTML, rendered again, and its measures, as generation measures them. */
+export function renderMarkdown(markdown: string, language: string): RenderedMarkdown {
+  const { word_count, read_minutes, flesch_score } = articleMetrics(markdown, language);
+  return { content_html: renderArticleHtml(markdown), word_count, read_minutes, flesch_score };
 }

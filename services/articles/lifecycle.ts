@@ -1,20 +1,10 @@
 import { ValidationError } from "../../shared/errors";
-import type { ArticleStatus } from "../../shared/schemas/articles";
+import { ARTICLE_TRANSITIONS, type ArticleStatus } from "../../shared/schemas/articles";
+
+export { ARTICLE_TRANSITIONS };
 
 /** The status a generated article starts in. */
 export const INITIAL_ARTICLE_STATUS: ArticleStatus = "draft";
-
-/**
- * The review lifecycle (docs/articles.md#lifecycle): forward one step at a time, back to an
- * earlier step whenever the text needs work again. Publishing needs an approval first; a
- * published article goes back to draft to be reworked.
- */
-export const ARTICLE_TRANSITIONS: Readonly<Record<ArticleStatus, readonly ArticleStatus[]>> = {
-  draft: ["in_review"],
-  in_review: ["draft", "approved"],
-  approved: ["draft", "in_review", "published"],
-  published: ["draft"],
-};
 
 /** Whether `from → to` is a permitted move; staying in the same status is always allowed (a repeated PATCH changes nothing). */
 export function canMoveArticle(from: ArticleStatus, to: ArticleStatus): boolean {

@@ -1,6 +1,6 @@
 import type { Db } from "mongodb";
 import { NotFoundError } from "../../shared/errors";
-import type { ArticleFormat, ArticleResource, ArticleSummary } from "../../shared/schemas/articles";
+import type { ArticleFormat, ArticleResource, ArticleStatus, ArticleSummary } from "../../shared/schemas/articles";
 import type { ArticlePublication } from "../../shared/schemas/publishing";
 import type { ListPage } from "../../shared/schemas/pagination";
 import { pageNewestFirst, type PageRequest } from "../../shared/db/paging";
@@ -92,9 +92,10 @@ export function toArticleResource(doc: ArticleDoc, mediaBaseUrl: string, format?
   };
 }
 
-/** Newest first, paged by `starting_after`, without the text, its renderings and the SEO extras. */
-export async function listArticles(db: Db, orgId: string, page: PageRequest): Promise<ListPage<ArticleSummary>> {
-  const { docs, has_more } = await pageNewestFirst(articleCollections(db).articles, { org_id: orgId }, page, {
+/** Newest first (of one status when given), paged by `starting_after`, without the text, its renderings and the SEO extras. */
+export async function listArticles(db: Db, orgId: string, page: PageRequest, status?: ArticleStatus): Promise<ListPage<ArticleSummary>> {
+  const scope = status ? { org_id: orgId, status } : { org_id: orgId };
+  const { docs, has_more } = await pageNewestFirst(articleCollections(db).articles, scope, page, {
     what: "article",
     projection: { content_markdown: 0, content_html: 0, json_ld: 0, faq: 0, derivatives: 0 },
   });

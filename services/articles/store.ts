@@ -114,6 +114,8 @@ export const ARTICLE_COLLECTIONS: CollectionSpec[] = [
     indexes: [
       { key: { job_id: 1 }, name: "one_article_per_job", unique: true },
       { key: { org_id: 1, created_at: -1, _id: -1 }, name: "org_newest_first" },
+      // The dashboard's list of one status.
+      { key: { org_id: 1, status: 1, created_at: -1, _id: -1 }, name: "org_status_newest_first" },
     ],
   },
   { name: MEDIA, indexes: [{ key: { job_id: 1 }, name: "one_image_per_job", unique: true }] },

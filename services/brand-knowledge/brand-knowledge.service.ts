@@ -5,8 +5,7 @@ import { config } from "../../shared/config";
 import { dbMixin, type DbService } from "../../shared/db/mixin";
 import { outboundPolicy } from "../../shared/net/policy";
 import { registerOutboundUrl } from "../../shared/net/url-guard";
-import { AddSourceParams, BrandKnowledgeActions, CreateBrandProfileBody, IngestFinished, SourcePath } from "../../shared/schemas/brand";
-import { PageParams } from "../../shared/schemas/pagination";
+import { BrandKnowledgeActions, IngestFinished, SourcePath } from "../../shared/schemas/brand";
 import { StageCall } from "../../shared/schemas/jobs";
 import { orgId } from "../../shared/validation";
 import { ingestDepsFrom, ingestProviders, type IngestProviders } from "./ingest/deps";
@@ -30,20 +29,20 @@ const BrandKnowledgeServiceSchema: ServiceSchema<ServiceSettingSchema, BrandKnow
   mixins: [dbMixin("brand-knowledge", BRAND_KNOWLEDGE_COLLECTIONS)],
 
   actions: {
-    createProfile: zodAction(CreateBrandProfileBody.extend({ org_id: orgId }), ({ org_id, ...body }, ctx, svc: BrandKnowledgeService) =>
+    createProfile: serve(BrandKnowledgeActions.createProfile, ({ org_id, ...body }, ctx, svc: BrandKnowledgeService) =>
       createProfileWithWebsite(svc.db, org_id, body, { policy: outboundPolicy(config()), startIngest: startIngestVia(ctx.broker), clock }),
     ),
 
-    listProfiles: zodAction(PageParams.extend({ org_id: orgId }), ({ org_id, ...page }, _ctx, svc: BrandKnowledgeService) =>
+    listProfiles: serve(BrandKnowledgeActions.listProfiles, ({ org_id, ...page }, _ctx, svc: BrandKnowledgeService) =>
       listProfiles(svc.db, org_id, page),
     ),
 
     getProfile: serve(BrandKnowledgeActions.getProfile, ({ org_id, id }, _ctx, svc: BrandKnowledgeService) => profileDetail(svc.db, org_id, id)),
 
-    addSource: zodAction(AddSourceParams, async ({ org_id, id, ...body }, ctx, svc: BrandKnowledgeService) => {
+    addSource: serve(BrandKnowledgeActions.addSource, async ({ org_id, id, ...body }, ctx, svc: BrandKnowledgeService) => {
       if (body.url) body.url = await registerOutboundUrl(body.url, outboundPolicy(config()));
       const source = await addSource(svc.db, org_id, id, body, startIngestVia(ctx.broker), clock, deferredIngest);
-      return { id: source._id, object: "kb_source", status: "pending", ingest_job_id: source.ingest_job_id };
+      return { id: source._id, object: "kb_source" as const, status: "pending" as const, ingest_job_id: source.ingest_job_id };
     }),
 
     listSources: serve(BrandKnowledgeActions.listSources, ({ org_id, id }, _ctx, svc: BrandKnowledgeService) => listSources(svc.db, org_id, id)),

@@ -13,6 +13,18 @@ export type ArticleMode = (typeof ARTICLE_MODES)[number];
 export type DerivativeKind = (typeof DERIVATIVE_KINDS)[number];
 export type ArticleStatus = (typeof ARTICLE_STATUSES)[number];
 
+/**
+ * The review lifecycle (docs/articles.md#lifecycle; the rules in services/articles/lifecycle.ts): forward one step at a time, back to an
+ * earlier step whenever the text needs work again. Publishing needs an approval first; a
+ * published article goes back to draft to be reworked.
+ */
+export const ARTICLE_TRANSITIONS: Readonly<Record<ArticleStatus, readonly ArticleStatus[]>> = {
+  draft: ["in_review"],
+  in_review: ["draft", "approved"],
+  approved: ["draft", "in_review", "published"],
+  published: ["draft"],
+};
+
 /** The words the pipeline aims for: a target_words outside this range is clamped and the job says so. */
 export const PIPELINE_MIN_WORDS = 600;
 export const PIPELINE_MAX_WORDS = 3000;
@@ -144,7 +156,11 @@ export interface GeneratedArticleResult {
 
 /** GET /v1/articles: newest first, `limit` default 20 and capped at 50, cursor `starting_after`. */
 export const ListArticlesQuery = z.strictObject(pageQuery({ defaultLimit: 20, maxLimit: 50 }));
-export const ListArticlesParams = PageParams.extend({ org_id: orgId });
+/** The action also takes `status` (the dashboard's filter; the API's list does not offer it). */
+export const ListArticlesParams = PageParams.extend({
+  org_id: orgId,
+  status: z.enum(ARTICLE_STATUSES, { message: `must be one of ${ARTICLE_STATUSES.join(", ")}` }).optional(),
+});
 
 const ARTICLE_FORMATS = ["markdown", "html"] as const;
 export type ArticleFormat = (typeof ARTICLE_FORMATS)[number];
@@ -172,6 +188,15 @@ const AT_LEAST_ONE = { message: `must contain at least one of ${UPDATABLE_FIELDS
 export const UpdateArticleBody = z.strictObject(updateFields).refine(atLeastOneField, AT_LEAST_ONE);
 export const UpdateArticleParams = z.strictObject({ ...updateFields, org_id: orgId, id: uuid }).refine(atLeastOneField, AT_LEAST_ONE);
 export type ArticleUpdate = Omit<z.output<typeof UpdateArticleParams>, "org_id" | "id">;
+
+/** `articles.renderMarkdown` (the dashboard's editor preview): markdown rendered as an article's HTML is, and measured as a PATCH measures it. */
+export const RenderMarkdownParams = z.strictObject({ content_markdown: updateFields.content_markdown.unwrap(), language: z.string().min(1).max(12) });
+export interface RenderedMarkdown {
+  content_html: string;
+  word_count: number;
+  read_minutes: number;
+  flesch_score: number;
+}
 
 export const GetMediaParams = z.strictObject({ id: z.string() });
 /** `articles.getMedia`'s reply: the headers articles decides and the bytes. */
@@ -256,4 +281,7 @@ export const ArticlesActions = {
   getMedia: contract<MediaResponse>()("articles.getMedia", GetMediaParams),
   get: contract<ArticleResource>()("articles.get", GetArticleParams),
   list: contract<ListPage<ArticleSummary>>()("articles.list", ListArticlesParams),
+  create: contract<JobAcknowledgement>()("articles.create", CreateArticleParams),
+  update: contract<ArticleResource>()("articles.update", UpdateArticleParams),
+  renderMarkdown: contract<RenderedMarkdown>()("articles.renderMarkdown", RenderMarkdownParams),
 };

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { contract } from "../action";
 import { httpUrl, orgId, uuid } from "../validation";
-import { pageQuery } from "./pagination";
+import { pageQuery, PageParams, type ListPage } from "./pagination";
 import { listOf, listPageOf, resourceId, timestamp } from "./resource";
 
 
@@ -142,6 +142,14 @@ export const SourceDetail = SourceResource.extend({ content: z.string().nullable
 export const AcceptedSource = z.strictObject({ id: resourceId, object: z.literal("kb_source"), status: z.literal("pending"), ingest_job_id: resourceId });
 
 export const ProfileParams = ProfilePath.extend({ org_id: orgId });
+export const CreateProfileParams = CreateBrandProfileBody.extend({ org_id: orgId });
+export const ListProfilesParams = PageParams.extend({ org_id: orgId });
+
+/** `brand-knowledge.createProfile`'s reply (POST /v1/brand-profiles, 201). */
+export type CreatedBrandProfile = z.output<typeof CreatedBrandProfile>;
+
+/** `brand-knowledge.addSource`'s reply (POST /v1/brand-profiles/{id}/sources, 202). */
+export type AddedSource = z.output<typeof AcceptedSource>;
 
 // The brand-knowledge service's actions other services call: params and reply declared once (shared/action.ts `contract`).
 export const BrandKnowledgeActions = {
@@ -149,4 +157,7 @@ export const BrandKnowledgeActions = {
   listSources: contract<{ object: "list"; data: SourceResource[] }>()("brand-knowledge.listSources", ProfileParams),
   retrieve: contract<RetrievedChunk[]>()("brand-knowledge.retrieve", RetrieveParams),
   termStats: contract<TermStatsReply>()("brand-knowledge.termStats", TermStatsParams),
+  createProfile: contract<CreatedBrandProfile>()("brand-knowledge.createProfile", CreateProfileParams),
+  listProfiles: contract<ListPage<BrandProfileSummary>>()("brand-knowledge.listProfiles", ListProfilesParams),
+  addSource: contract<AddedSource>()("brand-knowledge.addSource", AddSourceParams),
 };

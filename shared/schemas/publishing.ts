@@ -197,4 +197,5 @@ export const IntegrationActions = {
   listIntegrations: contract<ListPage<IntegrationResource>>()("articles.listIntegrations", ListIntegrationsParams),
   deleteIntegration: contract<DeletedIntegration>()("articles.deleteIntegration", IntegrationPath),
   testIntegration: contract<IntegrationTestResult>()("articles.testIntegration", IntegrationPath),
+  publish: contract<PublishResult>()("articles.publish", PublishArticleParams),
 };

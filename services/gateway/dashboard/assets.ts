@@ -31,6 +31,7 @@ const UPLOT = (name: string) => path.join(path.dirname(require.resolve("uplot/pa
 const ASSETS: Record<string, { file: () => string; type: string }> = {
   "dashboard.css": { file: () => OWN("dashboard.css"), type: "text/css; charset=utf-8" },
   "dashboard.js": { file: () => OWN("dashboard.js"), type: "text/javascript; charset=utf-8" },
+  "desk.js": { file: () => OWN("desk.js"), type: "text/javascript; charset=utf-8" },
   "uplot.css": { file: () => UPLOT("uPlot.min.css"), type: "text/css; charset=utf-8" },
   "uplot.js": { file: () => UPLOT("uPlot.iife.min.js"), type: "text/javascript; charset=utf-8" },
 };

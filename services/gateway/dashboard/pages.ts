@@ -1,16 +1,16 @@
-import type { z } from "zod";
-import { call, type Contract } from "../../../shared/action";
+import { call } from "../../../shared/action";
 import { AuthActions, type ApiKeyResource, type CreatedApiKey } from "../../../shared/schemas/admin";
 import { ArticlesActions } from "../../../shared/schemas/articles";
 import { BillingActions } from "../../../shared/schemas/billing";
 import { DashboardActions, type DashboardLink } from "../../../shared/schemas/dashboard";
 import { PipelineActions } from "../../../shared/schemas/jobs";
-import type { ListPage } from "../../../shared/schemas/pagination";
 import { IntegrationActions, type IntegrationResource, type IntegrationTestResult } from "../../../shared/schemas/publishing";
 import { WebhooksActions, type AdminWebhookEndpointResource } from "../../../shared/schemas/webhooks";
 import { isAdminToken } from "../../../shared/bearer";
 import { NotFoundError, ValidationError } from "../../../shared/errors";
-import { parseOrThrow, uuid } from "../../../shared/validation";
+import { ARTICLE_ROUTES } from "./articles-routes";
+import { BRAND_ROUTES } from "./brand-routes";
+import { cursorFrom, formParams, intField, nextCursor } from "./forms";
 import { html, type Html } from "./html";
 import { nullIfNotFound, redirect, sendHtml, sendJson } from "./http";
 import type { Call, DashboardRoute, OrgCall, SessionCall } from "./router";
@@ -19,7 +19,6 @@ import { linkLandingPage, orgListPage, overviewPage, signInPage, type OrgRow } f
 import { integrationBody, isIntegrationKind } from "./views/integration-forms";
 import { orgUrl, type Notice } from "./views/layout";
 import {
-  articlePage,
   confirmPage,
   deliveriesPage,
   integrationsPage,
@@ -67,17 +66,6 @@ async function ownedIntegration(c: OrgCall, id: string): Promise<IntegrationReso
   if (!found) throw new NotFoundError("integration");
   return found;
 }
-
-// ---------------------------------------------------------------- paging (the cursor of the spec's lists)
-
-/** The `starting_after` of the page's URL when it is a UUID, as the lists' contracts take it; anything else pages from the start. */
-const cursorFrom = (query: URLSearchParams): { starting_after?: string } => {
-  const after = query.get("starting_after");
-  return after && uuid.safeParse(after).success ? { starting_after: after } : {};
-};
-
-/** The cursor of the next page: the last item's id while there is more. */
-const nextCursor = (page: ListPage<{ id: string }>): string | undefined => (page.has_more ? page.data[page.data.length - 1]?.id : undefined);
 
 // ---------------------------------------------------------------- sections
 
@@ -161,17 +149,6 @@ const done = (c: OrgCall, rest: string, message: Done) => redirect(c.res, `${org
 const doneNotice = (c: Call): Notice | undefined => {
   const key = c.query.get("done");
   return key && Object.prototype.hasOwnProperty.call(DONE_MESSAGES, key) ? { kind: "ok", text: DONE_MESSAGES[key as Done] } : undefined;
-};
-
-/**
- * What a form typed, checked against the action's own contract before the call: a refusal carries the
- * rule's message exactly as the action would give it, and the call is typed by the contract.
- */
-const formParams = <S extends z.ZodType>(action: Contract<S, unknown>, typed: Record<string, unknown>): z.output<S> => parseOrThrow(action.params, typed);
-
-const intField = (form: URLSearchParams, name: string): number | string => {
-  const raw = (form.get(name) ?? "").trim();
-  return /^-?\d+$/.test(raw) ? Number(raw) : raw;
 };
 
 /**
@@ -529,14 +506,8 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
       sendJson(c.res, 200, { job, article });
     },
   },
-  {
-    method: "GET",
-    path: "/orgs/:org/articles/:article",
-    access: "org",
-    async handler(c) {
-      const a = await call(c.caller, ArticlesActions.get, { org_id: c.org.id, id: c.params.article, format: "markdown" });
-      sendHtml(c.res, 200, articlePage({ session: c.session, org: c.org }, a));
-    },
-  },
+  // The review desk: articles (list, read, review, edit, publish, write) and brand knowledge.
+  ...ARTICLE_ROUTES,
+  ...BRAND_ROUTES,
 ];
 

@@ -149,9 +149,17 @@
       result.replaceChildren(a);
     } else if (job.error) {
       var span = document.createElement("span");
-      span.className = "muted";
+      span.className = "muted job-error";
       span.textContent = job.error;
-      result.replaceChildren(span);
+      var parts = [span];
+      // A failed or canceled job gives its credits back (docs/jobs.md).
+      if (job.credits_charged > 0 && (job.status === "failed" || job.status === "canceled")) {
+        var refund = document.createElement("span");
+        refund.className = "refund";
+        refund.textContent = " " + job.credits_charged + " credits refunded.";
+        parts.push(refund);
+      }
+      result.replaceChildren.apply(result, parts);
     }
     row.setAttribute("data-status", job.status);
   }

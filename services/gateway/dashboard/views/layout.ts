@@ -11,16 +11,20 @@ export interface OrgRef {
   name: string;
 }
 
-export type Section = "overview" | "keys" | "integrations" | "webhooks" | "usage" | "jobs";
+export type Section = "overview" | "articles" | "brand" | "keys" | "integrations" | "webhooks" | "usage" | "jobs";
 
 const SECTIONS: [Section, string, string][] = [
   ["overview", "Overview", ""],
+  ["articles", "Articles", "/articles"],
+  ["brand", "Brand knowledge", "/brand-profiles"],
   ["keys", "API keys", "/keys"],
   ["integrations", "Integrations", "/integrations"],
   ["webhooks", "Webhooks", "/webhooks"],
   ["usage", "Usage", "/usage"],
   ["jobs", "Jobs", "/jobs"],
 ];
+
+export const badge = (text: string, tone: string): Html => html`<span class="badge badge-${tone}">${text}</span>`;
 
 export const orgUrl = (orgId: string, rest = ""): string => `/dashboard/orgs/${orgId}${rest}`;
 

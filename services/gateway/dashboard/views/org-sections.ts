@@ -6,18 +6,16 @@ import type { WebhookDeliveryResource, WebhookEndpointResource } from "../../../
 import { html, jsonAttr, type Html } from "../html";
 import type { Session } from "../session";
 import { INTEGRATION_FORMS } from "./integration-forms";
-import { csrfField, orgUrl, page, when, type Notice, type OrgRef } from "./layout";
+import { badge, csrfField, orgUrl, page, when, type Notice, type OrgRef } from "./layout";
 import { isFinal } from "../../job-events/sequence";
 
-/** The pages of one organization: keys, integrations, webhooks, usage, jobs. */
+/** The pages of one organization: keys, integrations, webhooks, usage, jobs (the review desk's pages are in articles-*.ts, article-*.ts and brand-*.ts). */
 
 interface Ctx {
   session: Session;
   org: OrgRef;
   notice?: Notice;
 }
-
-const badge = (text: string, tone: string): Html => html`<span class="badge badge-${tone}">${text}</span>`;
 
 // ---------------------------------------------------------------- API keys
 
@@ -283,28 +281,4 @@ function jobResult(c: Ctx, job: JobResource, article: JobRow["article"]): Html {
   if (article) return html`<a class="article-link" href="${orgUrl(c.org.id, `/articles/${article.id}`)}">${article.title}</a>`;
   if (job.error) return html`<span class="muted">${job.error}</span>`;
   return html``;
-}
-
-export interface ArticleView {
-  id: string;
-  title: string;
-  status: string;
-  word_count: number;
-  quality_score: number | null;
-  job_id: string;
-  created_at: string;
-  content_markdown?: string;
-}
-
-export function articlePage(c: Ctx, a: ArticleView): Html {
-  return page(
-    { title: a.title, session: c.session, org: c.org, section: "jobs", notice: c.notice },
-    html`<section class="card">
-  <h2 class="article-title">${a.title}</h2>
-  <dl class="facts"><dt>Id</dt><dd><code>${a.id}</code></dd><dt>Status</dt><dd>${a.status}</dd><dt>Words</dt><dd>${a.word_count}</dd>
-    <dt>Quality score</dt><dd>${a.quality_score ?? "—"}</dd><dt>Created</dt><dd>${when(a.created_at)}</dd></dl>
-  <p class="muted">Read it in full through the API: <code>GET /v1/articles/${a.id}</code>.</p>
-  <pre class="markdown">${a.content_markdown ?? ""}</pre>
-</section>`,
-  );
 }
