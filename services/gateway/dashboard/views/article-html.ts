@@ -4,7 +4,8 @@ import { Html } from "../html";
  * The article as its readers see it, for the reading page: the sanitized HTML the articles service
  * stores and the publishers send (services/articles/render.ts), with presentation only added:
  * citation marks become numbered footnote references, the trailing source list becomes the
- * footnotes (each with an id the references link to), sentences that cite no source are marked, and
+ * footnotes (each with an id the references link to), sentences that cite no source or that the
+ * article's score judged off topic are marked, and
  * what the dashboard's policy would refuse is shown another way (`imagesAsLinks`).
  *
  * The input is the service's sanitized output, whose shapes are fixed by its renderer: the regular
@@ -28,7 +29,13 @@ export interface ReaderHtml {
   /** Sentences of the text's paragraphs, and those of them that cite no source (marked in `body`). */
   sentences: number;
   uncited: number;
+  /** Sentences marked as judged off topic (the job's `score` stage lists them). */
+  offTopic: number;
 }
+
+/** A sentence as plain words, to match the score stage's sentences against the rendered text. */
+const plainWords = (html: string): string =>
+  html.replace(/<sup class="fn[^"]*">[\s\S]*?<\/sup>/g, "").replace(/<[^>]+>/g, "").replace(/&[a-z#0-9]+;/gi, " ").replace(/[^\p{L}\p{N}]+/gu, " ").trim().toLowerCase();
 
 const SOURCES_BLOCK = /<h2>([^<]*)<\/h2>\s*<ol>([\s\S]*?)<\/ol>\s*$/;
 const LIST_ITEM = /<li>([\s\S]*?)<\/li>/g;
@@ -42,7 +49,8 @@ const SENTENCE = /[\s\S]+?(?:[.!?]["”’)]*(?:\s*<sup class="fn[^"]*">[\s\S]*?
 
 const ref = (n: number): string => `<sup class="fn"><a href="#source-${n}" aria-label="source ${n}">${n}</a></sup>`;
 
-export function readerHtml(contentHtml: string): ReaderHtml {
+export function readerHtml(contentHtml: string, offTopicSentences: readonly string[] = []): ReaderHtml {
+  const offTopicKeys = new Set(offTopicSentences.map(plainWords).filter((k) => k.length >= 12));
   let body = contentHtml;
   let sourcesHeading: string | null = null;
   const footnotes: Footnote[] = [];
@@ -67,6 +75,7 @@ export function readerHtml(contentHtml: string): ReaderHtml {
 
   let sentences = 0;
   let uncited = 0;
+  let offTopic = 0;
   body = body.replace(PARAGRAPH, (whole, inner: string) => {
     // A paragraph that is one link (an image shown as its link) is no sentence.
     if (/^\s*<a [^>]*>[^<]*<\/a>\s*$/.test(inner)) return whole;
@@ -75,13 +84,20 @@ export function readerHtml(contentHtml: string): ReaderHtml {
       const text = sentence.slice(lead.length);
       if (!text) return sentence;
       sentences++;
-      if (FOOTNOTE_REF.test(text) || !balanced(text)) return sentence;
+      if (!balanced(text)) return sentence;
+      const words = plainWords(text);
+      // The score stage's own sentence is a claim without its connective ("In addition, …"): it ends the text.
+      if ([...offTopicKeys].some((k) => words === k || words.endsWith(` ${k}`))) {
+        offTopic++;
+        return `${lead}<span class="flag flag-offtopic" title="judged off topic">${text}</span>`;
+      }
+      if (FOOTNOTE_REF.test(text)) return sentence;
       uncited++;
       return `${lead}<span class="flag flag-uncited" title="cites no source">${text}</span>`;
     });
     return `<p>${marked}</p>`;
   });
-  return { body: new Html(body), sourcesHeading, footnotes, sentences, uncited };
+  return { body: new Html(body), sourcesHeading, footnotes, sentences, uncited, offTopic };
 }
 
 /** Whether a run of markup opens and closes the same elements (a span may only wrap whole elements). */

@@ -24,6 +24,8 @@ export interface ScoredAt {
   asked_words: number | null;
   caps: Record<string, number>;
   form_problems: string[];
+  /** The body sentences the relevance model judged off topic. */
+  off_topic: string[];
 }
 
 export function scoredAt(job: JobResource | null): ScoredAt | null {
@@ -35,9 +37,10 @@ export function scoredAt(job: JobResource | null): ScoredAt | null {
   const clamped = plan.clamped as { requested?: unknown } | undefined;
   return {
     body_words: num(score.body_words),
-    asked_words: num(clamped?.requested) ?? num(plan.target_words),
+    asked_words: num(score.requested_words) ?? num(clamped?.requested) ?? num(plan.target_words),
     caps: (score.quality_caps as Record<string, number> | undefined) ?? {},
     form_problems: Array.isArray(score.form_problems) ? score.form_problems.filter((p): p is string => typeof p === "string") : [],
+    off_topic: Array.isArray(score.off_topic_sentences) ? score.off_topic_sentences.filter((p): p is string => typeof p === "string") : [],
   };
 }
 
@@ -60,12 +63,12 @@ const LABELS: Record<keyof ArticleResource["quality_breakdown"], string> = {
   voice_match: "Voice",
 };
 
-export function qualityLines(a: Pick<ArticleResource, "quality_breakdown" | "language" | "flesch_score" | "word_count">, text: { sentences: number; uncited: number }, at: ScoredAt | null): QualityLine[] {
+export function qualityLines(a: Pick<ArticleResource, "quality_breakdown" | "language" | "flesch_score" | "word_count">, text: { sentences: number; uncited: number; offTopic?: number }, at: ScoredAt | null): QualityLine[] {
   const b = a.quality_breakdown;
   const m = text.sentences;
   const cited = m - text.uncited;
   const says: Record<keyof typeof b, string> = {
-    topical_relevance: m ? `${n(missing(b.topical_relevance, m))} of ${plural(m, "sentence")} judged off topic` : "No sentences to judge",
+    topical_relevance: m ? `${n(missing(b.topical_relevance, m))} of ${plural(m, "sentence")} judged off topic${text.offTopic ? " (marked in the text)" : ""}` : "No sentences to judge",
     claim_support: cited ? `${n(missing(b.claim_support, cited))} of ${plural(cited, "cited sentence")} not stated by the passage they cite` : "No cited sentences",
     language_consistency: b.language_consistency >= 100 ? `Everything in ${a.language}` : `${Math.round(100 - b.language_consistency)}% of the texts not in ${a.language}`,
     form: at?.form_problems.length ? `Problems: ${at.form_problems.join("; ")}` : b.form >= 100 ? "No form problems" : `${Math.round(b.form)}/100`,

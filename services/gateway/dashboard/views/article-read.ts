@@ -56,7 +56,7 @@ export interface ArticleReadExtras {
 }
 
 export function articleReadPage(c: Ctx, a: ArticleResource, x: ArticleReadExtras): Html {
-  const reader = readerHtml(a.content_html ?? "");
+  const reader = readerHtml(a.content_html ?? "", x.scored?.off_topic ?? []);
   const lines = qualityLines(a, reader, x.scored);
   const base = (rest = "") => orgUrl(c.org.id, `/articles/${a.id}${rest}`);
   return page(
