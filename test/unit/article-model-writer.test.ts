@@ -10,7 +10,7 @@ import { startFakeOpenAI, TINY_PNG, type FakeOpenAI } from "../support/fake-open
 
 const EVIDENCE: Evidence[] = [
   { id: "e1", url: "https://guides.example/a", title: "Route planning basics", quote: "Route planning that clusters jobs within a 15-minute drive radius saves 40 to 70 minutes of driving per technician per day.", fetched_at: "", origin: "web" },
-  { id: "e2", url: "https://guides.example/b", title: "Arrival windows", quote: "A two-hour window is a common compromise for field service teams on routine maintenance visits.", fetched_at: "", origin: "web" },
+  { id: "e2", url: "https://guides.example/b", title: "Arrival windows", quote: "Route planning around a two-hour window is a common compromise for field service teams on routine maintenance visits.", fetched_at: "", origin: "web" },
 ];
 
 const brief = {

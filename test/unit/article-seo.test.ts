@@ -120,10 +120,14 @@ describe("seo", () => {
     expect(seo.title_variants[0]).toBe("Route planning, minute by minute");
     expect(seo.title_variants).not.toContain("A guide without the keyword");
     expect(seo.meta_description.length).toBeLessThanOrEqual(160);
-    // The body already quotes what answers the first question: an FAQ entry never repeats a body sentence.
-    expect(seo.faq.map((f) => f.question)).not.toContain("How long should arrival windows be?");
-    expect(seo.faq[0].question).toBe("What should a well-stocked van carry?");
-    expect(seo.faq[0].answer).toMatch(/well-stocked van carries/);
+    // The model's questions come first, each answered by a relevant passage the body does not quote.
+    const body = await draft();
+    const quoted = new Set(body.sections.flatMap((x) => x.paragraphs.flatMap((p) => p.sentences.map((y) => y.text))));
+    for (const f of seo.faq) expect(quoted.has(f.answer)).toBe(false);
+    const byQuestion = new Map(seo.faq.map((f) => [f.question, f.answer]));
+    expect(byQuestion.get("How long should arrival windows be?")).toMatch(/arrival windows/);
+    // The van's stock is parts, not routes: no passage about route planning answers it, so it is not asked.
+    expect(byQuestion.has("What should a well-stocked van carry?")).toBe(false);
     expect(seo.meta_title.length).toBeLessThanOrEqual(60);
   });
 });

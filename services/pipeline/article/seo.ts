@@ -75,11 +75,11 @@ export function titleCandidates(brief: ArticleBrief): string[] {
 
 /**
  * A title that reads as one: at most one subtitle ("Composting: a practical guide: what you need to know" stacks
- * two) and no content word twice ("A practical guide to composting: a practical guide").
+ * two) and no word of five letters or more twice ("A practical guide to composting: a practical guide"; "step by step" stays).
  */
 export function readsAsOneTitle(title: string): boolean {
   if ((title.match(/\s?[:—–]\s/g) ?? []).length > 1) return false;
-  const words = title.toLowerCase().match(/[\p{L}\p{N}]{4,}/gu) ?? [];
+  const words = title.toLowerCase().match(/[\p{L}\p{N}]{5,}/gu) ?? [];
   return new Set(words).size === words.length;
 }
 

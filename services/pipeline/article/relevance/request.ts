@@ -19,6 +19,8 @@ export interface SubjectTerm {
    * subject ("seguridad de datos" is not "copias de seguridad"): `features.ts` counts it half.
    */
   partners?: string[];
+  /** The term is in the target keyword: the customer's own name for the core of the subject (`weights.ts`). */
+  core?: boolean;
 }
 
 export interface RequestAnalysis {
@@ -82,8 +84,14 @@ export function analyseRequest(topic: string, keyword: string, lang: string): Re
       if (term && term !== left && !joins.some((j) => j.term === term)) joins.push({ term, parts: [left, right], surface: `${a} ${b}` });
     }
   }
+  const core = new Set(tokenize(keyword, lang));
   return {
-    subject: [...subject].map(([term, surface]) => ({ term, surface, ...(partners.get(term)?.size ? { partners: [...partners.get(term)!] } : {}) })),
+    subject: [...subject].map(([term, surface]) => ({
+      term,
+      surface,
+      ...(partners.get(term)?.size ? { partners: [...partners.get(term)!] } : {}),
+      ...(core.has(term) ? { core: true } : {}),
+    })),
     angle: angleWords,
     joins,
   };

@@ -38,6 +38,9 @@ export interface RequestSubject {
  */
 export const SMALL_PROFILE_CHUNKS = 40;
 
+/** How much more a term of the target keyword weighs than the topic's other subject terms. */
+export const CORE_WEIGHT = 2;
+
 /** Under this many chunks or sentences no word can be told to be what the whole profile is about: nothing is ubiquitous. */
 export const MIN_COUNT_FOR_UBIQUITY = 20;
 
@@ -59,12 +62,16 @@ export function subjectWeights(
     if (!(stats.df[join.term] > 0)) continue;
     const partners = subject.filter((t) => join.parts.includes(t.term)).flatMap((t) => t.partners ?? []).filter((p) => !join.parts.includes(p));
     subject = subject.filter((t) => !join.parts.includes(t.term)).map((t) => (t.partners ? { ...t, partners: t.partners.map((p) => (join.parts.includes(p) ? join.term : p)) } : t));
-    if (!subject.some((t) => t.term === join.term)) subject = [...subject, { term: join.term, surface: join.surface, ...(partners.length ? { partners: [...new Set(partners)] } : {}) }];
+    const core = subject.length !== 0 && request.subject.some((t) => join.parts.includes(t.term) && t.core);
+    if (!subject.some((t) => t.term === join.term)) subject = [...subject, { term: join.term, surface: join.surface, ...(partners.length ? { partners: [...new Set(partners)] } : {}), ...(core ? { core: true } : {}) }];
   }
+  // The keyword's terms name the core of the subject: they weigh double, unless every term is the keyword's.
+  const coreMatters = subject.some((t) => t.core) && subject.some((t) => !t.core);
   const terms = subject.map((t): WeightedTerm => {
     const df = stats.df[t.term] ?? 0;
     const ubiquitous = n >= MIN_COUNT_FOR_UBIQUITY && df / n >= fit.ubiquity;
-    return { ...t, df, weight: idf(df, n) * (ubiquitous ? fit.ubiquitousDamping : 1), ubiquitous };
+    const weight = idf(df, n) * (ubiquitous ? fit.ubiquitousDamping : 1) * (coreMatters && t.core ? CORE_WEIGHT : 1);
+    return { ...t, df, weight, ubiquitous };
   });
   return { terms, angle: request.angle, counted_over: { chunks: stats.chunks, from } };
 }
