@@ -17,7 +17,7 @@ export interface Corpus {
   lang: string;
   passages: (Evidence & { doc: string; path: string[] })[];
   index: Bm25Index;
-  stats(terms: readonly string[]): TermStats;
+  stats(terms: readonly { term: string }[]): TermStats;
 }
 
 export function corpusOf(docs: readonly ExtractedDocument[], lang: string): Corpus {
@@ -39,7 +39,8 @@ export function corpusOf(docs: readonly ExtractedDocument[], lang: string): Corp
     lang,
     passages,
     index,
-    stats: (terms) => ({ chunks: index.size, df: Object.fromEntries(terms.map((t) => [t, index.documentFrequency(t)])) }),
+    // Every chunk here is indexed in the corpus's language, so the term is the index's own.
+    stats: (terms) => ({ chunks: index.size, df: Object.fromEntries(terms.map(({ term }) => [term, index.documentFrequency(term)])) }),
   };
 }
 

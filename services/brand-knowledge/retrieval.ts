@@ -1,6 +1,8 @@
 import type { Db } from "mongodb";
 import type { RetrievedChunk, TermStatsReply } from "../../shared/schemas/brand";
 import { Bm25Index } from "../../shared/text/bm25";
+import { baseLanguage } from "../../shared/text/stopwords";
+import { tokenize } from "../../shared/text/tokenize";
 import type { Embedder } from "./knowledge/embeddings";
 import { rankHybrid } from "./knowledge/hybrid";
 import { requireProfile } from "./profiles";
@@ -83,9 +85,25 @@ export class RetrievalCache {
     });
   }
 
-  /** How many of the profile's chunks hold each term (its BM25 index's postings): the relevance model's weights. */
-  async termStats(db: Db, input: { org_id: string; brand_profile_id: string; terms: string[] }): Promise<TermStatsReply> {
+  /**
+   * How many of the profile's chunks hold each word (its BM25 index's postings): the relevance model's weights.
+   * Each chunk was indexed in its own language (a page that declares none, in English): the word is tokenized
+   * again in each language the index holds and counted among that language's chunks, so a French request is
+   * weighed against French pages indexed as English as well as against French ones.
+   */
+  async termStats(db: Db, input: { org_id: string; brand_profile_id: string; terms: { term: string; word: string }[] }): Promise<TermStatsReply> {
     const index = await this.indexFor(db, input.org_id, input.brand_profile_id);
-    return { chunks: index.bm25.size, df: Object.fromEntries(input.terms.map((t) => [t, index.bm25.documentFrequency(t)])) };
+    const languageOf = index.chunks.map((c) => baseLanguage(c.lang ?? "en"));
+    const languages = [...new Set(languageOf)];
+    const df: Record<string, number> = {};
+    for (const { term, word } of input.terms) {
+      let n = 0;
+      for (const lang of languages) {
+        const indexed = tokenize(word, lang)[0];
+        if (indexed) n += index.bm25.documentsWith(indexed).filter((d) => languageOf[d] === lang).length;
+      }
+      df[term] = n;
+    }
+    return { chunks: index.bm25.size, df };
   }
 }

@@ -64,7 +64,8 @@ export const RetrieveParams = z.strictObject({
 export const TermStatsParams = z.strictObject({
   org_id: orgId,
   brand_profile_id: uuid,
-  terms: z.array(z.string().min(1).max(200)).max(64),
+  /** Each index term of the caller's language with the word it came from: the index tokenizes each chunk in its own language, so the word is tokenized again in each. */
+  terms: z.array(z.strictObject({ term: z.string().min(1).max(200), word: z.string().min(1).max(200) })).max(64),
 });
 
 export interface TermStatsReply {

@@ -86,6 +86,11 @@ export class Bm25Index {
     return this.postings.get(term)?.docs.length ?? 0;
   }
 
+  /** Positions (in index order) of the documents holding the term. */
+  documentsWith(term: string): readonly number[] {
+    return this.postings.get(term)?.docs ?? [];
+  }
+
   /** Documents matching at least one query term, best first (ties in index order), at most `limit`. */
   search(query: string, limit = Infinity, lang = "en"): Bm25Hit[] {
     const n = this.ids.length;

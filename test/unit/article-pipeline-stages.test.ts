@@ -31,7 +31,7 @@ function fakeDeps(over: Partial<ArticleStageDeps> = {}) {
     retrieve: async (_id, query, k) => INDEX.search(query, k).map((h) => ({ ...CHUNKS.find((c) => c.chunk_id === h.id)!, score: h.score })),
     getProfile: async () => ({ id: BRAND_ID, name: "Dispatch Co", description: null, website_url: "https://dispatch.example", voice_profile: null, fact_sheet: null }) as BrandProfileView,
     listSources: async () => [{ id: SAMPLE, type: "writing_sample" }, { id: "src-0", type: "text" }],
-    termStats: async (_id, terms) => ({ chunks: INDEX.size, df: Object.fromEntries(terms.map((t) => [t, INDEX.documentFrequency(t)])) }),
+    termStats: async (_id, terms) => ({ chunks: INDEX.size, df: Object.fromEntries(terms.map(({ term }) => [term, INDEX.documentFrequency(term)])) }),
     sourceAddress: (_profileId, sourceId) => `urn:uuid:${sourceId}`,
     recordTokens: async (i, o) => void tokens.push([i, o]),
     reportProgress: async (meta) => void progress.push(meta),

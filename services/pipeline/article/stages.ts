@@ -38,7 +38,7 @@ export interface ArticleStageDeps {
   /** How a citation names a pasted source without a public address (`sourceReference`: an identifier, never a link). */
   sourceAddress(brandProfileId: string, sourceId: string): string;
   /** How many of the profile's indexed chunks hold each term (the relevance model's weights). */
-  termStats(brandProfileId: string, terms: string[]): Promise<TermStats>;
+  termStats(brandProfileId: string, terms: { term: string; word: string }[]): Promise<TermStats>;
   /** The profile's sources with their types (writing samples are told apart by it). */
   listSources(brandProfileId: string): Promise<{ id: string; type: string }[]>;
   generateImage?: GenerateImageFn;

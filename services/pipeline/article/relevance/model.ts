@@ -94,7 +94,7 @@ export function languageOfEvidence(evidence: Evidence): string {
  */
 function subjectFromPool(evidence: readonly Evidence[], brief: BriefLike): RequestSubject {
   const request = analyseRequest(brief.topic, brief.keyword, brief.language);
-  const wanted = termsToCount(request);
+  const wanted = termsToCount(request).map((t) => t.term);
   const df: Record<string, number> = Object.fromEntries(wanted.map((t) => [t, 0]));
   const units = unitsOfPool(evidence, brief.language);
   for (const u of units) {

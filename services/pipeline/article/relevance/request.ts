@@ -32,7 +32,7 @@ export interface RequestAnalysis {
    * sicherung" → "datensicherung"): a profile whose index knows the joined term states the subject that way,
    * and `subjectWeights` then uses it in place of its parts.
    */
-  joins: { term: string; parts: [string, string]; surface: string }[];
+  joins: { term: string; parts: [string, string]; surface: string; word: string }[];
 }
 
 /** Particles that make one word with the verb before them when written together ("back up" → "backup", "log in" → "login"). */
@@ -81,7 +81,7 @@ export function analyseRequest(topic: string, keyword: string, lang: string): Re
     if (!right) continue;
     for (const joined of new Set([`${normalizeWord(a)}${normalizeWord(b)}`, `${left}${normalizeWord(b)}`])) {
       const term = tokenize(joined, lang)[0];
-      if (term && term !== left && !joins.some((j) => j.term === term)) joins.push({ term, parts: [left, right], surface: `${a} ${b}` });
+      if (term && term !== left && !joins.some((j) => j.term === term)) joins.push({ term, parts: [left, right], surface: `${a} ${b}`, word: joined });
     }
   }
   const core = new Set(tokenize(keyword, lang));

@@ -76,7 +76,10 @@ export function subjectWeights(
   return { terms, angle: request.angle, counted_over: { chunks: stats.chunks, from } };
 }
 
-/** Every term whose statistics weigh a request: its subject terms and the joined forms to try. */
-export function termsToCount(request: RequestAnalysis): string[] {
-  return [...new Set([...request.subject.map((t) => t.term), ...request.joins.map((j) => j.term)])];
+/** Every term whose statistics weigh a request, with the word it came from: its subject terms and the joined forms to try. */
+export function termsToCount(request: RequestAnalysis): { term: string; word: string }[] {
+  const out = new Map<string, string>();
+  for (const t of request.subject) if (!out.has(t.term)) out.set(t.term, t.surface);
+  for (const j of request.joins) if (!out.has(j.term)) out.set(j.term, j.word);
+  return [...out].map(([term, word]) => ({ term, word }));
 }
