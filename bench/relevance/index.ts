@@ -1,7 +1,7 @@
-import { MIN_TOPIC_SENTENCES } from "../../services/pipeline/article/draft";
-import { unitsOfPool } from "../../services/pipeline/article/evidence-sentences";
+import { MIN_TOPIC_SENTENCES } from "../../services/pipeline/article/writers/draft";
+import { unitsOfPool } from "../../services/pipeline/article/evidence/units";
 import { analyseRequest, CALIBRATION, relevanceModel, SMALL_PROFILE_CHUNKS, subjectWeights, termsToCount } from "../../services/pipeline/article/relevance";
-import { subjectQuery } from "../../services/pipeline/article/research";
+import { subjectQuery } from "../../services/pipeline/article/evidence/research";
 import { LANGUAGES } from "../article-quality/sites";
 import { corpusOf, debianReference, pastedText, type Corpus } from "./corpus";
 import { bestThreshold, confusion, fitLogistic, predict, recallThreshold, type Coefficients } from "./fit";

@@ -1,6 +1,6 @@
 import { analyseRequest, relevanceModel, subjectWeights, termsToCount, withCompounds, type RelevanceFeatures } from "../../services/pipeline/article/relevance";
-import { termSet } from "../../services/pipeline/article/similarity";
-import { unitsOfEvidence } from "../../services/pipeline/article/evidence-sentences";
+import { termSet } from "../../services/pipeline/article/evidence/similarity";
+import { unitsOfEvidence } from "../../services/pipeline/article/evidence/units";
 import type { Evidence } from "../../services/pipeline/article/types";
 import type { Corpus } from "./corpus";
 import { tokenize } from "../../shared/text/tokenize";

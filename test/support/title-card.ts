@@ -1,5 +1,5 @@
-import { paletteFor, titleCardSvg } from "../../services/pipeline/article/cover-image";
-import { renderTitleCardPng } from "../../services/pipeline/article/title-card-png";
+import { paletteFor, titleCardSvg } from "../../services/pipeline/article/media/cover-image";
+import { renderTitleCardPng } from "../../services/pipeline/article/media/title-card-png";
 
 /** The offline cover of the shared article fixture, as the pipeline makes it: a 1200 × 630 PNG title card. */
 export const TITLE_CARD_PNG = renderTitleCardPng(titleCardSvg("Home Composting: A Practical Guide", "Compost Co", paletteFor("compost.example")));

@@ -1,8 +1,8 @@
 import { JSDOM } from "jsdom";
 import { imageModelFrom } from "../../shared/llm/from-config";
-import { brandSeed, createCoverImage, escapeXml, paletteFor, titleCardSvg, wrapText } from "../../services/pipeline/article/cover-image";
-import { decideBriefByRules } from "../../services/pipeline/article/recon";
-import { renderTitleCardPng } from "../../services/pipeline/article/title-card-png";
+import { brandSeed, createCoverImage, escapeXml, paletteFor, titleCardSvg, wrapText } from "../../services/pipeline/article/media/cover-image";
+import { decideBriefByRules } from "../../services/pipeline/article/brief/recon";
+import { renderTitleCardPng } from "../../services/pipeline/article/media/title-card-png";
 import { startFakeOpenAI, TINY_PNG } from "../support/fake-openai";
 
 const brief = decideBriefByRules(

@@ -1,5 +1,5 @@
-import { buildDerivatives, buildLinkedInPost, buildThread, isFaithful, keyClaims } from "../../services/pipeline/article/derivatives";
-import { MeteredModel } from "../../services/pipeline/article/metered-model";
+import { buildDerivatives, buildLinkedInPost, buildThread, isFaithful, keyClaims } from "../../services/pipeline/article/media/derivatives";
+import { MeteredModel } from "../../services/pipeline/article/model/metered-model";
 import type { ArticleBody, Evidence, SeoResult } from "../../services/pipeline/article/types";
 
 const EVIDENCE: Evidence[] = [

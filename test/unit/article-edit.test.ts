@@ -1,10 +1,10 @@
 import type { CompleteFn } from "../../shared/llm/types";
-import { checkCitationSupport, offlineSupport } from "../../services/pipeline/article/citation-check";
-import { editArticle, isFramingSentence } from "../../services/pipeline/article/edit";
-import { MeteredModel } from "../../services/pipeline/article/metered-model";
-import { planOutlineByRules } from "../../services/pipeline/article/outline";
-import { decideBriefByRules } from "../../services/pipeline/article/recon";
-import { applyStyleRewrites } from "../../services/pipeline/article/style-rewrites";
+import { checkCitationSupport, offlineSupport } from "../../services/pipeline/article/editing/citation-check";
+import { editArticle, isFramingSentence } from "../../services/pipeline/article/editing/edit";
+import { MeteredModel } from "../../services/pipeline/article/model/metered-model";
+import { planOutlineByRules } from "../../services/pipeline/article/brief/outline";
+import { decideBriefByRules } from "../../services/pipeline/article/brief/recon";
+import { applyStyleRewrites } from "../../services/pipeline/article/editing/style-rewrites";
 import type { ArticleBody, ArticleBrief, ArticleSentence, Evidence } from "../../services/pipeline/article/types";
 
 const E1 =

@@ -7,7 +7,7 @@ import {
   speaksInFirstPerson,
   stripCrossReferences,
   unitsOfEvidence,
-} from "../../services/pipeline/article/evidence-sentences";
+} from "../../services/pipeline/article/evidence/units";
 import type { Evidence } from "../../services/pipeline/article/types";
 
 /**

@@ -1,11 +1,11 @@
-import { assertEnoughEvidence, draftArticle, fitOutlineToEvidence, NotEnoughEvidenceError, requiredEvidenceSentences } from "../../services/pipeline/article/draft";
+import { assertEnoughEvidence, draftArticle, fitOutlineToEvidence, NotEnoughEvidenceError, requiredEvidenceSentences } from "../../services/pipeline/article/writers/draft";
 import { relevanceModel } from "../../services/pipeline/article/relevance";
-import { unitsOfEvidence } from "../../services/pipeline/article/evidence-sentences";
-import { ExtractiveSectionWriter } from "../../services/pipeline/article/extractive-writer";
-import { planOutlineByRules } from "../../services/pipeline/article/outline";
-import { decideBriefByRules } from "../../services/pipeline/article/recon";
-import { renderSentence } from "../../services/pipeline/article/render";
-import { sectionWords } from "../../services/pipeline/article/section-writer";
+import { unitsOfEvidence } from "../../services/pipeline/article/evidence/units";
+import { ExtractiveSectionWriter } from "../../services/pipeline/article/writers/extractive-writer";
+import { planOutlineByRules } from "../../services/pipeline/article/brief/outline";
+import { decideBriefByRules } from "../../services/pipeline/article/brief/recon";
+import { renderSentence } from "../../services/pipeline/article/quality/render";
+import { sectionWords } from "../../services/pipeline/article/writers/section-writer";
 import type { Evidence } from "../../services/pipeline/article/types";
 import { evidenceFromPages } from "../support/article-evidence";
 import { ROUTE_PLANNING_PAGES } from "../support/fake-searxng";

@@ -1,10 +1,10 @@
 import OpenAI from "openai";
 import { chatModelFrom } from "../../shared/llm/from-config";
-import { parseCitedProse } from "../../services/pipeline/article/cited-prose";
-import { MeteredModel, ModelFailure } from "../../services/pipeline/article/metered-model";
-import { ModelSectionWriter } from "../../services/pipeline/article/model-writer";
-import { planOutlineByRules } from "../../services/pipeline/article/outline";
-import { decideBriefByRules } from "../../services/pipeline/article/recon";
+import { parseCitedProse } from "../../services/pipeline/article/writers/cited-prose";
+import { MeteredModel, ModelFailure } from "../../services/pipeline/article/model/metered-model";
+import { ModelSectionWriter } from "../../services/pipeline/article/writers/model-writer";
+import { planOutlineByRules } from "../../services/pipeline/article/brief/outline";
+import { decideBriefByRules } from "../../services/pipeline/article/brief/recon";
 import type { ArticleSection, Evidence } from "../../services/pipeline/article/types";
 import { startFakeOpenAI, TINY_PNG, type FakeOpenAI } from "../support/fake-openai";
 

@@ -1,8 +1,8 @@
 import type { CompleteFn } from "../../shared/llm/types";
 import type { RetrievedChunk } from "../../shared/schemas/brand";
-import { MeteredModel } from "../../services/pipeline/article/metered-model";
-import { allocateBudgets, bodySectionCount, clampTargetWords, knowledgeThemes, planOutlineByRules, planOutlineWithModel } from "../../services/pipeline/article/outline";
-import { decideBriefByRules, detectSearchIntent, type BrandProfileView } from "../../services/pipeline/article/recon";
+import { MeteredModel } from "../../services/pipeline/article/model/metered-model";
+import { allocateBudgets, bodySectionCount, clampTargetWords, knowledgeThemes, planOutlineByRules, planOutlineWithModel } from "../../services/pipeline/article/brief/outline";
+import { decideBriefByRules, detectSearchIntent, type BrandProfileView } from "../../services/pipeline/article/brief/recon";
 
 const PROFILE: BrandProfileView = {
   id: "9b0c7a52-3f0e-4a53-9d59-0d6f7d6b2a11",

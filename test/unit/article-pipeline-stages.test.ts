@@ -2,7 +2,7 @@ import { Bm25Index } from "../../shared/text/bm25";
 import type { CompleteFn } from "../../shared/llm/types";
 import type { RetrievedChunk } from "../../shared/schemas/brand";
 import type { StageCallParams } from "../../shared/schemas/jobs";
-import type { BrandProfileView } from "../../services/pipeline/article/recon";
+import type { BrandProfileView } from "../../services/pipeline/article/brief/recon";
 import { ARTICLE_STAGE_KEYS, buildGeneratedArticle, runArticleStage, type ArticleStageDeps } from "../../services/pipeline/article/stages";
 import type { Evidence } from "../../services/pipeline/article/types";
 import { JOB_TYPE_SPECS } from "../../shared/job-types";

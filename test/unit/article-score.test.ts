@@ -1,9 +1,9 @@
-import { ArticleTooShortError, assertLongEnough, draftArticle, MIN_ARTICLE_WORDS } from "../../services/pipeline/article/draft";
-import { ExtractiveSectionWriter } from "../../services/pipeline/article/extractive-writer";
-import { sectionWords } from "../../services/pipeline/article/section-writer";
-import { planOutlineByRules } from "../../services/pipeline/article/outline";
-import { decideBriefByRules } from "../../services/pipeline/article/recon";
-import { renderArticle } from "../../services/pipeline/article/render";
+import { ArticleTooShortError, assertLongEnough, draftArticle, MIN_ARTICLE_WORDS } from "../../services/pipeline/article/writers/draft";
+import { ExtractiveSectionWriter } from "../../services/pipeline/article/writers/extractive-writer";
+import { sectionWords } from "../../services/pipeline/article/writers/section-writer";
+import { planOutlineByRules } from "../../services/pipeline/article/brief/outline";
+import { decideBriefByRules } from "../../services/pipeline/article/brief/recon";
+import { renderArticle } from "../../services/pipeline/article/quality/render";
 import {
   citationCoverageScore,
   duplicationScore,
@@ -15,9 +15,9 @@ import {
   readabilityScore,
   scoreArticle,
   shareCap,
-} from "../../services/pipeline/article/score";
-import { hasDoubledWord, tidyHeading } from "../../services/pipeline/article/phrases";
-import { optimizeForSearch } from "../../services/pipeline/article/seo";
+} from "../../services/pipeline/article/quality/score";
+import { hasDoubledWord, tidyHeading } from "../../services/pipeline/article/language/phrases";
+import { optimizeForSearch } from "../../services/pipeline/article/search/seo";
 import { type ArticleBody, type Evidence, sentencesIn } from "../../services/pipeline/article/types";
 import { articleMetrics } from "../../shared/text/metrics";
 import { evidenceFromPages } from "../support/article-evidence";

@@ -1,11 +1,11 @@
 import jsonld from "jsonld";
 import { GeneratedArticle } from "../../shared/schemas/articles";
-import { draftArticle } from "../../services/pipeline/article/draft";
-import { ExtractiveSectionWriter } from "../../services/pipeline/article/extractive-writer";
-import { MeteredModel } from "../../services/pipeline/article/metered-model";
-import { planOutlineByRules } from "../../services/pipeline/article/outline";
-import { decideBriefByRules } from "../../services/pipeline/article/recon";
-import { containsKeyword, namesKeyword, optimizeForSearch, placeKeyword, slugify, truncateAtWord } from "../../services/pipeline/article/seo";
+import { draftArticle } from "../../services/pipeline/article/writers/draft";
+import { ExtractiveSectionWriter } from "../../services/pipeline/article/writers/extractive-writer";
+import { MeteredModel } from "../../services/pipeline/article/model/metered-model";
+import { planOutlineByRules } from "../../services/pipeline/article/brief/outline";
+import { decideBriefByRules } from "../../services/pipeline/article/brief/recon";
+import { containsKeyword, namesKeyword, optimizeForSearch, placeKeyword, slugify, truncateAtWord } from "../../services/pipeline/article/search/seo";
 import type { ArticleBody, Evidence } from "../../services/pipeline/article/types";
 import { evidenceFromPages } from "../support/article-evidence";
 import { ROUTE_PLANNING_PAGES } from "../support/fake-searxng";

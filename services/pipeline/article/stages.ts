@@ -7,23 +7,23 @@ import type { RetrievedChunk } from "../../../shared/schemas/brand";
 import type { ArticleStageKey } from "../../../shared/job-types";
 import type { StageCallParams, StageOutcome } from "../../../shared/schemas/jobs";
 import type { ExtractedDocument } from "../../../shared/text/document";
-import { createCoverImage, type CoverImage } from "./cover-image";
-import { buildDerivatives, type ArticleDerivatives } from "./derivatives";
-import { assertEnoughEvidence, assertLongEnough, draftArticle, fitOutlineToEvidence } from "./draft";
-import { editArticle } from "./edit";
-import { ExtractiveSectionWriter } from "./extractive-writer";
-import { MeteredModel, ModelFailure } from "./metered-model";
-import { ModelSectionWriter } from "./model-writer";
-import { knowledgeThemes, planOutlineByRules, planOutlineWithModel } from "./outline";
-import { decideBriefByRules, decideBriefWithModel, type BrandProfileView } from "./recon";
-import { renderArticle } from "./render";
-import { gatherEvidence, RESEARCH_DEPTH, researchQueries, sectionQueries, type ResearchReport } from "./research";
-import { scoreArticle, type ArticleScore } from "./score";
-import type { SectionWriter } from "./section-writer";
+import { createCoverImage, type CoverImage } from "./media/cover-image";
+import { buildDerivatives, type ArticleDerivatives } from "./media/derivatives";
+import { assertEnoughEvidence, assertLongEnough, draftArticle, fitOutlineToEvidence } from "./writers/draft";
+import { editArticle } from "./editing/edit";
+import { ExtractiveSectionWriter } from "./writers/extractive-writer";
+import { MeteredModel, ModelFailure } from "./model/metered-model";
+import { ModelSectionWriter } from "./writers/model-writer";
+import { knowledgeThemes, planOutlineByRules, planOutlineWithModel } from "./brief/outline";
+import { decideBriefByRules, decideBriefWithModel, type BrandProfileView } from "./brief/recon";
+import { renderArticle } from "./quality/render";
+import { gatherEvidence, RESEARCH_DEPTH, researchQueries, sectionQueries, type ResearchReport } from "./evidence/research";
+import { scoreArticle, type ArticleScore } from "./quality/score";
+import type { SectionWriter } from "./writers/section-writer";
 import { analyseRequest, gradePassagesWithModel, SMALL_PROFILE_CHUNKS, subjectWeights, termsToCount, type PassageGrades, type RequestSubject, type TermStats } from "./relevance";
-import { optimizeForSearch } from "./seo";
+import { optimizeForSearch } from "./search/seo";
 import type { ArticleBody, ArticleBrief, Evidence, Outline, SeoResult } from "./types";
-import type { SearchProvider } from "./web-search";
+import type { SearchProvider } from "./evidence/web-search";
 
 /** What the article stages need from the outside world, injected (the service builds it from config and the broker). */
 export interface ArticleStageDeps {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { MeteredModel } from "../metered-model";
+import type { MeteredModel } from "../model/metered-model";
 import type { ArticleBrief, Evidence } from "../types";
 import { languageProfile } from "../language";
 import { analyseRequest } from "./request";

@@ -1,8 +1,8 @@
 import { identifyLanguage, isClearlyInLanguage, UNDETERMINED } from "../../../../shared/text/language";
 import { baseLanguage } from "../../../../shared/text/stopwords";
 import { tokenize } from "../../../../shared/text/tokenize";
-import { dependencyOf, unitsOfEvidence, unitsOfPool, type EvidenceUnit } from "../evidence-sentences";
-import { termSet } from "../similarity";
+import { dependencyOf, unitsOfEvidence, unitsOfPool, type EvidenceUnit } from "../evidence/units";
+import { termSet } from "../evidence/similarity";
 import type { ArticleBrief, Evidence } from "../types";
 import { CALIBRATION } from "./calibration";
 import { gradeOf, relevanceLogit, relevanceProbability, subjectShare, withCompounds, type RelevanceFeatures, type RelevanceGrade } from "./features";

@@ -1,5 +1,5 @@
 import { identifyLanguage, UNDETERMINED } from "../../../../shared/text/language";
-import type { EvidenceUnit } from "../evidence-sentences";
+import type { EvidenceUnit } from "../evidence/units";
 import type { ArticleBrief } from "../types";
 import type { CoverageView } from "./model";
 

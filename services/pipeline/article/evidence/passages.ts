@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
-import type { RetrievedChunk } from "../../../shared/schemas/brand";
-import { Bm25Index } from "../../../shared/text/bm25";
-import type { ExtractedDocument } from "../../../shared/text/document";
-import { splitSentences } from "../../../shared/text/segment";
-import type { Evidence } from "./types";
+import type { RetrievedChunk } from "../../../../shared/schemas/brand";
+import { Bm25Index } from "../../../../shared/text/bm25";
+import type { ExtractedDocument } from "../../../../shared/text/document";
+import { splitSentences } from "../../../../shared/text/segment";
+import type { Evidence } from "../types";
 
 /**
  * Bounds of the evidence pool kept in the job's state: enough for a 3000-word article, small enough for one

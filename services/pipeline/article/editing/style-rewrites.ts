@@ -1,6 +1,6 @@
-import { baseLanguage } from "../../../shared/text/stopwords";
-import type { ArticleBrief } from "./types";
-import { escapeRegExp } from "../../../shared/text/regex";
+import { baseLanguage } from "../../../../shared/text/stopwords";
+import type { ArticleBrief } from "../types";
+import { escapeRegExp } from "../../../../shared/text/regex";
 
 /**
  * Plain replacements for the phrases a voice profile can list to avoid (brand-knowledge's cliché and

@@ -1,8 +1,12 @@
-import { Bm25Index } from "../../../shared/text/bm25";
-import { splitSentences, countWords, wordsOf } from "../../../shared/text/segment";
-import { baseLanguage } from "../../../shared/text/stopwords";
+import { Bm25Index } from "../../../../shared/text/bm25";
+import { splitSentences, countWords, wordsOf } from "../../../../shared/text/segment";
+import { baseLanguage } from "../../../../shared/text/stopwords";
 import { termSet } from "./similarity";
-import type { Evidence } from "./types";
+import type { Evidence } from "../types";
+import { languageProfile, type SupportedLanguage } from "../language";
+
+/** The supported language of a tag (the API refuses any other): every table below has one entry per language. */
+const supported = (lang: string): SupportedLanguage => languageProfile(lang).code;
 
 /**
  * A citable unit of evidence: one sentence, or a sentence with the ones after it that lean on it
@@ -25,7 +29,7 @@ export interface EvidenceUnit {
 const MIN_WORDS = 6;
 const MAX_WORDS = 60;
 /** Words that open a sentence which only makes sense after the previous one. */
-const DEPENDENT_OPENERS: Record<string, ReadonlySet<string>> = {
+const DEPENDENT_OPENERS: Record<SupportedLanguage, ReadonlySet<string>> = {
   en: new Set(["it", "its", "this", "that", "these", "those", "they", "their", "them", "he", "she", "his", "her", "such", "both", "there", "then", "thus"]),
   de: new Set(["er", "sie", "es", "dies", "diese", "dieser", "dieses", "ihr", "ihre", "sein", "seine", "dabei", "damit", "dadurch"]),
   fr: new Set(["il", "elle", "ils", "elles", "ce", "cela", "ceci", "ça", "ces", "cette", "leur", "leurs", "son", "sa", "ses", "c'est", "c’est", "c'était", "c’était"]),
@@ -72,14 +76,14 @@ export function hasUnpairedMarks(sentence: string): boolean {
  * "verwende ich", "recomiendo"): a brand's article must not quote a manual's author's habits as its own voice.
  * Spanish drops the subject, so its common first-person verb forms count as well.
  */
-const FIRST_PERSON: Record<string, RegExp> = {
+const FIRST_PERSON: Partial<Record<SupportedLanguage, RegExp>> = {
   fr: /(^|[^\p{L}])(je|j['’]\p{L}+|moi|moi-même|mon|ma|mes)(?![\p{L}-])/iu,
   de: /(^|[^\p{L}])(ich|mein|meine|meiner|meinen|meinem|meines|mir|mich)(?![\p{L}-])/iu,
   es: /(^|[^\p{L}])(yo|mi|mis|me|conmigo|recomiendo|utilizo|prefiero|creo|pienso|sugiero|tengo|hago|necesito|instalo|reinstalo)(?![\p{L}-])/iu,
 };
 
 export function speaksInFirstPerson(sentence: string, lang: string): boolean {
-  const rule = FIRST_PERSON[baseLanguage(lang)];
+  const rule = FIRST_PERSON[supported(lang)];
   if (rule) return rule.test(sentence);
   // English "I" only as the pronoun: upper case, not a numeral in "Part I" or "I/O".
   const pronoun = /(^|[\s("“])(I|I'm|I’m|I've|I’ve|I'd|I’d|I'll|I’ll)(?=[\s,;.])/u.test(sentence) && !/\b(Part|Chapter|Volume|Phase|Type|Class|Level) I\b/.test(sentence);
@@ -95,7 +99,7 @@ export function speaksInFirstPerson(sentence: string, lang: string): boolean {
  */
 const HEADING_LIKE_MAX_WORDS = 20;
 const GERMAN_LABEL_MAX_WORDS = 10;
-const INFINITIVE_OPENER: Record<string, RegExp> = {
+const INFINITIVE_OPENER: Partial<Record<SupportedLanguage, RegExp>> = {
   en: /^\p{Lu}\p{Ll}+ing$/u,
   fr: /^\p{Lu}\p{Ll}+(er|ir|re|oir)$/u,
   es: /^\p{Lu}\p{Ll}+(ar|er|ir)$/u,
@@ -107,7 +111,7 @@ cualquier lugar par mar hogar ayer mujer primer tercer similar particular popula
 nothing everything something anything during string thing spring king according regarding concerning following`.split(/\s+/),
 );
 /** Finite verbs (and subject pronouns) common enough that a line holding one is a sentence, not a label. */
-const FINITE: Record<string, RegExp> = {
+const FINITE: Record<SupportedLanguage, RegExp> = {
   en: /\b(is|are|was|were|be|been|can|could|may|might|must|should|will|would|shall|has|have|had|does|do|did|helps?|makes?|requires?|gives?|lets?|allows?|means?|needs?|takes?|keeps?|provides?|involves?|saves?|protects?|remains?|becomes?)\b/i,
   fr: /\b(est|sont|était|étaient|sera|seront|serait|a|ont|avait|peut|peuvent|pourrait|doit|doivent|devrait|permet|permettent|faut|fait|font|va|vont|reste|restent|devient|semble|rend|rendent|évite|garantit|suffit|demande|nécessite|consiste|signifie|vous|nous|on)\b/i,
   es: /\b(es|son|era|eran|será|serán|sería|está|están|puede|pueden|podría|debe|deben|debería|permite|permiten|hay|tiene|tienen|hace|hacen|requiere|requieren|resulta|ayuda|sirve|supone|implica|consiste|significa|evita|garantiza|basta)\b/i,
@@ -118,7 +122,7 @@ export function isHeadingLike(sentence: string, lang: string): boolean {
   const base = baseLanguage(lang);
   const words = wordsOf(sentence, lang);
   if (!words.length || words.length > HEADING_LIKE_MAX_WORDS) return false;
-  const finite = FINITE[base] ?? FINITE.en;
+  const finite = FINITE[supported(base)];
   // What the parentheses hold is an aside: "Faire la sauvegarde (… ce qui est …)." is still a label; a sentence
   // wholly in parentheses is judged by what it holds.
   const trimmed = sentence.trim();
@@ -129,7 +133,7 @@ export function isHeadingLike(sentence: string, lang: string): boolean {
     const last = words[words.length - 1];
     return words.length <= GERMAN_LABEL_MAX_WORDS && !main.includes(",") && /^\p{Ll}+(en|ern|eln)$/u.test(last) && !finite.test(main);
   }
-  const opener = INFINITIVE_OPENER[base];
+  const opener = INFINITIVE_OPENER[supported(base)];
   if (!opener || !opener.test(words[0]) || NOT_INFINITIVES.has(words[0].toLowerCase())) return false;
   return !finite.test(main);
 }
@@ -162,7 +166,7 @@ export function looksLikeCode(sentence: string): boolean {
 }
 
 /** Words that only make sense next to something the quote does not carry: "as follows", "see below", "Let's have a look". */
-const BOILERPLATE: Record<string, RegExp> = {
+const BOILERPLATE: Record<SupportedLanguage, RegExp> = {
   en: /^(list|table|figure) of\b|\bfollowing (entries|lines|commands?|examples?|tables?|lists?|code|steps|settings|files?)\b|\b(let's|let us|as follows|the following|see (below|above)|shown (below|above)|below is|here is|here are|click|this (chapter|section|page|document|manual|guide|tutorial)|in this (chapter|section|document|manual)|(see|in) (section|chapter) \d|chapter \d)|^see\b/i,
   fr: /\b(voici|ci-dessous|ci-dessus|suivant(e|es|s)?|comme suit|cliquez|ce (chapitre|document|manuel)|cette (section|page)|section \d|chapitre \d|voyons)|^voir\b/i,
   de: /\b(folgende[nrms]?|wie folgt|siehe|hier (ist|sind)|klicken|dieses (kapitel|dokument|handbuch)|dieser abschnitt|in diesem (kapitel|abschnitt)|abschnitt \d|kapitel \d)/i,
@@ -170,11 +174,11 @@ const BOILERPLATE: Record<string, RegExp> = {
 };
 
 export function isBoilerplate(sentence: string, lang: string): boolean {
-  return (BOILERPLATE[baseLanguage(lang)] ?? BOILERPLATE.en).test(sentence) || BOILERPLATE.en.test(sentence);
+  return BOILERPLATE[supported(lang)].test(sentence) || BOILERPLATE.en.test(sentence);
 }
 
 /** Pronouns that point back wherever they stand ("Teams that plan them a week ahead…"). */
-const ANAPHORA: Record<string, ReadonlySet<string>> = {
+const ANAPHORA: Record<SupportedLanguage, ReadonlySet<string>> = {
   en: new Set(["it", "they", "them", "those", "these", "he", "she", "him", "his", "her", "such"]),
   de: new Set(["er", "sie", "ihn", "ihm", "ihnen", "diese", "dieser", "dieses", "solche"]),
   fr: new Set(["il", "elle", "ils", "elles", "eux", "celui", "celle", "ceux", "celles"]),
@@ -185,7 +189,7 @@ const ANAPHORA: Record<string, ReadonlySet<string>> = {
  * Connectives that tie a sentence to the one before ("Equally, …", "However, …", « De même, … », "Ebenso …",
  * "Asimismo, …"): said of what precedes, they mean nothing without it. Matched at the start, lower-cased.
  */
-const CONNECTIVE_OPENERS: Record<string, RegExp> = {
+const CONNECTIVE_OPENERS: Record<SupportedLanguage, RegExp> = {
   en: /^(however|also|equally|likewise|similarly|otherwise|moreover|furthermore|additionally|in addition|what is more|besides|therefore|hence|thus|consequently|as a result|instead|nevertheless|nonetheless|still|yet|again|on the other hand|in contrast|by contrast|conversely|in that case|for this reason|for that reason|even so|then)(?![\p{L}\p{N}])/u,
   fr: /^(de même|aussi|également|cependant|toutefois|pourtant|néanmoins|ainsi|donc|sinon|par ailleurs|en outre|de plus|qui plus est|par conséquent|en revanche|au contraire|dans ce cas|pour cette raison|d['’]autre part|enfin|alors)(?![\p{L}\p{N}])/u,
   de: /^(ebenso|ebenfalls|außerdem|zudem|ferner|darüber hinaus|mehr noch|jedoch|allerdings|dennoch|trotzdem|deshalb|deswegen|daher|darum|also|stattdessen|ansonsten|sonst|gleichfalls|auch|dann|folglich|somit|hingegen|andererseits|in diesem fall)(?![\p{L}\p{N}])/u,
@@ -196,7 +200,7 @@ const CONNECTIVE_OPENERS: Record<string, RegExp> = {
  * After an opening subordinate clause, a main clause whose subject is a demonstrative points back as an
  * opening one does: « À moins que vous ne sachiez …, ce ne sont que d'énormes quantités de données inutiles. »
  */
-const CLAUSE_POINTERS: Record<string, RegExp> = {
+const CLAUSE_POINTERS: Record<SupportedLanguage, RegExp> = {
   en: /^(this|these|those)(?![\p{L}\p{N}])/u,
   fr: /^(ce(?! (que|qui|dont)\b)|cela|ceci|ça|ces|cette)(?![\p{L}\p{N}])/u,
   de: /^(dies|dieses|diese|dieser)(?![\p{L}\p{N}])/u,
@@ -204,7 +208,7 @@ const CLAUSE_POINTERS: Record<string, RegExp> = {
 };
 
 /** "Do this" in the other languages: « si vous le faites », "antes de hacerlo", "wenn Sie dies tun". */
-const DOING_IT: Record<string, RegExp> = {
+const DOING_IT: Partial<Record<SupportedLanguage, RegExp>> = {
   fr: /\b(le|l['’]) ?(faire|faites|fait|font|fais|ferez)\b(?! qu)/i,
   es: /\b(hacerlo|hacerla|haciéndolo|lo hace|lo hacen|lo haga|lo hizo)\b/i,
   de: /\b(dies|das) (tun|tut|machen|macht)\b/i,
@@ -223,8 +227,8 @@ export function dependencyOf(sentence: string, lang: string): "pronoun" | "link"
 
 /** The sentence lower-cased from its first word on (opening quotes, brackets and ¿ ¡ left out). */
 const openingOf = (sentence: string) => sentence.trim().replace(/^[¿¡"“„«(\s]+/u, "").toLowerCase();
-const opensWithConnective = (opening: string, base: string) => (CONNECTIVE_OPENERS[base] ?? CONNECTIVE_OPENERS.en).test(opening);
-const doesIt = (sentence: string, base: string) => DOING_IT[base]?.test(sentence) ?? false;
+const opensWithConnective = (opening: string, base: string) => CONNECTIVE_OPENERS[supported(base)].test(opening);
+const doesIt = (sentence: string, base: string) => DOING_IT[supported(base)]?.test(sentence) ?? false;
 
 /** A sentence that only makes sense after the one before it: it opens with a pointer word or a connective, or uses a pronoun anywhere. */
 export function dependsOnPrevious(sentence: string, lang: string): boolean {
@@ -233,12 +237,12 @@ export function dependsOnPrevious(sentence: string, lang: string): boolean {
   if (/^\(.*\)[.!]?$/.test(sentence.trim()) || /\b(do|does|did|doing|done) (this|that)\b/i.test(sentence) || doesIt(sentence, base)) return true;
   const words = wordsOf(sentence, lang).map((w) => w.toLowerCase());
   if (!words.length) return false;
-  if ((DEPENDENT_OPENERS[base] ?? DEPENDENT_OPENERS.en).has(words[0])) return true;
+  if (DEPENDENT_OPENERS[supported(base)].has(words[0])) return true;
   const lower = openingOf(sentence);
   if (opensWithConnective(lower, base)) return true;
   const comma = lower.indexOf(", ");
-  if (comma > 0 && (CLAUSE_POINTERS[base] ?? CLAUSE_POINTERS.en).test(lower.slice(comma + 2))) return true;
-  const anaphora = ANAPHORA[base] ?? ANAPHORA.en;
+  if (comma > 0 && CLAUSE_POINTERS[supported(base)].test(lower.slice(comma + 2))) return true;
+  const anaphora = ANAPHORA[supported(base)];
   // "it" and "they" as the first word were handled above; elsewhere German "sie" is also the polite "you", so only the opener counts there.
   return base !== "de" && words.some((w) => anaphora.has(w));
 }
@@ -264,7 +268,7 @@ export function unitsOfEvidence(evidence: Evidence, lang: string): readonly Evid
  * "(Section 10.2.3, “Personal backup”)", "(consulte Capítulo 5, Configuración de red)", or a list of manual
  * pages "(ip(8), …)". They mean nothing in the customer's article, which has no sections of that numbering.
  */
-const CROSS_REFERENCE: Record<string, RegExp> = {
+const CROSS_REFERENCE: Record<SupportedLanguage, RegExp> = {
   en: /\b(see|cf\.|refer to|section|chapter|table|figure|appendix)\b/i,
   fr: /\b(voir|voyez|consultez|cf\.|section|chapitre|tableau|figure|annexe)\b/i,
   de: /\b(siehe|vgl\.|lesen sie|abschnitt|kapitel|tabelle|abbildung|anhang)\b/i,
@@ -282,7 +286,7 @@ const PARENTHETICAL = /\s*\((?:[^()]|\([^()]*\))*\)/g;
  * run of the source's own words; only the aside is left out.
  */
 export function stripCrossReferences(sentence: string, lang: string): string {
-  const rule = CROSS_REFERENCE[baseLanguage(lang)] ?? CROSS_REFERENCE.en;
+  const rule = CROSS_REFERENCE[supported(lang)];
   const stripped = sentence.replace(PARENTHETICAL, (paren) => {
     const inner = paren.trim().slice(1, -1);
     const pointsAway = (rule.test(inner) && /\d|“|"|«|„|\(\d/.test(inner)) || /^\s*(see|voir|siehe|véase|vea|consulte)\b/i.test(inner);

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import type { ArticleJobInput } from "../../../shared/schemas/articles";
-import { wordsOf } from "../../../shared/text/segment";
-import type { MeteredModel } from "./metered-model";
-import { languagePack } from "./phrases";
-import { termSet } from "./similarity";
-import { SEARCH_INTENTS, type ArticleBrief, type BrandBrief, type KeyFact, type SearchIntent, type VoiceGuide } from "./types";
+import type { ArticleJobInput } from "../../../../shared/schemas/articles";
+import { wordsOf } from "../../../../shared/text/segment";
+import type { MeteredModel } from "../model/metered-model";
+import { languagePack } from "../language/phrases";
+import { termSet } from "../evidence/similarity";
+import { SEARCH_INTENTS, type ArticleBrief, type BrandBrief, type KeyFact, type SearchIntent, type VoiceGuide } from "../types";
 
 /** The parts of `brand-knowledge.getProfile` recon reads. */
 export interface BrandProfileView {

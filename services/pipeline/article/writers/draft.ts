@@ -1,9 +1,9 @@
-import { unitsOfPool, usableSentenceCount } from "./evidence-sentences";
-import { allocateBudgets } from "./outline";
-import { CALIBRATION, describeMissingCoverage, relevanceModel } from "./relevance";
+import { unitsOfPool, usableSentenceCount } from "../evidence/units";
+import { allocateBudgets } from "../brief/outline";
+import { CALIBRATION, describeMissingCoverage, relevanceModel } from "../relevance";
 import { sectionWords, type SectionWriter } from "./section-writer";
-import type { ResearchReport } from "./research";
-import { type ArticleBody, type ArticleBrief, type ArticleSection, type Evidence, type Outline, sentencesIn } from "./types";
+import type { ResearchReport } from "../evidence/research";
+import { type ArticleBody, type ArticleBrief, type ArticleSection, type Evidence, type Outline, sentencesIn } from "../types";
 
 /**
  * The evidence threshold, counted in sentences ABOUT the topic and in the article's language (`coverage.ts`):

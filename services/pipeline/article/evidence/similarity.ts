@@ -1,4 +1,4 @@
-import { tokenize } from "../../../shared/text/tokenize";
+import { tokenize } from "../../../../shared/text/tokenize";
 
 /**
  * Recently computed term sets. Stages compare the same sentences and quotes many times (every claim against

@@ -1,16 +1,16 @@
 import { z } from "zod";
-import { dependsOnPrevious } from "./evidence-sentences";
-import { isInLanguage } from "../../../shared/text/language";
+import { dependsOnPrevious } from "../evidence/units";
+import { isInLanguage } from "../../../../shared/text/language";
 import { groundFaq } from "./faq";
-import type { MeteredModel } from "./metered-model";
-import { capitalizeFirst, fill, keywordFitsTemplates, languagePack, tidyHeading } from "./phrases";
-import { analyseRequest, relevanceModel } from "./relevance";
-import { wordsOf } from "../../../shared/text/segment";
-import { termSet } from "./similarity";
-import { tokenize } from "../../../shared/text/tokenize";
-import { renderSentence } from "./render";
+import type { MeteredModel } from "../model/metered-model";
+import { capitalizeFirst, fill, keywordFitsTemplates, languagePack, tidyHeading } from "../language/phrases";
+import { analyseRequest, relevanceModel } from "../relevance";
+import { wordsOf } from "../../../../shared/text/segment";
+import { termSet } from "../evidence/similarity";
+import { tokenize } from "../../../../shared/text/tokenize";
+import { renderSentence } from "../quality/render";
 import { embedPhrase, englishTitles, fillWithPhrase, isClause, isEnglish, topicShape } from "./topic-phrasing";
-import { type ArticleBody, type ArticleBrief, type Evidence, sentencesIn, type SeoResult } from "./types";
+import { type ArticleBody, type ArticleBrief, type Evidence, sentencesIn, type SeoResult } from "../types";
 
 export const META_TITLE_MAX = 60;
 export const META_DESCRIPTION_MAX = 160;

@@ -1,15 +1,15 @@
 import { z } from "zod";
-import { PIPELINE_MAX_WORDS, PIPELINE_MIN_WORDS } from "../../../shared/schemas/articles";
-import type { RetrievedChunk } from "../../../shared/schemas/brand";
-import { countWords } from "../../../shared/text/segment";
-import type { MeteredModel } from "./metered-model";
-import { cleanHeading } from "../../../shared/text/extract";
-import { capitalizeFirst, fill, keywordFitsTemplates, languagePack, tidyHeading } from "./phrases";
-import { containment, termSet } from "./similarity";
-import { isInLanguage } from "../../../shared/text/language";
-import { looksLikeCode } from "./evidence-sentences";
-import { relevanceModel } from "./relevance";
-import type { ArticleBrief, Evidence, KeyFact, Outline, PlannedSection } from "./types";
+import { PIPELINE_MAX_WORDS, PIPELINE_MIN_WORDS } from "../../../../shared/schemas/articles";
+import type { RetrievedChunk } from "../../../../shared/schemas/brand";
+import { countWords } from "../../../../shared/text/segment";
+import type { MeteredModel } from "../model/metered-model";
+import { cleanHeading } from "../../../../shared/text/extract";
+import { capitalizeFirst, fill, keywordFitsTemplates, languagePack, tidyHeading } from "../language/phrases";
+import { containment, termSet } from "../evidence/similarity";
+import { isInLanguage } from "../../../../shared/text/language";
+import { looksLikeCode } from "../evidence/units";
+import { relevanceModel } from "../relevance";
+import type { ArticleBrief, Evidence, KeyFact, Outline, PlannedSection } from "../types";
 
 export interface ClampedTarget {
   used: number;

@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import type { z } from "zod";
-import type { GeneratedImage } from "../../../shared/schemas/articles";
-import type { GenerateImageFn } from "../../../shared/llm/openai-images";
-import { fill, languagePack } from "./phrases";
+import type { GeneratedImage } from "../../../../shared/schemas/articles";
+import type { GenerateImageFn } from "../../../../shared/llm/openai-images";
+import { fill, languagePack } from "../language/phrases";
 import { CARD_FONT_FAMILY, renderTitleCardPng } from "./title-card-png";
-import type { ArticleBrief } from "./types";
+import type { ArticleBrief } from "../types";
 
 export type CoverImage = z.output<typeof GeneratedImage>;
 

@@ -1,5 +1,5 @@
-import { countWords } from "../../../shared/text/segment";
-import type { ArticleBrief, ArticleSection, Evidence, Outline, PlannedSection } from "./types";
+import { countWords } from "../../../../shared/text/segment";
+import type { ArticleBrief, ArticleSection, Evidence, Outline, PlannedSection } from "../types";
 
 export interface SectionWriteInput {
   brief: ArticleBrief;

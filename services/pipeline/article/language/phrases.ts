@@ -1,5 +1,5 @@
-import { baseLanguage } from "../../../shared/text/stopwords";
-import type { SearchIntent } from "./types";
+import { languageProfile, type SupportedLanguage } from "./index";
+import type { SearchIntent } from "../types";
 
 /**
  * The words the pipeline itself adds to an article (headings, connectives, FAQ questions, labels), per
@@ -194,10 +194,10 @@ const ES: LanguagePack = {
   readMore: "Detalles y fuentes en el artículo completo.",
 };
 
-const PACKS: Record<string, LanguagePack> = { en: EN, de: DE, fr: FR, es: ES };
+const PACKS: Record<SupportedLanguage, LanguagePack> = { en: EN, de: DE, fr: FR, es: ES };
 
 export function languagePack(lang: string): LanguagePack {
-  return PACKS[baseLanguage(lang)] ?? EN;
+  return PACKS[languageProfile(lang).code];
 }
 
 /** Fills a template: {K} keyword, {T} topic/title, {H} heading, {A} audience, {B} brand. */

@@ -1,12 +1,12 @@
 import { z } from "zod";
-import type { DerivativeKind, Derivatives as DerivativesSchema } from "../../../shared/schemas/articles";
-import { isInLanguage } from "../../../shared/text/language";
-import { dependsOnPrevious } from "./evidence-sentences";
-import type { MeteredModel } from "./metered-model";
-import { languagePack, fill } from "./phrases";
-import { truncateAtWord } from "./seo";
-import { figuresOf } from "./similarity";
-import type { ArticleBody, Evidence, SeoResult } from "./types";
+import type { DerivativeKind, Derivatives as DerivativesSchema } from "../../../../shared/schemas/articles";
+import { isInLanguage } from "../../../../shared/text/language";
+import { dependsOnPrevious } from "../evidence/units";
+import type { MeteredModel } from "../model/metered-model";
+import { languagePack, fill } from "../language/phrases";
+import { truncateAtWord } from "../search/seo";
+import { figuresOf } from "../evidence/similarity";
+import type { ArticleBody, Evidence, SeoResult } from "../types";
 
 export type ArticleDerivatives = z.output<typeof DerivativesSchema>;
 

@@ -1,5 +1,5 @@
-import { sentencesOf } from "../../../shared/text/segment";
-import type { ArticleParagraph, ArticleSentence } from "./types";
+import { sentencesOf } from "../../../../shared/text/segment";
+import type { ArticleParagraph, ArticleSentence } from "../types";
 
 const MARKER = /\[\s*(e\d+(?:\s*[,;]\s*e\d+)*)\s*\]/gi;
 const LEADING_MARKERS = /^(\s*\[\s*e\d+(?:\s*[,;]\s*e\d+)*\s*\])+/i;

@@ -1,13 +1,13 @@
-import { Bm25Index } from "../../../shared/text/bm25";
-import { wordsOf } from "../../../shared/text/segment";
-import { tokenize } from "../../../shared/text/tokenize";
-import { isStopword } from "../../../shared/text/stopwords";
-import { nearDuplicate, termSet } from "./similarity";
-import { unitsOfEvidence, type EvidenceUnit } from "./evidence-sentences";
-import { languagePack } from "./phrases";
-import { relevanceModel, type RelevanceModel } from "./relevance";
+import { Bm25Index } from "../../../../shared/text/bm25";
+import { wordsOf } from "../../../../shared/text/segment";
+import { tokenize } from "../../../../shared/text/tokenize";
+import { isStopword } from "../../../../shared/text/stopwords";
+import { nearDuplicate, termSet } from "../evidence/similarity";
+import { unitsOfEvidence, type EvidenceUnit } from "../evidence/units";
+import { languagePack } from "../language/phrases";
+import { relevanceModel, type RelevanceModel } from "../relevance";
 import type { SectionWriteInput, SectionWriter, WrittenSection } from "./section-writer";
-import type { ArticleParagraph, ArticleSection, ArticleSentence, Evidence } from "./types";
+import type { ArticleParagraph, ArticleSection, ArticleSentence, Evidence } from "../types";
 
 /** The pool as the extractive writer reads it: each passage's citable units, a BM25 index over passages, the pool's common words. */
 export interface PoolIndex {

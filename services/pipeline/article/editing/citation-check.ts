@@ -1,8 +1,8 @@
 import { z } from "zod";
-import type { MeteredModel } from "./metered-model";
-import { sentencesOf } from "../../../shared/text/segment";
-import { containment, figuresOf, termSet } from "./similarity";
-import type { Evidence } from "./types";
+import type { MeteredModel } from "../model/metered-model";
+import { sentencesOf } from "../../../../shared/text/segment";
+import { containment, figuresOf, termSet } from "../evidence/similarity";
+import type { Evidence } from "../types";
 
 /**
  * Offline support rule: a claim is supported by its quotes when at least 70% of its content terms (stemmed,

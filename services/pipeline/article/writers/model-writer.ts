@@ -1,14 +1,14 @@
-import { Bm25Index } from "../../../shared/text/bm25";
-import { splitSentences } from "../../../shared/text/segment";
+import { Bm25Index } from "../../../../shared/text/bm25";
+import { splitSentences } from "../../../../shared/text/segment";
 import { parseCitedProse } from "./cited-prose";
-import { isUsableSentence } from "./evidence-sentences";
-import { languagePack } from "./phrases";
+import { isUsableSentence } from "../evidence/units";
+import { languagePack } from "../language/phrases";
 import { summarizeSection, type SectionWriteInput, type SectionWriter, type WrittenSection } from "./section-writer";
-import { identifyLanguage, UNDETERMINED } from "../../../shared/text/language";
-import { baseLanguage } from "../../../shared/text/stopwords";
-import { ModelFailure, type MeteredModel } from "./metered-model";
-import { relevanceModel } from "./relevance";
-import type { ArticleBrief, ArticleParagraph, Evidence, VoiceGuide } from "./types";
+import { identifyLanguage, UNDETERMINED } from "../../../../shared/text/language";
+import { baseLanguage } from "../../../../shared/text/stopwords";
+import { ModelFailure, type MeteredModel } from "../model/metered-model";
+import { relevanceModel } from "../relevance";
+import type { ArticleBrief, ArticleParagraph, Evidence, VoiceGuide } from "../types";
 
 const MAX_PASSAGES = 12;
 /** The pool's passage index, built once per pool (a draft writes every section from the same pool). */

@@ -1,21 +1,21 @@
 import type { z } from "zod";
-import type { QualityBreakdown } from "../../../shared/schemas/articles";
-import { readingLevel } from "../../../shared/text/flesch";
-import { articleMetrics, type ArticleMetrics } from "../../../shared/text/metrics";
-import { hasSourceNumbering } from "../../../shared/text/extract";
-import { countWords, sentencesOf } from "../../../shared/text/segment";
-import { isInLanguage } from "../../../shared/text/language";
-import { offlineSupport } from "./citation-check";
-import { isBoilerplate, looksLikeCode } from "./evidence-sentences";
-import { isWellFormedQuestion } from "./faq";
-import { clampTargetWords } from "./outline";
-import { hasDoubledWord } from "./phrases";
-import { relevanceModel } from "./relevance";
+import type { QualityBreakdown } from "../../../../shared/schemas/articles";
+import { readingLevel } from "../../../../shared/text/flesch";
+import { articleMetrics, type ArticleMetrics } from "../../../../shared/text/metrics";
+import { hasSourceNumbering } from "../../../../shared/text/extract";
+import { countWords, sentencesOf } from "../../../../shared/text/segment";
+import { isInLanguage } from "../../../../shared/text/language";
+import { offlineSupport } from "../editing/citation-check";
+import { isBoilerplate, looksLikeCode } from "../evidence/units";
+import { isWellFormedQuestion } from "../search/faq";
+import { clampTargetWords } from "../brief/outline";
+import { hasDoubledWord } from "../language/phrases";
+import { relevanceModel } from "../relevance";
 import { renderSentence } from "./render";
-import { sectionWords } from "./section-writer";
-import { containsKeyword, META_DESCRIPTION_MAX, META_TITLE_MAX, namesKeyword, slugify } from "./seo";
-import { nearDuplicate, termSet } from "./similarity";
-import { type ArticleBody, type ArticleBrief, type Evidence, type Outline, sentencesIn, type SeoResult } from "./types";
+import { sectionWords } from "../writers/section-writer";
+import { containsKeyword, META_DESCRIPTION_MAX, META_TITLE_MAX, namesKeyword, slugify } from "../search/seo";
+import { nearDuplicate, termSet } from "../evidence/similarity";
+import { type ArticleBody, type ArticleBrief, type Evidence, type Outline, sentencesIn, type SeoResult } from "../types";
 
 export type QualityBreakdownScores = z.output<typeof QualityBreakdown>;
 

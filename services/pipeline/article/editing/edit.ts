@@ -1,13 +1,13 @@
-import { countWords, wordsOf } from "../../../shared/text/segment";
+import { countWords, wordsOf } from "../../../../shared/text/segment";
 import { checkCitationSupport } from "./citation-check";
-import { dependsOnPrevious } from "./evidence-sentences";
-import { relevanceModel } from "./relevance";
-import { evidenceById } from "./evidence";
-import type { MeteredModel } from "./metered-model";
-import { sectionWords } from "./section-writer";
-import { figuresOf, nearDuplicate, termSet } from "./similarity";
+import { dependsOnPrevious } from "../evidence/units";
+import { relevanceModel } from "../relevance";
+import { evidenceById } from "../evidence/passages";
+import type { MeteredModel } from "../model/metered-model";
+import { sectionWords } from "../writers/section-writer";
+import { figuresOf, nearDuplicate, termSet } from "../evidence/similarity";
 import { applyStyleRewrites } from "./style-rewrites";
-import type { ArticleBody, ArticleBrief, ArticleParagraph, ArticleSection, ArticleSentence, Evidence, Outline, PlannedSection } from "./types";
+import type { ArticleBody, ArticleBrief, ArticleParagraph, ArticleSection, ArticleSentence, Evidence, Outline, PlannedSection } from "../types";
 
 /** A section that keeps less than half its budget after the checks goes back for evidence (once). */
 const THIN_SECTION_SHARE = 0.5;

@@ -1,10 +1,10 @@
-import { analyseRequest } from "./relevance";
-import type { ArticleMode } from "../../../shared/schemas/articles";
-import type { RetrievedChunk } from "../../../shared/schemas/brand";
-import type { ExtractedDocument } from "../../../shared/text/document";
-import { EvidencePool, evidenceFromChunk, passagesFromDocument, type EvidenceDraft } from "./evidence";
+import { analyseRequest } from "../relevance";
+import type { ArticleMode } from "../../../../shared/schemas/articles";
+import type { RetrievedChunk } from "../../../../shared/schemas/brand";
+import type { ExtractedDocument } from "../../../../shared/text/document";
+import { EvidencePool, evidenceFromChunk, passagesFromDocument, type EvidenceDraft } from "./passages";
 import type { SearchProvider } from "./web-search";
-import type { ArticleBrief, Evidence, Outline, PlannedSection } from "./types";
+import type { ArticleBrief, Evidence, Outline, PlannedSection } from "../types";
 
 export interface ResearchDeps {
   /** The brand's knowledge base; undefined when the article has no brand profile. */

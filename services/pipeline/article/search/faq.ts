@@ -1,12 +1,12 @@
-import { isInLanguage } from "../../../shared/text/language";
-import { baseLanguage } from "../../../shared/text/stopwords";
-import { tokenize } from "../../../shared/text/tokenize";
-import { wordsOf } from "../../../shared/text/segment";
-import { unitIndex, type EvidenceUnit } from "./evidence-sentences";
-import { languageProfile } from "./language";
-import { relevanceModel } from "./relevance";
+import { isInLanguage } from "../../../../shared/text/language";
+import { baseLanguage } from "../../../../shared/text/stopwords";
+import { tokenize } from "../../../../shared/text/tokenize";
+import { wordsOf } from "../../../../shared/text/segment";
+import { unitIndex, type EvidenceUnit } from "../evidence/units";
+import { languageProfile } from "../language";
+import { relevanceModel } from "../relevance";
 import { embedPhrase, isClause } from "./topic-phrasing";
-import type { ArticleBody, ArticleBrief, Evidence, FaqEntry } from "./types";
+import type { ArticleBody, ArticleBrief, Evidence, FaqEntry } from "../types";
 
 export const FAQ_MAX = 5;
 /** "is", "are" and their German, French and Spanish forms: what a definition says. */

@@ -1,7 +1,7 @@
-import type { Citation } from "../../../shared/schemas/articles";
-import { supportingPassage } from "./citation-check";
-import { languagePack } from "./phrases";
-import type { ArticleBody, ArticleSentence, Evidence, FaqEntry } from "./types";
+import type { Citation } from "../../../../shared/schemas/articles";
+import { supportingPassage } from "../editing/citation-check";
+import { languagePack } from "../language/phrases";
+import type { ArticleBody, ArticleSentence, Evidence, FaqEntry } from "../types";
 
 /** A sentence as the reader sees it: its connective, then the sentence (in lower case after it where the writer said so). */
 export function renderSentence(sentence: ArticleSentence): string {

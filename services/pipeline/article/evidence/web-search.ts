@@ -1,9 +1,9 @@
 import { request } from "undici";
-import type { UrlPolicy } from "../../../shared/net/url-guard";
-import { safeFetch } from "../../../shared/net/safe-fetch";
-import type { ExtractedDocument } from "../../../shared/text/document";
-import { extractableKind, extractDocument } from "../../../shared/text/extract";
-import { baseLanguage } from "../../../shared/text/stopwords";
+import type { UrlPolicy } from "../../../../shared/net/url-guard";
+import { safeFetch } from "../../../../shared/net/safe-fetch";
+import type { ExtractedDocument } from "../../../../shared/text/document";
+import { extractableKind, extractDocument } from "../../../../shared/text/extract";
+import { baseLanguage } from "../../../../shared/text/stopwords";
 
 export interface SearchResult {
   url: string;

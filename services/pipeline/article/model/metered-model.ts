@@ -1,7 +1,7 @@
 import { performance } from "node:perf_hooks";
 import type { z } from "zod";
-import { describeModelFailure } from "../../../shared/llm/openai-chat";
-import type { ChatMessage, CompleteFn, CompleteOptions } from "../../../shared/llm/types";
+import { describeModelFailure } from "../../../../shared/llm/openai-chat";
+import type { ChatMessage, CompleteFn, CompleteOptions } from "../../../../shared/llm/types";
 
 export interface ModelUsage {
   calls: number;

@@ -1,6 +1,6 @@
-import { baseLanguage } from "../../../shared/text/stopwords";
-import { capitalizeFirst, fill, languagePack } from "./phrases";
-import type { ArticleBrief } from "./types";
+import { baseLanguage } from "../../../../shared/text/stopwords";
+import { capitalizeFirst, fill, languagePack } from "../language/phrases";
+import type { ArticleBrief } from "../types";
 
 /**
  * How the pipeline puts the topic (or keyword) into its own words: titles, variants, the framing sentence.
