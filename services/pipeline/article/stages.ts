@@ -10,6 +10,7 @@ import type { ExtractedDocument } from "../../../shared/text/document";
 import { createCoverImage, type CoverImage } from "./media/cover-image";
 import { buildDerivatives, type ArticleDerivatives } from "./media/derivatives";
 import { assertEnoughEvidence, assertLongEnough, draftArticle, fitOutlineToEvidence } from "./writers/draft";
+import { reserveFaqAnswers } from "./search/faq";
 import { editArticle } from "./editing/edit";
 import { ExtractiveSectionWriter } from "./writers/extractive-writer";
 import { MeteredModel, ModelFailure } from "./model/metered-model";
@@ -68,6 +69,8 @@ export interface ArticleState {
   score: ArticleScore;
   image: CoverImage;
   derivatives: ArticleDerivatives;
+  /** Units the draft kept out of the body for the FAQ's answers (`search/faq.ts`). */
+  faq_reserved: string[];
 }
 
 /**
@@ -199,10 +202,12 @@ const STAGES: Record<ArticleStageKey, StageRunner> = {
     // Thin evidence makes a shorter article, never a padded one: the plan is cut to what the evidence backs.
     const fitted = fitOutlineToEvidence(outline, check);
     const shortened = fitted.target_words < outline.target_words ? { shortened: { planned: outline.target_words, to: fitted.target_words } } : {};
-    const { body, report } = await draftArticle(writerFor(model), brief, fitted, evidence, (meta) => void deps.reportProgress(meta));
+    // The FAQ's answers are kept out of the body when the evidence is plentiful (search/faq.ts).
+    const reserved = reserveFaqAnswers(brief, evidence, outline.requested_words);
+    const { body, report } = await draftArticle(writerFor(model), brief, fitted, evidence, (meta) => void deps.reportProgress(meta), reserved);
     return {
-      state: { article: body, outline: fitted },
-      meta: { ...report, usable_sentences: check.usable, needed_sentences: check.needed, pool_coverage: check.pool_coverage, ...shortened, ...model?.meta() },
+      state: { article: body, outline: fitted, faq_reserved: [...reserved] },
+      meta: { ...report, faq_reserved: reserved.size, usable_sentences: check.usable, needed_sentences: check.needed, pool_coverage: check.pool_coverage, ...shortened, ...model?.meta() },
     };
   },
 
@@ -217,7 +222,9 @@ const STAGES: Record<ArticleStageKey, StageRunner> = {
       reresearchSection: async (section, others, pool) => {
         const queries = sectionQueries(section, brief, deep).map((query) => ({ section: section.key, query }));
         const { evidence } = await gatherEvidence(researchDepsFor(deps, brief), brief, queries, deep, pool);
-        const written = await writer.writeSection({ brief, outline, section, earlier: others, evidence });
+        // The units kept for the FAQ stay out of a rewritten section too.
+        const reserved = new Set(stateOf(call.state).faq_reserved ?? []);
+        const written = await writer.writeSection({ brief, outline, section, earlier: others, evidence, reserved });
         return { section: written.section, evidence };
       },
     });

@@ -104,6 +104,38 @@ export function groundFaq(questions: readonly string[], brief: ArticleBrief, evi
 
 const normalize = (text: string) => text.toLowerCase().replace(/\s+/g, " ").trim();
 
+/** How many FAQ answers the draft leaves unquoted, when the relevant evidence is plentiful (`reserveFaqAnswers`). */
+export const FAQ_RESERVED = 3;
+
+/** Articles asked this long or longer get FAQ answers kept out of their body (`reserveFaqAnswers`). */
+export const FAQ_RESERVE_FROM_WORDS = 800;
+
+/**
+ * Units kept out of the body for the FAQ: the strongest relevant units whose shape asks a well-formed question
+ * (a definition, a procedure; in English also the shapes of `questionFromUnit`), at most `FAQ_RESERVED`, in an
+ * article asked for 800 words or more. The FAQ and the body draw on the same evidence, and a body that quotes
+ * every relevant unit leaves the FAQ nothing to answer with (it never repeats a body sentence); the body is then
+ * at most three sentences shorter, and the FAQ says them.
+ */
+export function reserveFaqAnswers(brief: ArticleBrief, evidence: readonly Evidence[], requestedWords: number): Set<string> {
+  const reserved = new Set<string>();
+  if (requestedWords < FAQ_RESERVE_FROM_WORDS) return reserved;
+  const relevance = relevanceModel(evidence, brief);
+  const units = relevance.aboutUnits.filter((u) => u.words <= FAQ_ANSWER_MAX_WORDS);
+  const names = baseLanguage(brief.language) === "en" ? properNouns(units, brief.language) : new Set<string>();
+  const ranked = [...units].sort((a, b) => relevance.strength(b) - relevance.strength(a));
+  for (const u of ranked) {
+    if (reserved.size >= FAQ_RESERVED) break;
+    const shaped = languageProfile(brief.language).faqShapes.map(({ shape, ask }) => {
+      const match = shape.exec(u.sentences[0]);
+      return match ? ask(match) : undefined;
+    });
+    const english = baseLanguage(brief.language) === "en" ? [questionFromUnit(u, names, brief.brand?.name)] : [];
+    if ([...shaped, ...english].some((q) => q !== undefined && isWellFormedQuestion(q, brief))) reserved.add(u.key);
+  }
+  return reserved;
+}
+
 /** A question a reader would ask: ends with a question mark, 3–20 words, no word doubled, no heading pasted in, in the article's language. */
 export function isWellFormedQuestion(question: string, brief: Pick<ArticleBrief, "language" | "topic" | "keyword">): boolean {
   const q = question.trim();
@@ -129,7 +161,7 @@ const PAST_TO_BASE: Record<string, string> = {
   improved: "improve", doubled: "double", halved: "halve", shrank: "shrink", climbed: "climb",
 };
 const SUBJECT_MAX_WORDS = 6;
-const BAD_SUBJECT = /[,;:"“”()]|\b(it|they|this|that|these|those|we|you|our|your|he|she|there|if|when|one)\b/i;
+const BAD_SUBJECT = /[,;:"“”()]|\b(it|they|this|that|these|those|we|you|our|your|he|she|there|if|when|one|who|which|whose|where)\b/i;
 
 /**
  * A question the unit's first sentence answers, from a few safe English shapes over its subject (the words

@@ -150,13 +150,14 @@ export async function draftArticle(
   outline: Outline,
   evidence: readonly Evidence[],
   progress?: (meta: Record<string, unknown>) => void,
+  reserved?: ReadonlySet<string>,
 ): Promise<{ body: ArticleBody; report: DraftReport }> {
   const written: ArticleSection[] = [];
   const empty: string[] = [];
   let dropped = 0;
   let words = 0;
   for (const section of outline.sections) {
-    const result = await writer.writeSection({ brief, outline, section, earlier: written, evidence });
+    const result = await writer.writeSection({ brief, outline, section, earlier: written, evidence, reserved });
     dropped += result.droppedCitations;
     if (result.section.paragraphs.length) written.push(result.section);
     else empty.push(section.key);

@@ -135,7 +135,7 @@ export function composeSectionFromEvidence(input: SectionWriteInput, index: Pool
         if (words >= section.budget) break;
         // Off-topic sentences never enter the article, however short the section stays.
         const score = relevanceIn(section, unit, relevance);
-        if (picked.includes(unit) || !relevance.onTopic(relevance.unit(unit)) || (strongOnly && relevance.relative(score) < STRONG_RELEVANCE) || !fits(unit) || !fresh(unit)) continue;
+        if (picked.includes(unit) || input.reserved?.has(unit.key) || !relevance.onTopic(relevance.unit(unit)) || (strongOnly && relevance.relative(score) < STRONG_RELEVANCE) || !fits(unit) || !fresh(unit)) continue;
         if (!group) groups.push((group = { evidenceId: id, units: [] }));
         group.units.push(unit);
         picked.push(unit);

@@ -8,6 +8,8 @@ export interface SectionWriteInput {
   /** The sections already written, in order: what the article has said so far. */
   earlier: readonly ArticleSection[];
   evidence: readonly Evidence[];
+  /** Units (keys) kept for the FAQ's answers: the extractive writer does not quote them (`search/faq.ts`). */
+  reserved?: ReadonlySet<string>;
 }
 
 export interface WrittenSection {
