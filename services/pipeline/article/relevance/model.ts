@@ -31,6 +31,8 @@ export interface RelevanceModel {
   strength(unit: EvidenceUnit): number;
   /** Strength of a free text, situated by a heading. */
   textStrength(text: string, heading?: string): number;
+  /** Strength of an article sentence: the unit it quotes when it quotes one (with its passage's context), else its own words. */
+  sentenceStrength(text: string, cites: readonly string[]): number;
   features(unit: EvidenceUnit): RelevanceFeatures;
   grade(unit: EvidenceUnit): RelevanceGrade;
   /** For ranking within a body section: the unit's strength plus its match of the section heading's own terms. */
@@ -233,6 +235,10 @@ function buildModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceM
     unit,
     strength,
     textStrength,
+    sentenceStrength: (text, cites) => {
+      const quoted = quotedUnits(text, cites);
+      return quoted.length ? Math.max(...quoted.map(strength)) : textStrength(text, cites.map(contextOf).join("\n"));
+    },
     features,
     grade: (u) => gradeOf(unit(u)),
     forSection,

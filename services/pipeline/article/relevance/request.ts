@@ -14,8 +14,8 @@ export interface SubjectTerm {
   /** How the customer wrote it: "backing up", "agencies". */
   surface: string;
   /**
-   * The subject terms it makes a phrase with in the request ("copias de seguridad", "drive time"): written
-   * next to each other, or across "of" and its kin; "and", "for" and the like end a phrase. A text that states it without any of them states less of the
+   * The subject terms it makes a phrase with in the request, across "of" and its kin ("copias de seguridad",
+   * "mots de passe"); words merely side by side ("Debian server backup") are each a part of the subject. A text that states it without any of them states less of the
    * subject ("seguridad de datos" is not "copias de seguridad"): `features.ts` counts it half.
    */
   partners?: string[];
@@ -105,24 +105,30 @@ function phrasePartners(texts: readonly string[], lang: string, subject: Readonl
   const out = new Map<string, Set<string>>();
   for (const text of texts) {
     let previous: string | null = null;
+    let linked = false;
     for (const word of wordsOf(text, lang)) {
       const term = tokenize(word, lang)[0];
       if (!term) {
-        // "of" and its kin keep a phrase going ("copias de seguridad"); any other function word ("and", "for") ends it.
-        if (!PHRASE_LINKS.has(normalizeWord(word))) previous = null;
+        // Only "of" and its kin make a phrase ("copias de seguridad", "mots de passe"); any other function word ends one.
+        if (PHRASE_LINKS.has(normalizeWord(word)) && previous) linked = true;
+        else previous = null;
         continue;
       }
       if (!subject.has(term)) {
         previous = null; // an angle word ends it
+        linked = false;
         continue;
       }
-      if (previous && previous !== term) {
+      // Words merely next to each other are a modifier chain ("Debian server backup", "drive time"): each states
+      // part of the subject alone. A phrase is made across a link only.
+      if (previous && previous !== term && linked) {
         if (!out.has(previous)) out.set(previous, new Set());
         if (!out.has(term)) out.set(term, new Set());
         out.get(previous)!.add(term);
         out.get(term)!.add(previous);
       }
       previous = term;
+      linked = false;
     }
   }
   return out;

@@ -189,7 +189,7 @@ export function metaDescriptionFrom(body: ArticleBody, brief: ArticleBrief, evid
   let ranked: string[];
   if (cited.length && evidence.length) {
     const relevance = relevanceModel(evidence, brief);
-    const scored = cited.map((s, i) => ({ text: s.text, i, score: relevance.textStrength(s.text) })).sort((a, b) => b.score - a.score || a.i - b.i);
+    const scored = cited.map((s, i) => ({ text: s.text, i, score: relevance.sentenceStrength(s.text, s.cites) })).sort((a, b) => b.score - a.score || a.i - b.i);
     const named = scored.slice(0, 3).findIndex((x) => containsKeyword(x.text, brief.keyword));
     if (named > 0) scored.unshift(...scored.splice(named, 1));
     ranked = scored.map((x) => x.text);

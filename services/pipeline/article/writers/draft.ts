@@ -133,7 +133,7 @@ export function orderByRelevance(sections: ArticleSection[], brief: ArticleBrief
   const relevance = relevanceModel(evidence, brief);
   const mean = (section: ArticleSection) => {
     const sentences = section.paragraphs.flatMap((p) => p.sentences).filter((s) => s.cites.length);
-    return sentences.length ? sentences.reduce((n, s) => n + relevance.relative(relevance.textStrength(s.text)), 0) / sentences.length : 0;
+    return sentences.length ? sentences.reduce((n, s) => n + relevance.relative(relevance.sentenceStrength(s.text, s.cites)), 0) / sentences.length : 0;
   };
   const bodies = sections.filter((s) => s.role === "body");
   if (bodies.length < 3) return sections;
