@@ -117,14 +117,14 @@ export function toHttpError(err: unknown): HttpError {
     return { status, body: envelope(e.type, message) };
   }
   if (e && typeof e.name === "string" && DATABASE_UNAVAILABLE.has(e.name)) {
-    return { status: 503, body: envelope("service_unavailable", "A database is temporarily unavailable. Retry with backoff."), unexpected: err };
+    return { status: 503, body: envelope("service_unavailable", "A database is temporarily unavailable. Retry with backoff.") };
   }
   if (e && e.name === "BadRequestError" && (err as { code?: unknown }).code === 400) {
     // moleculer-web's own refusals (e.g. a path parameter it cannot decode): the client's request, not our fault.
     return { status: 400, body: envelope("invalid_request", "Malformed request: the request path or query could not be decoded.") };
   }
   if (isTransportError(err)) {
-    return { status: 503, body: envelope("service_unavailable", "The service is temporarily unavailable. Retry with backoff."), unexpected: err };
+    return { status: 503, body: envelope("service_unavailable", "The service is temporarily unavailable. Retry with backoff.") };
   }
   return { status: 500, body: envelope("internal_error", INTERNAL_MESSAGE), unexpected: err };
 }
@@ -147,6 +147,15 @@ export const TRANSPORT_ERRORS: ReadonlySet<string> = new Set([
 export function isTransportError(err: unknown): boolean {
   const name = (err as { name?: unknown } | null)?.name;
   return typeof name === "string" && TRANSPORT_ERRORS.has(name);
+}
+
+/**
+ * A failure that is part of running a distributed system, not a bug: a service down, a node lost, a
+ * call timed out, a database unreachable. Logged once per outage (shared/runtime/unavailability-log.ts), never with a stack per request.
+ */
+export function isExpectedUnavailability(err: unknown): boolean {
+  const name = (err as { name?: unknown } | null)?.name;
+  return typeof name === "string" && (TRANSPORT_ERRORS.has(name) || DATABASE_UNAVAILABLE.has(name));
 }
 
 /** The MongoDB driver's errors for a server it cannot reach or lost: 503, retryable (a write cut off mid-way is as uncertain as any lost call). */

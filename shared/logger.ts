@@ -41,10 +41,24 @@ export function moleculerLogger(level: string): LoggerConfig {
     type: "Pino",
     options: {
       level,
-      createLogger: (lvl: string, bindings: { mod?: string; nodeID?: string }) =>
-        rootLogger().child({ mod: bindings.mod, node: bindings.nodeID }, { level: lvl }),
+      createLogger: (lvl: string, bindings: { mod?: string; nodeID?: string }) => {
+        const child = rootLogger().child({ mod: bindings.mod, node: bindings.nodeID }, { level: lvl });
+        return bindings.mod === "broker" ? withoutPerCallUnavailability(child) : child;
+      },
     },
   } as LoggerConfig;
+}
+
+/** The broker's warning on every call to a service with no live instance: counted per outage instead (shared/runtime/unavailability-log.ts). */
+const PER_CALL_UNAVAILABLE = /^Service '[^']+' is not (available|registered|found on '[^']+' node)\.$/;
+
+function withoutPerCallUnavailability(logger: pino.Logger): pino.Logger {
+  const filtered = Object.create(logger) as pino.Logger;
+  filtered.warn = ((...args: unknown[]) => {
+    if (typeof args[0] === "string" && PER_CALL_UNAVAILABLE.test(args[0])) return;
+    (logger.warn as (...a: unknown[]) => void)(...args);
+  }) as pino.LogFn;
+  return filtered;
 }
 
 interface RequestScope {

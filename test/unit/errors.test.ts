@@ -63,6 +63,11 @@ describe("mapping errors to HTTP", () => {
     expect(toHttpError(new Errors.ServiceNotAvailableError({ action: "auth.authenticate" })).status).toBe(503);
     expect(toHttpError(new Errors.RequestRejectedError({ action: "pipeline.get", nodeID: "gone" })).status).toBe(503);
   });
+
+  it("does not hand an expected unavailability to the error log (it is counted per outage)", () => {
+    expect(toHttpError(new Errors.ServiceNotAvailableError({ action: "pipeline.get" })).unexpected).toBeUndefined();
+    expect(toHttpError(Object.assign(new Error("lost"), { name: "MongoNetworkError" })).unexpected).toBeUndefined();
+  });
 });
 
 describe("the transport-error list", () => {
