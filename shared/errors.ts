@@ -23,6 +23,7 @@ export const ERROR_CATALOG = {
   internal_error: 500,
   publish_failed: 502,
   service_unavailable: 503,
+  outcome_unknown: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;
@@ -174,12 +175,16 @@ export function envelope(code: ErrorCode, message: string) {
   return { error: { code, message } };
 }
 
-/** What the HTTP edge knows of the request an error answers: to tell a route miss (404) from a wrong method (405). */
+/** What the HTTP edge knows of the request an error answers: to tell a route miss (404) from a wrong method (405), and a write not sent from one sent. */
 export interface ErrorRequest {
   method?: string;
   path: string;
   /** The methods the API serves at `path` (none: no such route). */
   methodsAt(path: string): string[];
+  /** A write's action, once the call to it was sent: a 5xx after that may follow a change. */
+  sentTo?: string;
+  /** The request's Idempotency-Key (the client's or the one the gateway assigned), returned with the answer. */
+  idempotencyKey?: string;
 }
 
 /** An error's response at the HTTP edge: status, envelope and the headers that go with them. */
@@ -210,17 +215,41 @@ function routeMiss(req: ErrorRequest): HttpErrorResponse {
   return { status: 404, body: envelope("not_found", `No route for ${req.method} ${path}.`), headers: {} };
 }
 
+/** Errors that prove the call to `action` never left this process: nothing can have changed. */
+function neverSent(err: unknown, action: string): boolean {
+  const e = err as { name?: unknown; data?: { action?: unknown } } | null;
+  if (e?.name === "ServiceUnavailableError") return true;
+  const own = e?.data?.action === action;
+  return own && (e?.name === "ServiceNotFoundError" || e?.name === "ServiceNotAvailableError" || e?.name === "RequestSkippedError");
+}
+
+/**
+ * A 5xx to a write that was sent (docs/failure-semantics.md#the-rule): unless the service itself said
+ * nothing changed (its own `service_unavailable`, or a 502) or the call provably never left, the
+ * outcome is unknown, and the answer says so and how to learn it: retry with the same Idempotency-Key.
+ */
+function sentWriteFailure(mapped: HttpError, err: unknown, req: ErrorRequest): HttpError {
+  if (!req.sentTo || mapped.status < 500 || mapped.status === 502 || neverSent(err, req.sentTo)) return mapped;
+  if ((err as { type?: unknown } | null)?.type === "service_unavailable") return mapped;
+  const retry = req.idempotencyKey
+    ? "Retry with the same Idempotency-Key (the idempotency-key header of this answer): the retry returns the first request's outcome and changes nothing twice."
+    : "Retry with backoff: this request is idempotent.";
+  if (mapped.status === 500) return { ...mapped, body: envelope("internal_error", `An internal error occurred after the request was sent; its outcome is unknown. ${retry}`) };
+  return { ...mapped, body: envelope("outcome_unknown", `The request was sent, but the service did not answer (it timed out or was lost): its outcome is unknown. ${retry}`) };
+}
+
 /** Maps any error the HTTP edge meets to its response, with the headers its status calls for. */
 export function httpErrorResponse(err: unknown, req: ErrorRequest): HttpErrorResponse {
   if (isRouteMiss(err)) return routeMiss(req);
-  const mapped: HttpErrorResponse = { ...toHttpError(err), headers: {} };
+  const mapped: HttpErrorResponse = { ...sentWriteFailure(toHttpError(err), err, req), headers: {} };
   const e = err as { type?: unknown; data?: { rateLimit?: RateLimitState } } | null;
   if (e?.type === "rate_limit_exceeded" && e.data?.rateLimit) {
     Object.assign(mapped.headers, rateLimitHeaders(e.data.rateLimit), { "retry-after": String(e.data.rateLimit.retryAfter) });
   }
   if (mapped.status === 401) mapped.headers["www-authenticate"] = 'Bearer realm="api"';
-  // Nothing changed (docs/failure-semantics.md): say when to come back.
+  // Nothing changed, or the outcome is unknown and a retry learns it (docs/failure-semantics.md): say when to come back.
   if (mapped.status === 503) mapped.headers["retry-after"] = String(RETRY_AFTER_S);
+  if (req.idempotencyKey) mapped.headers["idempotency-key"] = req.idempotencyKey;
   return mapped;
 }
 

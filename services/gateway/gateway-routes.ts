@@ -30,6 +30,8 @@ export type GatewayRequest = IncomingMessage & {
   /** The API key the edge admitted (gateway.service.ts admitAtEdge). */
   $admitted?: Authenticated;
   $contract?: RouteContract;
+  /** A write's action once prepareCall handed it to moleculer-web to call (its 5xx may follow a change). */
+  $sentTo?: string;
   /** moleculer-web's matched alias. */
   $alias?: { fullPath?: string };
 };

@@ -16,6 +16,7 @@ import { dashboardHandler } from "./dashboard";
 import { contractOf, gatewayRoutes, type Alias, type GatewayRequest, type GatewayService } from "./gateway-routes";
 import { closeWithoutReading, createEdgeServer, type Gate } from "./http-edge";
 import { bodyUnread, readCallParams, splitTarget } from "./http-input";
+import { assignIdempotencyKey, idempotencyKeyOf } from "./idempotency-key";
 import { JobEventHub } from "./job-events/hub";
 import { JobEventStreams } from "./job-events/sse";
 import { gatewayReadCache } from "./read-cache";
@@ -130,6 +131,7 @@ const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> 
      * (an API key never matches it).
      */
     async admitAtEdge(req: GatewayRequest, res: ServerResponse, gate: Gate) {
+      assignIdempotencyKey(req, res);
       if (gate === "admin") {
         if (!isAdminToken(bearerToken(req.headers.authorization))) throw new ApiError("invalid_admin_token", INVALID_ADMIN_TOKEN_MESSAGE);
         return;
@@ -164,6 +166,8 @@ const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> 
       const params = await readCallParams(contract, req, req.$params.params ?? {}, config().MAX_BODY_BYTES);
       req.$params = req.$orgId ? { ...params, org_id: req.$orgId } : params;
       ctx.meta.$statusCode = contract.status;
+      // moleculer-web calls the action next: from here a write's 5xx may follow a change (sendErrorEnvelope).
+      if (contract.method !== "GET") req.$sentTo = contract.action;
     },
 
     /** moleculer-web's split of the request-target, with short query strings parsed once (http-input.ts). */
@@ -179,7 +183,7 @@ const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> 
 
     /** The one error path of every route: the shared errors module maps, the gateway logs and writes. */
     sendErrorEnvelope(req: GatewayRequest, res: ServerResponse, err: unknown) {
-      const mapped = httpErrorResponse(err, { method: req.method, path: pathOf(req), methodsAt });
+      const mapped = httpErrorResponse(err, { method: req.method, path: pathOf(req), methodsAt, sentTo: req.$sentTo, idempotencyKey: idempotencyKeyOf(req) });
       if (mapped.unexpected) {
         rootLogger().error({ req_id: req.$ctx?.requestID, err: mapped.unexpected, method: req.method, path: pathOf(req) }, "request failed");
       }

@@ -44,7 +44,7 @@ const STATUS_TEXT: Record<number, string> = {
   429: "Rate limit exceeded: retry after `retry-after` seconds.",
   500: "Internal error: safe to retry with backoff.",
   502: "The upstream CMS failed or refused the publish.",
-  503: "A service or database is temporarily unavailable: nothing changed, retry after `retry-after` seconds.",
+  503: "`service_unavailable`: a service or database is unavailable and the request was not sent to it: nothing changed, retry after `retry-after` seconds. `outcome_unknown` (a creating or other write): the request was sent and its outcome is unknown; retry with the same Idempotency-Key (the `idempotency-key` header of this answer) to get the first outcome.",
 };
 
 /** A zod contract as a JSON Schema for the request side (before transforms), embeddable in the document. */
@@ -160,6 +160,8 @@ function operation(prefix: string, contract: RouteContract): Json {
   if (contract.body) (errors.add(413), errors.add(415));
   if (rateLimited) errors.add(429);
   for (const status of [...errors].sort((a, b) => a - b)) responses[status] = errorResponse(status, rateLimited);
+  // A creating route's key, the client's or the one assigned, comes back on every answer (routes.ts `creates`).
+  if (contract.creates) for (const r of Object.values(responses)) r.headers = { ...(r.headers as Json), "idempotency-key": { $ref: "#/components/headers/IdempotencyKey" } };
 
   const parameters = [...pathParameters(contract.path), ...queryParameters(contract), ...headerParameters(contract)];
   const body = requestBody(contract);
@@ -204,6 +206,10 @@ function buildDocument(): Json {
         RateLimitRemaining: integer("Requests left in the current window."),
         RateLimitReset: integer("Unix seconds at which the window resets."),
         RetryAfter: integer("Seconds to wait before retrying."),
+        IdempotencyKey: {
+          description: "The request's Idempotency-Key: the client's, or one the gateway assigned when it sent none. A retry with it replays the first outcome.",
+          schema: { type: "string" },
+        },
       },
       securitySchemes: {
         apiKey: { type: "http", scheme: "bearer", description: "An organization's API key: `Authorization: Bearer <API_KEY>`." },

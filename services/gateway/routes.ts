@@ -27,6 +27,12 @@ export interface RouteContract {
   /** Request headers passed to the action as params: param name → the header and its contract. */
   headers?: Record<string, HeaderContract>;
   /**
+   * The route creates something: it always carries an Idempotency-Key (the client's, or one the gateway
+   * assigns), passed to the action as `idempotency_key` and returned on every answer; the action
+   * replays the first outcome of a key it has seen (docs/failure-semantics.md#idempotency-keys).
+   */
+  creates?: true;
+  /**
    * A streamed answer served by the gateway itself (`action` is what it reads with): the route's
    * handler in gateway.service.ts, documented with this content type (docs/job-events.md).
    */
@@ -44,6 +50,9 @@ export function locationOf(contract: RouteContract, prefix: string, result: Reco
   if (!contract.location) return undefined;
   return prefix + contract.location.replace(/:([a-z_]+)/g, (_, name: string) => encodeURIComponent(String(result[name] ?? params[name] ?? "")));
 }
+
+/** A creating route's header contract and flag. */
+const CREATES = { creates: true, headers: { idempotency_key: { name: "Idempotency-Key", schema: IdempotencyKey } } } as const;
 
 /** `/v1`: authenticated with an API key, scoped to its organization. */
 export const API_ROUTES: RouteContract[] = [
@@ -67,14 +76,7 @@ export const API_ROUTES: RouteContract[] = [
   { method: "GET", path: "/brand-profiles/:id/sources/:source_id", action: "brand-knowledge.getSource", status: 200, query: NoFields },
   { method: "POST", path: "/webhooks", action: "webhooks.createEndpoint", status: 201, body: CreateWebhookBody },
   { method: "GET", path: "/webhooks", action: "webhooks.listEndpoints", status: 200, query: NoFields },
-  {
-    method: "POST",
-    path: "/articles",
-    action: "articles.create",
-    status: 202,
-    body: CreateArticleBody,
-    headers: { idempotency_key: { name: "Idempotency-Key", schema: IdempotencyKey } },
-  },
+  { method: "POST", path: "/articles", action: "articles.create", status: 202, body: CreateArticleBody, ...CREATES },
   { method: "GET", path: "/articles", action: "articles.list", status: 200, query: ListArticlesQuery },
   { method: "GET", path: "/articles/:id", action: "articles.get", status: 200, query: GetArticleQuery },
   { method: "PATCH", path: "/articles/:id", action: "articles.update", status: 200, body: UpdateArticleBody },
@@ -118,11 +120,18 @@ function templateRegex(fullPath: string): RegExp {
   return re;
 }
 
+const ALL_ROUTES = [
+  ...API_ROUTES.map((r) => ({ ...r, full: API_PREFIX + r.path })),
+  ...ADMIN_ROUTES.map((r) => ({ ...r, full: ADMIN_PREFIX + r.path })),
+];
+
 /** The methods served at a concrete path, for 405 answers to the other ones. */
 export function methodsAt(pathname: string): HttpMethod[] {
-  const all = [
-    ...API_ROUTES.map((r) => ({ ...r, full: API_PREFIX + r.path })),
-    ...ADMIN_ROUTES.map((r) => ({ ...r, full: ADMIN_PREFIX + r.path })),
-  ];
-  return all.filter((r) => templateRegex(r.full).test(pathname)).map((r) => r.method);
+  return ALL_ROUTES.filter((r) => templateRegex(r.full).test(pathname)).map((r) => r.method);
+}
+
+/** The creating route a request names (method and concrete path), if any. */
+export function creatingRouteAt(method: string | undefined, pathname: string): RouteContract | undefined {
+  const path = pathname.length > 1 ? pathname.replace(/\/$/, "") : pathname;
+  return ALL_ROUTES.find((r) => r.creates && r.method === method && templateRegex(r.full).test(path));
 }
