@@ -18,6 +18,8 @@ import { embedderFrom } from "./providers";
 import { RetrievalCache } from "./retrieval";
 import { addSource, listSources, recordIngestEnd, sourceDetail } from "./sources";
 import { BRAND_KNOWLEDGE_COLLECTIONS } from "./store";
+import { requestHash } from "../../shared/idempotency";
+import { IdempotencyKey } from "../../shared/schemas/idempotency-key";
 
 type BrandKnowledgeService = Service &
   DbService & { retrieval: RetrievalCache; providers?: IngestProviders; ingest(): IngestProviders; sweeper?: SourceSweeper };
@@ -30,8 +32,8 @@ const BrandKnowledgeServiceSchema: ServiceSchema<ServiceSettingSchema, BrandKnow
   mixins: [dbMixin("brand-knowledge", BRAND_KNOWLEDGE_COLLECTIONS)],
 
   actions: {
-    createProfile: zodAction(CreateBrandProfileBody.extend({ org_id: orgId }), ({ org_id, ...body }, ctx, svc: BrandKnowledgeService) =>
-      createProfileWithWebsite(svc.db, org_id, body, { policy: outboundPolicy(config()), startIngest: startIngestVia(ctx.broker), clock }),
+    createProfile: zodAction(CreateBrandProfileBody.extend({ org_id: orgId, idempotency_key: IdempotencyKey.optional() }), ({ org_id, idempotency_key, ...body }, ctx, svc: BrandKnowledgeService) =>
+      createProfileWithWebsite(svc.db, org_id, body, { policy: outboundPolicy(config()), startIngest: startIngestVia(ctx.broker), clock }, idempotency_key),
     ),
 
     listProfiles: zodAction(PageParams.extend({ org_id: orgId }), ({ org_id, ...page }, _ctx, svc: BrandKnowledgeService) =>
@@ -40,9 +42,11 @@ const BrandKnowledgeServiceSchema: ServiceSchema<ServiceSettingSchema, BrandKnow
 
     getProfile: serve(BrandKnowledgeActions.getProfile, ({ org_id, id }, _ctx, svc: BrandKnowledgeService) => profileDetail(svc.db, org_id, id)),
 
-    addSource: zodAction(AddSourceParams, async ({ org_id, id, ...body }, ctx, svc: BrandKnowledgeService) => {
+    addSource: zodAction(AddSourceParams, async ({ org_id, id, idempotency_key, ...body }, ctx, svc: BrandKnowledgeService) => {
+      const requested = requestHash({ id, ...body });
       if (body.url) body.url = await registerOutboundUrl(body.url, outboundPolicy(config()));
-      const source = await addSource(svc.db, org_id, id, body, startIngestVia(ctx.broker), clock, deferredIngest);
+      const keyed = idempotency_key ? { key: idempotency_key, request_hash: requested } : undefined;
+      const source = await addSource(svc.db, org_id, id, body, startIngestVia(ctx.broker), clock, deferredIngest, keyed);
       return { id: source._id, object: "kb_source", status: "pending", ingest_job_id: source.ingest_job_id };
     }),
 

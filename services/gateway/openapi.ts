@@ -150,7 +150,7 @@ function operation(prefix: string, contract: RouteContract): Json {
   // A stream resumed after its final event: nothing left to send, and an EventSource stops reconnecting.
   if (contract.stream) responses["204"] = { description: "The `Last-Event-ID` sent is the job's final event: nothing more will come." };
   // The action may answer 200 instead (ctx.meta.$statusCode): a replayed Idempotency-Key.
-  if (contract.headers && Object.values(contract.headers).some((h) => h.name === "Idempotency-Key") && contract.status !== 200) {
+  if (contract.replayStatus && contract.replayStatus !== contract.status) {
     responses["200"] = successResponse(contract, 200, rateLimited, "Replay: the same Idempotency-Key and body were seen before; the original acknowledgement.");
   }
   const errors = new Set<number>([400, 401, 500, 503, ...(ROUTE_ERRORS[key] ?? [])]);

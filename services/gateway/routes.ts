@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { CreateApiKeyBody, CreateOrganizationBody, GrantCreditsBody, ListOrganizationsQuery } from "../../shared/schemas/admin";
-import { CreateArticleBody, GetArticleQuery, IdempotencyKey, ListArticlesQuery, UpdateArticleBody } from "../../shared/schemas/articles";
+import { CreateArticleBody, GetArticleQuery, ListArticlesQuery, UpdateArticleBody } from "../../shared/schemas/articles";
 import { UsageQuery } from "../../shared/schemas/billing";
+import { IdempotencyKey } from "../../shared/schemas/idempotency-key";
 import { CreateBrandProfileBody, CreateSourceBody, ListBrandProfilesQuery } from "../../shared/schemas/brand";
 import { LastEventId } from "../../shared/schemas/jobs";
 import { CreateIntegrationBody, PublishArticleBody } from "../../shared/schemas/publishing";
@@ -32,6 +33,8 @@ export interface RouteContract {
    * replays the first outcome of a key it has seen (docs/failure-semantics.md#idempotency-keys).
    */
   creates?: true;
+  /** The status of a replay when it is not the first answer's (articles: 200 with `replayed: true`, as the spec says); other creating routes replay the first answer as it was. */
+  replayStatus?: 200;
   /**
    * A streamed answer served by the gateway itself (`action` is what it reads with): the route's
    * handler in gateway.service.ts, documented with this content type (docs/job-events.md).
@@ -68,15 +71,15 @@ export const API_ROUTES: RouteContract[] = [
     stream: "text/event-stream",
     headers: { last_event_id: { name: "Last-Event-ID", schema: LastEventId } },
   },
-  { method: "POST", path: "/brand-profiles", action: "brand-knowledge.createProfile", status: 201, body: CreateBrandProfileBody, location: "/brand-profiles/:id" },
+  { method: "POST", path: "/brand-profiles", action: "brand-knowledge.createProfile", status: 201, body: CreateBrandProfileBody, location: "/brand-profiles/:id", ...CREATES },
   { method: "GET", path: "/brand-profiles", action: "brand-knowledge.listProfiles", status: 200, query: ListBrandProfilesQuery },
   { method: "GET", path: "/brand-profiles/:id", action: "brand-knowledge.getProfile", status: 200, query: NoFields },
-  { method: "POST", path: "/brand-profiles/:id/sources", action: "brand-knowledge.addSource", status: 202, body: CreateSourceBody },
+  { method: "POST", path: "/brand-profiles/:id/sources", action: "brand-knowledge.addSource", status: 202, body: CreateSourceBody, ...CREATES },
   { method: "GET", path: "/brand-profiles/:id/sources", action: "brand-knowledge.listSources", status: 200, query: NoFields },
   { method: "GET", path: "/brand-profiles/:id/sources/:source_id", action: "brand-knowledge.getSource", status: 200, query: NoFields },
-  { method: "POST", path: "/webhooks", action: "webhooks.createEndpoint", status: 201, body: CreateWebhookBody },
+  { method: "POST", path: "/webhooks", action: "webhooks.createEndpoint", status: 201, body: CreateWebhookBody, ...CREATES },
   { method: "GET", path: "/webhooks", action: "webhooks.listEndpoints", status: 200, query: NoFields },
-  { method: "POST", path: "/articles", action: "articles.create", status: 202, body: CreateArticleBody, ...CREATES },
+  { method: "POST", path: "/articles", action: "articles.create", status: 202, body: CreateArticleBody, ...CREATES, replayStatus: 200 },
   { method: "GET", path: "/articles", action: "articles.list", status: 200, query: ListArticlesQuery },
   { method: "GET", path: "/articles/:id", action: "articles.get", status: 200, query: GetArticleQuery },
   { method: "PATCH", path: "/articles/:id", action: "articles.update", status: 200, body: UpdateArticleBody },
@@ -86,11 +89,11 @@ export const API_ROUTES: RouteContract[] = [
 /** `/admin`: the dashboard's part, authenticated with ADMIN_TOKEN. */
 export const ADMIN_ROUTES: RouteContract[] = [
   { method: "GET", path: "/orgs", action: "auth.listOrganizations", status: 200, query: ListOrganizationsQuery },
-  { method: "POST", path: "/orgs", action: "auth.createOrganization", status: 201, body: CreateOrganizationBody, location: "/orgs/:id/keys" },
+  { method: "POST", path: "/orgs", action: "auth.createOrganization", status: 201, body: CreateOrganizationBody, location: "/orgs/:id/keys", ...CREATES },
   { method: "POST", path: "/orgs/:org_id/keys", action: "auth.createKey", status: 201, body: CreateApiKeyBody, location: "/orgs/:org_id/keys" },
   { method: "GET", path: "/orgs/:org_id/keys", action: "auth.listKeys", status: 200, query: NoFields },
   { method: "DELETE", path: "/keys/:key_id", action: "auth.revokeKey", status: 200, query: NoFields },
-  { method: "POST", path: "/orgs/:org_id/credits", action: "auth.grantCredits", status: 200, body: GrantCreditsBody },
+  { method: "POST", path: "/orgs/:org_id/credits", action: "auth.grantCredits", status: 200, body: GrantCreditsBody, ...CREATES },
   { method: "GET", path: "/orgs/:org_id/webhooks", action: "webhooks.adminListEndpoints", status: 200, query: NoFields },
   { method: "PATCH", path: "/webhooks/:id", action: "webhooks.setEndpointActive", status: 200, body: SetEndpointActiveBody },
   { method: "GET", path: "/webhooks/:id/deliveries", action: "webhooks.listDeliveries", status: 200, query: DeliveriesQuery },

@@ -4,6 +4,7 @@ import { contract } from "../action";
 import type { RateLimitState } from "../errors";
 import { NoFields, uuid } from "../validation";
 import type { ListPage } from "./pagination";
+import { IdempotencyKey } from "./idempotency-key";
 
 /** Admin API contracts (the dashboard's part), shared by the gateway and the owning services. */
 
@@ -108,7 +109,9 @@ export type CreatedApiKey = ApiKeyResource & { key: string };
 /** An organization as the organization list and `auth.getOrganization` show it: without its balance (billing owns that). */
 export type OrganizationSummary = Omit<OrganizationResource, "credit_balance">;
 
-export const GrantCreditsParams = GrantCreditsBody.extend(OrgPath.shape);
+export const GrantCreditsParams = GrantCreditsBody.extend({ ...OrgPath.shape, idempotency_key: IdempotencyKey.optional() });
+/** `auth.createOrganization`: the body and the request's Idempotency-Key. */
+export const CreateOrganizationParams = CreateOrganizationBody.extend({ idempotency_key: IdempotencyKey.optional() });
 /** `auth.grantCredits`' reply: the grant and the balance after it. */
 export interface CreditGrant {
   object: "credit_grant";
@@ -122,7 +125,7 @@ export const AuthActions = {
   reserveUnits: contract<UnitGrant>()("auth.reserveUnits", ReserveUnitsParams),
   releaseUnits: contract<{ released: number }>()("auth.releaseUnits", ReleaseUnitsParams),
   recordKeyUse: contract<Record<string, never>>()("auth.recordKeyUse", RecordKeyUseParams),
-  createOrganization: contract<OrganizationResource>()("auth.createOrganization", CreateOrganizationBody),
+  createOrganization: contract<OrganizationResource>()("auth.createOrganization", CreateOrganizationParams),
   getOrganization: contract<OrganizationSummary>()("auth.getOrganization", OrgPath),
   listOrganizations: contract<ListPage<OrganizationResource>>()("auth.listOrganizations", ListOrganizationsParams),
   countOrganizations: contract<number>()("auth.countOrganizations", NoFields),

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { contract } from "../action";
 import { httpUrl, orgId, uuid } from "../validation";
 import { pageQuery } from "./pagination";
+import { IdempotencyKey } from "./idempotency-key";
 
 
 /** Bounds the spec leaves open: docs/decisions.md#brand-profiles-and-sources. */
@@ -37,7 +38,7 @@ function sourceRules(body: { type: SourceType; url?: string; content?: string },
 
 export const CreateSourceBody = SourceFields.superRefine(sourceRules);
 /** The action's params: the same body, the profile from the path, and the organization. */
-export const AddSourceParams = SourceFields.extend({ id: uuid, org_id: orgId }).superRefine(sourceRules);
+export const AddSourceParams = SourceFields.extend({ id: uuid, org_id: orgId, idempotency_key: IdempotencyKey.optional() }).superRefine(sourceRules);
 
 export const IngestFinished = z.strictObject({
   job_id: uuid,
