@@ -233,7 +233,7 @@ function sentWriteFailure(mapped: HttpError, err: unknown, req: ErrorRequest): H
   if ((err as { type?: unknown } | null)?.type === "service_unavailable") return mapped;
   const retry = req.idempotencyKey
     ? "Retry with the same Idempotency-Key (the idempotency-key header of this answer): the retry returns the first request's outcome and changes nothing twice."
-    : "Retry with backoff: this request is idempotent.";
+    : "Without an Idempotency-Key a retry repeats the request: harmless for an update, a cancel or a delete; a creating request may create a second resource.";
   if (mapped.status === 500) return { ...mapped, body: envelope("internal_error", `An internal error occurred after the request was sent; its outcome is unknown. ${retry}`) };
   return { ...mapped, body: envelope("outcome_unknown", `The request was sent, but the service did not answer (it timed out or was lost): its outcome is unknown. ${retry}`) };
 }
