@@ -98,7 +98,7 @@ export const ADMIN_ROUTES: RouteContract[] = [
   { method: "PATCH", path: "/webhooks/:id", action: "webhooks.setEndpointActive", status: 200, body: SetEndpointActiveBody },
   { method: "GET", path: "/webhooks/:id/deliveries", action: "webhooks.listDeliveries", status: 200, query: DeliveriesQuery },
   { method: "POST", path: "/deliveries/:id/redeliver", action: "webhooks.redeliver", status: 202, body: NoFields },
-  { method: "POST", path: "/orgs/:org_id/integrations", action: "articles.createIntegration", status: 201, body: CreateIntegrationBody, location: "/orgs/:org_id/integrations" },
+  { method: "POST", path: "/orgs/:org_id/integrations", action: "articles.createIntegration", status: 201, body: CreateIntegrationBody, location: "/orgs/:org_id/integrations", ...CREATES },
   { method: "GET", path: "/orgs/:org_id/integrations", action: "articles.listIntegrations", status: 200, query: NoFields },
   { method: "DELETE", path: "/integrations/:id", action: "articles.deleteIntegration", status: 200, query: NoFields },
   { method: "POST", path: "/integrations/:id/test", action: "articles.testIntegration", status: 200, body: NoFields },

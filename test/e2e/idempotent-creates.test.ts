@@ -15,7 +15,7 @@ describe("idempotent creation on every creating route", () => {
   let mongo: MongoClient;
 
   beforeAll(async () => {
-    cluster = await startCluster({ PIPELINE_CONCURRENCY: "0" });
+    cluster = await startCluster({ PIPELINE_CONCURRENCY: "0", INTEGRATIONS_ENCRYPTION_KEYS: `k1:${Buffer.alloc(32, 7).toString("base64")}` });
     platform = await cluster.spawn("gateway,auth,billing,articles,brand-knowledge,pipeline,webhooks");
     mongo = await cluster.mongoClient();
   });
@@ -60,7 +60,7 @@ describe("idempotent creation on every creating route", () => {
     expect(await count("pipeline", "jobs", { org_id: orgId })).toBe(3);
   });
 
-  it("replays organizations and credit grants under their key", async () => {
+  it("replays organizations, credit grants and integrations under their key", async () => {
     const admin = client(platform.url, ADMIN_TOKEN);
     const before = await count("auth", "organizations");
     const org = await replayed(admin, "/admin/orgs", { name: "Keyed", credits: 50 }, { name: "Keyed", credits: 60 });
@@ -70,5 +70,9 @@ describe("idempotent creation on every creating route", () => {
     expect(grant.body.credit_balance).toBe(57);
     const ledger = await mongo.db(`${cluster.mongo.prefix}billing`).collection("ledger").find({ org_id: org.body.id, kind: "grant" }).toArray();
     expect(ledger.map((row) => row.amount).sort()).toEqual([50, 7].sort());
+
+    const wordpress = { kind: "wordpress", name: "Blog", site_url: "http://127.0.0.1:9", username: "editor", application_password: "abcd efgh ijkl mnop" };
+    await replayed(admin, `/admin/orgs/${org.body.id}/integrations`, wordpress, { ...wordpress, application_password: "qrst uvwx yzab cdef" });
+    expect(await count("articles", "integrations", { org_id: org.body.id })).toBe(1);
   });
 });
