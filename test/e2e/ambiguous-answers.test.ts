@@ -1,5 +1,6 @@
 import type { MongoClient } from "mongodb";
 import { createOrgWithKey } from "../support/admin";
+import { restartableNats, type Restartable } from "../support/chaos";
 import { ADMIN_TOKEN, startCluster, type Cluster } from "../support/cluster";
 import { client, type HttpResult } from "../support/http";
 import type { PlatformProcess } from "../support/platform";
@@ -64,7 +65,7 @@ describe("ambiguous answers when the core process dies during concurrent creatio
     expect(codes.filter((c) => c.startsWith("5")).length).toBeGreaterThan(0);
 
     await cluster.spawn(CORE);
-    const final = await Promise.all(first.map((r, i) => settle(apis[i % 2], bodies[i], r)));
+    const final = await Promise.all(first.map((r, i) => settle(apis[i % 2], bodies[i], r, retries)));
     process.stdout.write(`[measure] retries: ${JSON.stringify(retries)}, replayed: ${final.filter((r) => r.body.replayed).length}\n`);
     const ids = final.map((r) => r.body.id as string);
     expect(new Set(ids).size).toBe(N);
@@ -82,28 +83,90 @@ describe("ambiguous answers when the core process dies during concurrent creatio
     expect(requests.map((r) => String(r._id)).sort()).toEqual([...ids].sort());
   });
 
-  /**
-   * Retries one creation the way its answers say until it is acknowledged: after `outcome_unknown`, with
-   * the key that answer returned, and with that key from then on (a later "not sent" answer is about the
-   * retry only); after `service_unavailable` to a request with no outcome pending, as a new request.
-   */
-  async function settle(api: ReturnType<typeof client>, body: Record<string, unknown>, answer: HttpResult): Promise<HttpResult> {
-    let r = answer;
-    let pending: string | undefined;
-    return waitFor(
-      async () => {
-        if (r.status === 202 || r.status === 200) return r;
-        expect(r.status).toBe(503);
-        if (r.body.error.code === "outcome_unknown") pending = r.headers.get("idempotency-key")!;
-        r = await api("/v1/articles", { method: "POST", body, headers: pending ? { "idempotency-key": pending } : {} });
-        const outcome = `${pending ? "with key" : "without"}: ${r.status >= 500 ? r.body.error.code : r.status}`;
-        retries[outcome] = (retries[outcome] ?? 0) + 1;
-        if (pending) expect(r.headers.get("idempotency-key")).toBe(pending);
-        return r.status === 202 || r.status === 200 ? r : undefined;
-      },
-      "an acknowledgement after retries",
-      60_000,
-      500,
-    );
-  }
 });
+
+/**
+ * The issue's second case: a 3-second NATS outage (nats-server SIGKILLed and started again on its port)
+ * during 30 concurrent creations without keys. Requests NATS swallowed are answered `outcome_unknown`;
+ * retried as the answers say, each intended article is one job and one debit.
+ */
+describe("ambiguous answers across a NATS restart during concurrent creations", () => {
+  let cluster: Cluster;
+  let nats: Restartable;
+  let gateways: PlatformProcess[];
+  let mongo: MongoClient;
+  const retries: Record<string, number> = {};
+
+  beforeAll(async () => {
+    nats = await restartableNats();
+    cluster = await startCluster({ PIPELINE_CONCURRENCY: "0", NATS_URL: nats.url });
+    await cluster.spawn("pipeline");
+    await cluster.spawn("auth,billing,articles,brand-knowledge,webhooks");
+    gateways = [await cluster.spawn("gateway"), await cluster.spawn("gateway")];
+    mongo = await cluster.mongoClient();
+  });
+  afterAll(async () => {
+    await cluster?.stop();
+    await nats?.stop();
+  });
+
+  it("retrying each 5xx as it says gives one job and one charge per intended article", async () => {
+    const { orgId, key } = await createOrgWithKey(gateways[0].url, ADMIN_TOKEN, { credits: 10_000, rate_limit_rpm: 100_000 });
+    const apis = gateways.map((g) => client(g.url, key));
+    for (const api of apis) expect((await api("/v1/usage?days=1")).status).toBe(200);
+
+    const bodies = Array.from({ length: 30 }, (_, i) => ({ topic: `Rainwater harvesting, part ${i + 1}` }));
+    let answered = 0;
+    let outage: Promise<void> | undefined;
+    const started = Date.now();
+    const first = await Promise.all(
+      bodies.map(async (body, i) => {
+        const r = await apis[i % 2]("/v1/articles", { method: "POST", body });
+        if (++answered === 6) outage = nats.kill().then(() => new Promise((resolve) => setTimeout(resolve, 3000))).then(() => nats.start());
+        return r;
+      }),
+    );
+    await outage;
+    const codes = first.map((r) => (r.status >= 500 ? `${r.status} ${r.body.error.code}` : String(r.status)));
+    process.stdout.write(`[measure] NATS restart, first answers in ${Date.now() - started} ms: ${JSON.stringify(Object.fromEntries([...new Set(codes)].map((c) => [c, codes.filter((x) => x === c).length])))}\n`);
+    const settling = Date.now();
+    for (const r of first) expect(r.headers.get("idempotency-key")).toMatch(/^[0-9a-f-]{36}$/);
+
+    const final = await Promise.all(first.map((r, i) => settle(apis[i % 2], bodies[i], r, retries)));
+    process.stdout.write(`[measure] NATS restart, retries in ${Date.now() - settling} ms: ${JSON.stringify(retries)}\n`);
+    const ids = final.map((r) => r.body.id as string);
+    expect(new Set(ids).size).toBe(30);
+    const db = (svc: string) => mongo.db(`${cluster.mongo.prefix}${svc}`);
+    const jobs = await db("pipeline").collection("jobs").find({ org_id: orgId }).toArray();
+    expect(jobs.map((j) => String(j._id)).sort()).toEqual([...ids].sort());
+    const debits = await db("billing").collection("ledger").find({ org_id: orgId, kind: "debit", state: "applied" }).toArray();
+    expect(debits.map((d) => d.reference).sort()).toEqual([...ids].sort());
+    const requests = await db("articles").collection("article_requests").find({ org_id: orgId }).toArray();
+    expect(requests.map((r) => String(r._id)).sort()).toEqual([...ids].sort());
+  });
+});
+
+/**
+ * Retries one creation the way its answers say until it is acknowledged: after `outcome_unknown`, with
+ * the key that answer returned, and with that key from then on (a later "not sent" answer is about the
+ * retry only); after `service_unavailable` to a request with no outcome pending, as a new request.
+ */
+async function settle(api: ReturnType<typeof client>, body: Record<string, unknown>, answer: HttpResult, retries: Record<string, number>): Promise<HttpResult> {
+  let r = answer;
+  let pending: string | undefined;
+  return waitFor(
+    async () => {
+      if (r.status === 202 || r.status === 200) return r;
+      expect(r.status).toBe(503);
+      if (r.body.error.code === "outcome_unknown") pending = r.headers.get("idempotency-key")!;
+      r = await api("/v1/articles", { method: "POST", body, headers: pending ? { "idempotency-key": pending } : {} });
+      const outcome = `${pending ? "with key" : "without"}: ${r.status >= 500 ? r.body.error.code : r.status}`;
+      retries[outcome] = (retries[outcome] ?? 0) + 1;
+      if (pending) expect(r.headers.get("idempotency-key")).toBe(pending);
+      return r.status === 202 || r.status === 200 ? r : undefined;
+    },
+    "an acknowledgement after retries",
+    60_000,
+    500,
+  );
+}
