@@ -133,6 +133,12 @@ export function methodsAt(pathname: string): HttpMethod[] {
   return ALL_ROUTES.filter((r) => templateRegex(r.full).test(pathname)).map((r) => r.method);
 }
 
+/** The template of the route a request names (`/v1/jobs/:id`), for a request answered before routing (at the edge). */
+export function routeTemplateAt(method: string | undefined, pathname: string): string | undefined {
+  const path = pathname.length > 1 ? pathname.replace(/\/$/, "") : pathname;
+  return ALL_ROUTES.find((r) => r.method === method && templateRegex(r.full).test(path))?.full;
+}
+
 /** The creating route a request names (method and concrete path), if any. */
 export function creatingRouteAt(method: string | undefined, pathname: string): RouteContract | undefined {
   const path = pathname.length > 1 ? pathname.replace(/\/$/, "") : pathname;
