@@ -1,4 +1,5 @@
 import { Errors, ServiceBroker } from "moleculer";
+import { serializeError } from "../../shared/logger";
 import { UnavailabilityLog, serviceOf, unavailabilityLogMiddleware } from "../../shared/runtime/unavailability-log";
 
 /** An outage is two warn lines (start, end with a count), whatever the number of calls refused in between. */
@@ -55,5 +56,12 @@ describe("the unavailability log", () => {
     } finally {
       await broker.stop();
     }
+  });
+});
+
+describe("logged errors", () => {
+  it("carry a stack only when unexpected", () => {
+    expect(serializeError(new Errors.ServiceNotAvailableError({ action: "pipeline.get" }))).toEqual({ type: "ServiceNotAvailableError", message: "Service 'pipeline.get' is not available." });
+    expect(serializeError(new Error("a bug"))).toMatchObject({ type: "Error", message: "a bug", stack: expect.stringContaining("a bug") });
   });
 });
