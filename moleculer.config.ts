@@ -4,6 +4,7 @@ import type { Config } from "./shared/config";
 import { moleculerLogger } from "./shared/logger";
 import { nodeProbeMiddleware } from "./shared/runtime/node-probe";
 import { transportMetricsMiddleware } from "./shared/runtime/transport-metrics";
+import { unavailabilityLogMiddleware } from "./shared/runtime/unavailability-log";
 
 /**
  * Failure detection (docs/failure-semantics.md#detection). A SIGKILLed process sends no goodbye:
@@ -63,7 +64,7 @@ export function brokerOptions(cfg: Config): BrokerOptions {
         reconnectGraceMs: RECONNECT_GRACE_MS,
         // Only where HTTP clients wait: a worker's long stage call on a node busy for a moment must not be cut.
         probe: cfg.SERVICES.includes("gateway") ? { afterMs: PROBE_AFTER_MS, pingTimeoutMs: PROBE_PING_TIMEOUT_MS } : undefined,
-      }), transportMetricsMiddleware()],
+      }), transportMetricsMiddleware(), unavailabilityLogMiddleware()],
     heartbeatInterval: HEARTBEAT_INTERVAL_S,
     heartbeatTimeout: HEARTBEAT_TIMEOUT_S,
   };

@@ -56,7 +56,8 @@ export async function startPlatform(initial: Config): Promise<RunningPlatform> {
   await broker.start();
 
   let demo: DemoCredentials | undefined;
-  if (embedded && cfg.SERVICES.includes("auth") && cfg.SERVICES.includes("billing")) {
+  // A demo organization and its printed key are a development convenience: production starts empty (README#first-start).
+  if (embedded && cfg.NODE_ENV !== "production" && cfg.SERVICES.includes("auth") && cfg.SERVICES.includes("billing")) {
     demo = await bootstrapDemo(broker, cfg.dataDir);
   }
 

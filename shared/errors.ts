@@ -23,6 +23,7 @@ export const ERROR_CATALOG = {
   internal_error: 500,
   publish_failed: 502,
   service_unavailable: 503,
+  outcome_unknown: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;
@@ -117,14 +118,14 @@ export function toHttpError(err: unknown): HttpError {
     return { status, body: envelope(e.type, message) };
   }
   if (e && typeof e.name === "string" && DATABASE_UNAVAILABLE.has(e.name)) {
-    return { status: 503, body: envelope("service_unavailable", "A database is temporarily unavailable. Retry with backoff."), unexpected: err };
+    return { status: 503, body: envelope("service_unavailable", "A database is temporarily unavailable. Retry with backoff.") };
   }
   if (e && e.name === "BadRequestError" && (err as { code?: unknown }).code === 400) {
     // moleculer-web's own refusals (e.g. a path parameter it cannot decode): the client's request, not our fault.
     return { status: 400, body: envelope("invalid_request", "Malformed request: the request path or query could not be decoded.") };
   }
   if (isTransportError(err)) {
-    return { status: 503, body: envelope("service_unavailable", "The service is temporarily unavailable. Retry with backoff."), unexpected: err };
+    return { status: 503, body: envelope("service_unavailable", "The service is temporarily unavailable. Retry with backoff.") };
   }
   return { status: 500, body: envelope("internal_error", INTERNAL_MESSAGE), unexpected: err };
 }
@@ -149,6 +150,15 @@ export function isTransportError(err: unknown): boolean {
   return typeof name === "string" && TRANSPORT_ERRORS.has(name);
 }
 
+/**
+ * A failure that is part of running a distributed system, not a bug: a service down, a node lost, a
+ * call timed out, a database unreachable. Logged once per outage (shared/runtime/unavailability-log.ts), never with a stack per request.
+ */
+export function isExpectedUnavailability(err: unknown): boolean {
+  const name = (err as { name?: unknown } | null)?.name;
+  return typeof name === "string" && (TRANSPORT_ERRORS.has(name) || DATABASE_UNAVAILABLE.has(name));
+}
+
 /** The MongoDB driver's errors for a server it cannot reach or lost: 503, retryable (a write cut off mid-way is as uncertain as any lost call). */
 const DATABASE_UNAVAILABLE = new Set([
   "MongoServerSelectionError",
@@ -165,12 +175,16 @@ export function envelope(code: ErrorCode, message: string) {
   return { error: { code, message } };
 }
 
-/** What the HTTP edge knows of the request an error answers: to tell a route miss (404) from a wrong method (405). */
+/** What the HTTP edge knows of the request an error answers: to tell a route miss (404) from a wrong method (405), and a write not sent from one sent. */
 export interface ErrorRequest {
   method?: string;
   path: string;
   /** The methods the API serves at `path` (none: no such route). */
   methodsAt(path: string): string[];
+  /** A write's action, once the call to it was sent: a 5xx after that may follow a change. */
+  sentTo?: string;
+  /** The request's Idempotency-Key (the client's or the one the gateway assigned), returned with the answer. */
+  idempotencyKey?: string;
 }
 
 /** An error's response at the HTTP edge: status, envelope and the headers that go with them. */
@@ -201,17 +215,41 @@ function routeMiss(req: ErrorRequest): HttpErrorResponse {
   return { status: 404, body: envelope("not_found", `No route for ${req.method} ${path}.`), headers: {} };
 }
 
+/** Errors that prove the call to `action` never left this process: nothing can have changed. */
+function neverSent(err: unknown, action: string): boolean {
+  const e = err as { name?: unknown; data?: { action?: unknown } } | null;
+  if (e?.name === "ServiceUnavailableError") return true;
+  const own = e?.data?.action === action;
+  return own && (e?.name === "ServiceNotFoundError" || e?.name === "ServiceNotAvailableError" || e?.name === "RequestSkippedError");
+}
+
+/**
+ * A 5xx to a write that was sent (docs/failure-semantics.md#the-rule): unless the service itself said
+ * nothing changed (its own `service_unavailable`, or a 502) or the call provably never left, the
+ * outcome is unknown, and the answer says so and how to learn it: retry with the same Idempotency-Key.
+ */
+function sentWriteFailure(mapped: HttpError, err: unknown, req: ErrorRequest): HttpError {
+  if (!req.sentTo || mapped.status < 500 || mapped.status === 502 || neverSent(err, req.sentTo)) return mapped;
+  if ((err as { type?: unknown } | null)?.type === "service_unavailable") return mapped;
+  const retry = req.idempotencyKey
+    ? "Retry with the same Idempotency-Key (the idempotency-key header of this answer): the retry returns the first request's outcome and changes nothing twice."
+    : "Without an Idempotency-Key a retry repeats the request: harmless for an update, a cancel or a delete; a creating request may create a second resource.";
+  if (mapped.status === 500) return { ...mapped, body: envelope("internal_error", `An internal error occurred after the request was sent; its outcome is unknown. ${retry}`) };
+  return { ...mapped, body: envelope("outcome_unknown", `The request was sent, but the service did not answer (it timed out or was lost): its outcome is unknown. ${retry}`) };
+}
+
 /** Maps any error the HTTP edge meets to its response, with the headers its status calls for. */
 export function httpErrorResponse(err: unknown, req: ErrorRequest): HttpErrorResponse {
   if (isRouteMiss(err)) return routeMiss(req);
-  const mapped: HttpErrorResponse = { ...toHttpError(err), headers: {} };
+  const mapped: HttpErrorResponse = { ...sentWriteFailure(toHttpError(err), err, req), headers: {} };
   const e = err as { type?: unknown; data?: { rateLimit?: RateLimitState } } | null;
   if (e?.type === "rate_limit_exceeded" && e.data?.rateLimit) {
     Object.assign(mapped.headers, rateLimitHeaders(e.data.rateLimit), { "retry-after": String(e.data.rateLimit.retryAfter) });
   }
   if (mapped.status === 401) mapped.headers["www-authenticate"] = 'Bearer realm="api"';
-  // Nothing changed (docs/failure-semantics.md): say when to come back.
+  // Nothing changed, or the outcome is unknown and a retry learns it (docs/failure-semantics.md): say when to come back.
   if (mapped.status === 503) mapped.headers["retry-after"] = String(RETRY_AFTER_S);
+  if (req.idempotencyKey) mapped.headers["idempotency-key"] = req.idempotencyKey;
   return mapped;
 }
 

@@ -1,5 +1,6 @@
 import pino from "pino";
 import type { Context, LoggerConfig } from "moleculer";
+import { isExpectedUnavailability } from "./errors";
 
 /** Fields that must never reach a log line, at the top level or one object down. */
 const SECRET_FIELDS = ["authorization", "key", "api_key", "apiKey", "token", "admin_token", "secret", "password", "key_hash"];
@@ -18,6 +19,15 @@ export interface LoggerSettings {
 
 let root: pino.Logger | undefined;
 
+/** An error as logged: with its stack when it is unexpected; an expected unavailability (a service down, a node lost) by its type and message. */
+export function serializeError(err: unknown): unknown {
+  if (isExpectedUnavailability(err)) {
+    const e = err as { name: string; message?: unknown };
+    return { type: e.name, message: String(e.message ?? "") };
+  }
+  return err instanceof Error ? pino.stdSerializers.err(err) : err;
+}
+
 /** The process's one pino instance; Moleculer's loggers are children of it. */
 export function initLogger(settings: LoggerSettings): pino.Logger {
   const pretty = settings.pretty ?? Boolean(process.stdout.isTTY);
@@ -25,6 +35,7 @@ export function initLogger(settings: LoggerSettings): pino.Logger {
     level: settings.level,
     base: { pid: process.pid },
     redact: { paths: REDACT_PATHS, censor: "[redacted]" },
+    serializers: { err: serializeError },
     timestamp: pino.stdTimeFunctions.isoTime,
     ...(pretty ? { transport: { target: "pino-pretty", options: { colorize: true, singleLine: true } } } : {}),
   });
@@ -41,10 +52,24 @@ export function moleculerLogger(level: string): LoggerConfig {
     type: "Pino",
     options: {
       level,
-      createLogger: (lvl: string, bindings: { mod?: string; nodeID?: string }) =>
-        rootLogger().child({ mod: bindings.mod, node: bindings.nodeID }, { level: lvl }),
+      createLogger: (lvl: string, bindings: { mod?: string; nodeID?: string }) => {
+        const child = rootLogger().child({ mod: bindings.mod, node: bindings.nodeID }, { level: lvl });
+        return bindings.mod === "broker" ? withoutPerCallUnavailability(child) : child;
+      },
     },
   } as LoggerConfig;
+}
+
+/** The broker's warning on every call to a service with no live instance: counted per outage instead (shared/runtime/unavailability-log.ts). */
+const PER_CALL_UNAVAILABLE = /^Service '[^']+' is not (available|registered|found on '[^']+' node)\.$/;
+
+function withoutPerCallUnavailability(logger: pino.Logger): pino.Logger {
+  const filtered = Object.create(logger) as pino.Logger;
+  filtered.warn = ((...args: unknown[]) => {
+    if (typeof args[0] === "string" && PER_CALL_UNAVAILABLE.test(args[0])) return;
+    (logger.warn as (...a: unknown[]) => void)(...args);
+  }) as pino.LogFn;
+  return filtered;
 }
 
 interface RequestScope {

@@ -79,7 +79,9 @@ const ArticlesServiceSchema: ServiceSchema<ServiceSettingSchema, ArticlesService
     publish: serve(IntegrationActions.publish, (params, ctx, svc: ArticlesService) => publishArticle(publishingDeps(svc, ctx), params)),
 
     /** The dashboard's integrations (`/admin`): create, list, delete, test. */
-    createIntegration: serve(IntegrationActions.createIntegration, ({ org_id, ...input }, ctx, svc: ArticlesService) => createIntegration(publishingDeps(svc, ctx), org_id, input)),
+    createIntegration: serve(IntegrationActions.createIntegration, ({ org_id, idempotency_key, ...input }, ctx, svc: ArticlesService) =>
+      createIntegration(publishingDeps(svc, ctx), org_id, input, idempotency_key),
+    ),
     listIntegrations: serve(IntegrationActions.listIntegrations, ({ org_id }, _ctx, svc: ArticlesService) => listIntegrations(svc.db, org_id)),
     deleteIntegration: serve(IntegrationActions.deleteIntegration, ({ id }, _ctx, svc: ArticlesService) => deleteIntegration(svc.db, id)),
     testIntegration: serve(IntegrationActions.testIntegration, ({ id }, ctx, svc: ArticlesService) => testIntegration(publishingDeps(svc, ctx), id)),

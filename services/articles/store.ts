@@ -68,6 +68,8 @@ export interface ArticleRequestDoc {
 /** A connected content system of an organization (docs/publishing.md); the secret is sealed. */
 export interface IntegrationDoc {
   _id: string;
+  /** Created under an Idempotency-Key (its id derives from the key): the hash of that request, secret left out (shared/idempotency.ts). */
+  request_hash?: string;
   org_id: string;
   kind: IntegrationKind;
   name: string;

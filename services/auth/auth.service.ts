@@ -12,6 +12,7 @@ import { countOrganizations, createOrganization, requireOrganization } from "./o
 import { announceRevocation, RegistryWatch } from "./revocation";
 import { API_KEYS, AUTH_COLLECTIONS, type ApiKeyDoc } from "./store";
 import { mongoWindowStore, releaseUnits, reserveUnits, type WindowStore } from "./window-reservations";
+import { idForKey, keyReused } from "../../shared/idempotency";
 
 type AuthService = Service & DbService & { windows: WindowStore; registry: RegistryWatch };
 
@@ -31,8 +32,9 @@ const AuthServiceSchema: ServiceSchema<ServiceSettingSchema, AuthService> = {
     })),
     recordKeyUse: serve(AuthActions.recordKeyUse, ({ uses }, _ctx, svc: AuthService) => recordKeyUse(svc.db, uses)),
 
-    createOrganization: serve(AuthActions.createOrganization, async ({ name, credits }, ctx, svc: AuthService) => {
-      const org = await createOrganization(svc.db, name, clock);
+    createOrganization: serve(AuthActions.createOrganization, async ({ name, credits, idempotency_key }, ctx, svc: AuthService) => {
+      // A retry under the key gets the same organization; opening its account again is idempotent (the initial grant once).
+      const org = await createOrganization(svc.db, name, clock, idempotency_key ? { key: idempotency_key, body: { name, credits } } : undefined);
       const account = await call(ctx, BillingActions.openAccount, { org_id: org._id, credits });
       return { id: org._id, object: "organization", name: org.name, credit_balance: account.credit_balance, created_at: org.created_at.toISOString() };
     }),
@@ -74,9 +76,14 @@ const AuthServiceSchema: ServiceSchema<ServiceSettingSchema, AuthService> = {
       return revoked;
     }),
 
-    grantCredits: serve(AuthActions.grantCredits, async ({ org_id, amount, reason }, ctx: Context, svc: AuthService) => {
+    grantCredits: serve(AuthActions.grantCredits, async ({ org_id, amount, reason, idempotency_key }, ctx: Context, svc: AuthService) => {
       await requireOrganization(svc.db, org_id);
-      const grant = await call(ctx, BillingActions.grant, { org_id, amount, reason });
+      // The key is the grant's ledger reference: billing replays a reference it has applied.
+      const reference = idempotency_key ? `grant:${idForKey("auth.grant", org_id, idempotency_key)}` : undefined;
+      const grant = await call(ctx, BillingActions.grant, { org_id, amount, reason, ...(reference ? { reference } : {}) }).catch((err: unknown) => {
+        // Billing refuses a reference used for another movement: here, the key used for another grant.
+        throw reference && (err as { type?: unknown }).type === "invalid_request" ? keyReused() : err;
+      });
       return { object: "credit_grant", org_id, amount, credit_balance: grant.credit_balance };
     }),
 

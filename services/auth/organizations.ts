@@ -1,13 +1,18 @@
 import type { Db } from "mongodb";
 import { NotFoundError } from "../../shared/errors";
 import type { Clock } from "../../shared/clock";
+import { idForKey, insertOrReplay, requestHash } from "../../shared/idempotency";
 import { newId } from "../../shared/ids";
 import { ORGANIZATIONS, type OrganizationDoc } from "./store";
 
-export async function createOrganization(db: Db, name: string, clock: Clock): Promise<OrganizationDoc> {
-  const doc: OrganizationDoc = { _id: newId(), name, created_at: clock.now() };
-  await db.collection<OrganizationDoc>(ORGANIZATIONS).insertOne(doc);
-  return doc;
+/**
+ * Stores a new organization. Under an Idempotency-Key (`request`: the key and the request), its id derives
+ * from the key, so a retry gets the organization the first request stored (shared/idempotency.ts).
+ */
+export async function createOrganization(db: Db, name: string, clock: Clock, request?: { key: string; body: unknown }): Promise<OrganizationDoc> {
+  const keyed = request ? { _id: idForKey("auth.organization", "admin", request.key), request_hash: requestHash(request.body) } : { _id: newId() };
+  const doc: OrganizationDoc = { ...keyed, name, created_at: clock.now() };
+  return (await insertOrReplay(db.collection<OrganizationDoc>(ORGANIZATIONS), doc)).doc;
 }
 
 export async function requireOrganization(db: Db, orgId: string): Promise<OrganizationDoc> {

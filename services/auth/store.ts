@@ -3,6 +3,8 @@ import type { KeyMode } from "./api-key";
 
 export interface OrganizationDoc {
   _id: string;
+  /** Created under an Idempotency-Key (its id derives from the key): the hash of that request (shared/idempotency.ts). */
+  request_hash?: string;
   name: string;
   created_at: Date;
 }

@@ -17,6 +17,7 @@ import { embedderFrom } from "./providers";
 import { RetrievalCache } from "./retrieval";
 import { addSource, listSources, recordIngestEnd, sourceDetail } from "./sources";
 import { BRAND_KNOWLEDGE_COLLECTIONS } from "./store";
+import { requestHash } from "../../shared/idempotency";
 
 type BrandKnowledgeService = Service &
   DbService & { retrieval: RetrievalCache; providers?: IngestProviders; ingest(): IngestProviders; sweeper?: SourceSweeper };
@@ -29,8 +30,8 @@ const BrandKnowledgeServiceSchema: ServiceSchema<ServiceSettingSchema, BrandKnow
   mixins: [dbMixin("brand-knowledge", BRAND_KNOWLEDGE_COLLECTIONS)],
 
   actions: {
-    createProfile: serve(BrandKnowledgeActions.createProfile, ({ org_id, ...body }, ctx, svc: BrandKnowledgeService) =>
-      createProfileWithWebsite(svc.db, org_id, body, { policy: outboundPolicy(config()), startIngest: startIngestVia(ctx.broker), clock }),
+    createProfile: serve(BrandKnowledgeActions.createProfile, ({ org_id, idempotency_key, ...body }, ctx, svc: BrandKnowledgeService) =>
+      createProfileWithWebsite(svc.db, org_id, body, { policy: outboundPolicy(config()), startIngest: startIngestVia(ctx.broker), clock }, idempotency_key),
     ),
 
     listProfiles: serve(BrandKnowledgeActions.listProfiles, ({ org_id, ...page }, _ctx, svc: BrandKnowledgeService) =>
@@ -39,9 +40,11 @@ const BrandKnowledgeServiceSchema: ServiceSchema<ServiceSettingSchema, BrandKnow
 
     getProfile: serve(BrandKnowledgeActions.getProfile, ({ org_id, id }, _ctx, svc: BrandKnowledgeService) => profileDetail(svc.db, org_id, id)),
 
-    addSource: serve(BrandKnowledgeActions.addSource, async ({ org_id, id, ...body }, ctx, svc: BrandKnowledgeService) => {
+    addSource: serve(BrandKnowledgeActions.addSource, async ({ org_id, id, idempotency_key, ...body }, ctx, svc: BrandKnowledgeService) => {
+      const requested = requestHash({ id, ...body });
       if (body.url) body.url = await registerOutboundUrl(body.url, outboundPolicy(config()));
-      const source = await addSource(svc.db, org_id, id, body, startIngestVia(ctx.broker), clock, deferredIngest);
+      const keyed = idempotency_key ? { key: idempotency_key, request_hash: requested } : undefined;
+      const source = await addSource(svc.db, org_id, id, body, startIngestVia(ctx.broker), clock, deferredIngest, keyed);
       return { id: source._id, object: "kb_source" as const, status: "pending" as const, ingest_job_id: source.ingest_job_id };
     }),
 

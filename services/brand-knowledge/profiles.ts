@@ -7,13 +7,22 @@ import type { CreateBrandProfileBody } from "../../shared/schemas/brand";
 import { pageNewestFirst, type PageRequest } from "../../shared/db/paging";
 import type { ListPage } from "../../shared/schemas/pagination";
 import { PROFILES, SOURCES, type BrandProfileDoc, type SourceDoc } from "./store";
+import { insertOrReplay } from "../../shared/idempotency";
 
 export const profiles = (db: Db): Collection<BrandProfileDoc> => db.collection<BrandProfileDoc>(PROFILES);
 
-export async function createProfile(db: Db, orgId: string, body: z.output<typeof CreateBrandProfileBody>, clock: Clock): Promise<BrandProfileDoc> {
+/** Stores a new profile; under a key (`keyed`: its id and request hash), a retry gets the stored one (`replayed`). */
+export async function createProfile(
+  db: Db,
+  orgId: string,
+  body: z.output<typeof CreateBrandProfileBody>,
+  clock: Clock,
+  keyed?: { _id: string; request_hash: string },
+): Promise<{ doc: BrandProfileDoc; replayed: boolean }> {
   const now = clock.now();
   const doc: BrandProfileDoc = {
     _id: newId(),
+    ...keyed,
     org_id: orgId,
     name: body.name,
     website_url: body.website_url ?? null,
@@ -26,8 +35,7 @@ export async function createProfile(db: Db, orgId: string, body: z.output<typeof
     created_at: now,
     updated_at: now,
   };
-  await profiles(db).insertOne(doc);
-  return doc;
+  return insertOrReplay(profiles(db), doc);
 }
 
 /** A profile of the organization; another organization's is indistinguishable from a missing one. */

@@ -6,6 +6,7 @@ import { newId } from "../../shared/ids";
 import type { CreateSourceBody } from "../../shared/schemas/brand";
 import { requireProfile } from "./profiles";
 import { SOURCES, type SourceDoc } from "./store";
+import { assertSameRequest, idForKey, insertOrReplay } from "../../shared/idempotency";
 
 export const sources = (db: Db): Collection<SourceDoc> => db.collection<SourceDoc>(SOURCES);
 
@@ -35,21 +36,34 @@ export async function addSource(
   startIngest: StartIngest,
   clock: Clock,
   onDeferred?: (err: unknown, source: SourceDoc) => void,
+  keyed?: { key: string; request_hash: string },
 ): Promise<SourceDoc> {
   await requireProfile(db, orgId, profileId);
   const now = clock.now();
-  const jobId = newId();
+  // Under an Idempotency-Key the ingest job's id (and a new source's) derive from the key: a retry finds what the first request did.
+  const jobId = keyed ? idForKey("brand-knowledge.ingest", orgId, keyed.key) : newId();
+  const hash = keyed ? { request_hash: keyed.request_hash } : {};
+  if (keyed) {
+    const earlier = await sources(db).findOne({ org_id: orgId, ingest_job_id: jobId });
+    if (earlier) {
+      assertSameRequest(earlier.request_hash, keyed.request_hash);
+      // Its ingest job may not have been queued (the first request died first): queue it, idempotent on the job id.
+      if (earlier.status === "pending") await startIngest(earlier).catch((err: unknown) => onDeferred?.(err, earlier));
+      return earlier;
+    }
+  }
   let doc: SourceDoc | null = null;
   if (body.url && (body.type === "website" || body.type === "url")) {
     doc = await sources(db).findOneAndUpdate(
       { org_id: orgId, profile_id: profileId, type: body.type, url: body.url, status: { $in: ["ready", "failed"] } },
-      { $set: { status: "pending", error: null, ingest_job_id: jobId, title: defaultTitle(body), updated_at: now } },
+      { $set: { status: "pending", error: null, ingest_job_id: jobId, title: defaultTitle(body), updated_at: now, ...hash } },
       { returnDocument: "after" },
     );
   }
   if (!doc) {
     doc = {
-      _id: newId(),
+      ...hash,
+      _id: keyed ? idForKey("brand-knowledge.source", orgId, keyed.key) : newId(),
       org_id: orgId,
       profile_id: profileId,
       type: body.type,
@@ -68,7 +82,8 @@ export async function addSource(
       updated_at: now,
       ingested_at: null,
     };
-    await sources(db).insertOne(doc);
+    const stored = await insertOrReplay(sources(db), doc);
+    if (stored.replayed) return stored.doc;
   }
   try {
     await startIngest(doc);

@@ -12,6 +12,8 @@ export interface FactDoc {
 
 export interface BrandProfileDoc {
   _id: string;
+  /** Created under an Idempotency-Key (its id derives from the key): the hash of that request (shared/idempotency.ts). */
+  request_hash?: string;
   org_id: string;
   name: string;
   website_url: string | null;
@@ -41,6 +43,8 @@ export interface SourceDoc {
   ingest_job_id: string;
   /** `false` while the ingest job could not be queued yet (the pipeline was unreachable): the sweeper queues it. */
   ingest_queued?: boolean;
+  /** The hash of the keyed request that created or last re-ingested it (shared/idempotency.ts). */
+  request_hash?: string;
   /** The chunk generation retrieval reads (`<job id>:<fence>`), and which fence of which job set it. */
   active_generation: string | null;
   active_job: string | null;

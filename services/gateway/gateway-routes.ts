@@ -6,6 +6,7 @@ import { bearerToken, isAdminToken } from "../../shared/bearer";
 import { config } from "../../shared/config";
 import { ApiError, NotFoundError } from "../../shared/errors";
 import { checkReadiness, writeHealth, writeMetrics } from "../../shared/runtime/health";
+import type { Authenticated } from "../../shared/schemas/admin";
 import { ArticlesActions } from "../../shared/schemas/articles";
 import { DOCS_PATH, writeDocsAsset, writeDocsPage, writeOpenApi } from "./docs-page";
 import type { JobEventHub } from "./job-events/hub";
@@ -26,7 +27,11 @@ export type GatewayRequest = IncomingMessage & {
   query: unknown;
   originalUrl?: string;
   $orgId?: string;
+  /** The API key the edge admitted (gateway.service.ts admitAtEdge). */
+  $admitted?: Authenticated;
   $contract?: RouteContract;
+  /** A write's action once prepareCall handed it to moleculer-web to call (its 5xx may follow a change). */
+  $sentTo?: string;
   /** moleculer-web's matched alias. */
   $alias?: { fullPath?: string };
 };

@@ -7,21 +7,26 @@ import { systemClock } from "../../shared/clock";
 import { config } from "../../shared/config";
 import { JOB_CHANGED_EVENT, isJobChangedPayload } from "../../shared/events/job-changed";
 import { USAGE_CHANGED_EVENT, UsageChangedPayload } from "../../shared/events/usage-changed";
-import { ApiError, httpErrorResponse, INVALID_ADMIN_TOKEN_MESSAGE, rateLimitHeaders, writeErrorEnvelope } from "../../shared/errors";
+import { ApiError, httpErrorResponse, INVALID_ADMIN_TOKEN_MESSAGE, InvalidApiKeyError, rateLimitHeaders, writeErrorEnvelope } from "../../shared/errors";
 import { rootLogger } from "../../shared/logger";
 import { GatewayActions } from "../../shared/schemas/gateway";
 import { PipelineActions } from "../../shared/schemas/jobs";
 import { KeyAdmission } from "./admission/admission";
 import { dashboardHandler } from "./dashboard";
 import { contractOf, gatewayRoutes, type Alias, type GatewayRequest, type GatewayService } from "./gateway-routes";
-import { createEdgeServer } from "./http-edge";
-import { readCallParams, splitTarget } from "./http-input";
+import { closeWithoutReading, createEdgeServer, type Gate } from "./http-edge";
+import { bodyUnread, readCallParams, splitTarget } from "./http-input";
+import { assignIdempotencyKey, idempotencyKeyOf } from "./idempotency-key";
 import { JobEventHub } from "./job-events/hub";
 import { JobEventStreams } from "./job-events/sse";
 import { gatewayReadCache } from "./read-cache";
+import { OPENAPI_PATH } from "./openapi";
 import { jsonOf } from "./read-cache/answers";
 import { accessLog, requestIdFrom } from "./request-log";
 import { methodsAt } from "./routes";
+
+/** Public paths under an authenticated prefix: the API's own description. */
+const PUBLIC_TARGETS: ReadonlySet<string> = new Set([`GET ${OPENAPI_PATH}`]);
 
 /** HTTP edge: authenticates (via auth), validates (shared contracts), calls one action, maps errors. */
 const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> = {
@@ -104,21 +109,48 @@ const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> 
           keepAliveTimeoutMs: cfg.HTTP_KEEP_ALIVE_TIMEOUT_MS,
           maxConnectionsPerClient: cfg.HTTP_MAX_CONNECTIONS_PER_CLIENT,
         },
+        {
+          publicTargets: PUBLIC_TARGETS,
+          admit: (req, res, gate) => this.admitAtEdge(req as GatewayRequest, res, gate),
+          refuse: (req, res, err) => {
+            res.setHeader("x-request-id", requestIdFrom(req));
+            accessLog(req, res, () => undefined);
+            closeWithoutReading(req, res);
+            this.sendErrorEnvelope(req as GatewayRequest, res, err);
+          },
+        },
         (req, res) => dashboard(req, res) || this.httpHandler(req, res),
       );
       this.isHTTPS = false;
     },
 
-    /** `/v1`: the API key is verified and the request counted against its rate window by the gateway that owns the key (docs/request-path.md). */
-    async authenticateApiKey(ctx: Context<unknown, Record<string, unknown>>, _route: unknown, req: GatewayRequest, res: ServerResponse) {
-      const who = await this.admission.admitToken(ctx, bearerToken(req.headers.authorization));
+    /**
+     * Every `/v1` and `/admin` request, at the edge, before routing and before any body byte is read
+     * (http-edge.ts): the API key is verified and the request counted against its rate window by the
+     * gateway that owns the key (docs/request-path.md); the admin token is compared in constant time
+     * (an API key never matches it).
+     */
+    async admitAtEdge(req: GatewayRequest, res: ServerResponse, gate: Gate) {
+      assignIdempotencyKey(req, res);
+      if (gate === "admin") {
+        if (!isAdminToken(bearerToken(req.headers.authorization))) throw new ApiError("invalid_admin_token", INVALID_ADMIN_TOKEN_MESSAGE);
+        return;
+      }
+      const who = await this.admission.admitToken(this.broker, bearerToken(req.headers.authorization));
       for (const [name, value] of Object.entries(rateLimitHeaders(who.rateLimit))) res.setHeader(name, value);
+      req.$admitted = who;
+    },
+
+    /** `/v1`: the route's view of the key the edge admitted (admitAtEdge). */
+    async authenticateApiKey(ctx: Context<unknown, Record<string, unknown>>, _route: unknown, req: GatewayRequest) {
+      const who = req.$admitted;
+      if (!who) throw new InvalidApiKeyError();
       req.$orgId = who.org_id;
       ctx.meta.org_id = who.org_id;
       return { org_id: who.org_id, key_id: who.key_id };
     },
 
-    /** `/admin`: the admin token, compared in constant time. An API key never matches it. */
+    /** `/admin`: checked at the edge already (admitAtEdge); checked again here, it costs a comparison. */
     async authenticateAdmin(_ctx: Context, _route: unknown, req: GatewayRequest) {
       if (!isAdminToken(bearerToken(req.headers.authorization))) {
         throw new ApiError("invalid_admin_token", INVALID_ADMIN_TOKEN_MESSAGE);
@@ -134,6 +166,8 @@ const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> 
       const params = await readCallParams(contract, req, req.$params.params ?? {}, config().MAX_BODY_BYTES);
       req.$params = req.$orgId ? { ...params, org_id: req.$orgId } : params;
       ctx.meta.$statusCode = contract.status;
+      // moleculer-web calls the action next: from here a write's 5xx may follow a change (sendErrorEnvelope).
+      if (contract.method !== "GET") req.$sentTo = contract.action;
     },
 
     /** moleculer-web's split of the request-target, with short query strings parsed once (http-input.ts). */
@@ -149,11 +183,13 @@ const GatewayServiceSchema: ServiceSchema<ServiceSettingSchema, GatewayService> 
 
     /** The one error path of every route: the shared errors module maps, the gateway logs and writes. */
     sendErrorEnvelope(req: GatewayRequest, res: ServerResponse, err: unknown) {
-      const mapped = httpErrorResponse(err, { method: req.method, path: pathOf(req), methodsAt });
+      const mapped = httpErrorResponse(err, { method: req.method, path: pathOf(req), methodsAt, sentTo: req.$sentTo, idempotencyKey: idempotencyKeyOf(req) });
       if (mapped.unexpected) {
         rootLogger().error({ req_id: req.$ctx?.requestID, err: mapped.unexpected, method: req.method, path: pathOf(req) }, "request failed");
       }
       if (res.headersSent) return void res.end();
+      // An answer before the body was read closes the connection: the rest of the body is not read to keep it alive.
+      if (bodyUnread(req)) closeWithoutReading(req, res);
       writeErrorEnvelope(res, mapped.status, mapped.body, mapped.headers);
     },
   },

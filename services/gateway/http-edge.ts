@@ -1,12 +1,14 @@
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
-import { envelope, INVALID_ADMIN_TOKEN_MESSAGE, INVALID_API_KEY_MESSAGE, writeErrorEnvelope, type ErrorCode } from "../../shared/errors";
+import { envelope, writeErrorEnvelope, type ErrorCode } from "../../shared/errors";
 import { rootLogger } from "../../shared/logger";
+import { deferContinue } from "./http-input";
 
 /**
  * The HTTP edge, before any routing (docs/failure-semantics.md#http-edge):
- * the server's own timeouts for slow clients, a per-client connection cap, and the
- * request-target checks that keep broken paths out of the router (which would throw on them).
+ * the server's own timeouts for slow clients, a per-client connection cap, authentication from the
+ * headers before any body byte is read, and the request-target checks that keep broken paths out
+ * of the router (which would throw on them).
  */
 
 export interface EdgeLimits {
@@ -27,7 +29,7 @@ export const MAX_SEGMENT_BYTES = 256;
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
 export interface PathProblem {
-  status: 400 | 401;
+  status: 400;
   code: ErrorCode;
   message: string;
 }
@@ -64,32 +66,95 @@ export function pathProblem(target: string): string | null {
   return null;
 }
 
-/** Routes that authenticate: without credentials, a broken path there is a 401 like any other request. */
-const AUTHENTICATED_PREFIXES = ["/v1/", "/admin/"];
+/** Which credentials a request needs before anything else is done with it: `/v1` an API key, `/admin` the admin token. */
+export type Gate = "api" | "admin";
 
-/** The answer to a request whose path cannot be routed: 401 when an authenticated route was called without a bearer token, else 400. */
-export function rejectionFor(req: IncomingMessage, problem: string): PathProblem {
+const GATES: [prefix: string, gate: Gate][] = [
+  ["/v1", "api"],
+  ["/admin", "admin"],
+];
+
+/**
+ * The gate a request must pass, or null for a public path: every method and path under `/v1` and
+ * `/admin`, known routes or not, except the public `GET`s listed in `publicTargets` ("GET /v1/openapi.json").
+ */
+export function gateOf(req: IncomingMessage, publicTargets: ReadonlySet<string>): Gate | null {
   const target = req.url ?? "/";
-  const authenticated = AUTHENTICATED_PREFIXES.some((p) => target.startsWith(p) || target === p.slice(0, -1));
-  const bearer = /^Bearer\s+\S+/i.test(req.headers.authorization ?? "");
-  if (authenticated && !bearer) {
-    const admin = target.startsWith("/admin");
-    return admin
-      ? { status: 401, code: "invalid_admin_token", message: INVALID_ADMIN_TOKEN_MESSAGE }
-      : { status: 401, code: "invalid_api_key", message: INVALID_API_KEY_MESSAGE };
-  }
+  const q = target.indexOf("?");
+  const path = q === -1 ? target : target.slice(0, q);
+  if ((req.method === "GET" || req.method === "HEAD") && publicTargets.has(`GET ${path}`)) return null;
+  for (const [prefix, gate] of GATES) if (path === prefix || path.startsWith(`${prefix}/`)) return gate;
+  return null;
+}
+
+/** The answer to a request whose path cannot be routed (its credentials, if it needed any, were checked first). */
+export function rejectionFor(problem: string): PathProblem {
   return { status: 400, code: "invalid_request", message: `Malformed request: ${problem}.` };
 }
 
-function sendEnvelope(res: ServerResponse, status: number, code: ErrorCode, message: string, extra: Record<string, string> = {}): void {
-  writeErrorEnvelope(res, status, envelope(code, message), extra);
+/** How long a connection answered without reading its body stays open (not read) so that the client reads the answer. */
+export const LINGER_MS = 2000;
+
+/**
+ * The answer about to be written is the last on its connection, and the request's body is not read.
+ * Node would read and discard the rest of the body and close the socket as soon as the answer is
+ * written; closing a socket with unread bytes resets the connection, which can destroy the answer
+ * before the client reads it. Instead the socket stops reading, sends the answer and a FIN, and is
+ * closed `LINGER_MS` later (or when the client closes first). Reading stops, so a client still
+ * sending is held by TCP flow control at no cost; one answer per request (no 408 follows).
+ */
+export function closeWithoutReading(req: IncomingMessage, res: ServerResponse): void {
+  res.setHeader("connection", "close");
+  const socket = req.socket as Socket & { destroySoon?: () => void };
+  socket.destroySoon = () => {
+    socket.pause();
+    socket.end();
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    timer.unref();
+    socket.once("close", () => clearTimeout(timer));
+  };
+}
+
+function sendEnvelope(req: IncomingMessage, res: ServerResponse, status: number, code: ErrorCode, message: string): void {
+  closeWithoutReading(req, res);
+  writeErrorEnvelope(res, status, envelope(code, message));
+}
+
+/**
+ * Authentication at the edge (docs/failure-semantics.md#http-edge): a gated request is admitted from its
+ * headers before any byte of its body is read; a refusal is answered by `refuse`, which closes the connection.
+ */
+export interface EdgeGatekeeper {
+  publicTargets: ReadonlySet<string>;
+  /** Resolves when the request may go on; rejects with the refusal (401, 429, 503). */
+  admit(req: IncomingMessage, res: ServerResponse, gate: Gate): Promise<void>;
+  /** Answers a refused request (the envelope, after `closeWithoutReading`). */
+  refuse(req: IncomingMessage, res: ServerResponse, err: unknown): void;
 }
 
 /**
  * The gateway's HTTP server: slow-client limits from `limits`, and every request's target
  * checked before `handler` (moleculer-web's router) sees it.
  */
-export function createEdgeServer(limits: EdgeLimits, handler: (req: IncomingMessage, res: ServerResponse) => void): http.Server {
+export function createEdgeServer(limits: EdgeLimits, gatekeeper: EdgeGatekeeper, handler: (req: IncomingMessage, res: ServerResponse) => void): http.Server {
+  const route = (req: IncomingMessage, res: ServerResponse) => {
+    const problem = pathProblem(req.url ?? "/");
+    if (problem) {
+      const r = rejectionFor(problem);
+      rootLogger().info({ method: req.method, status: r.status, reason: problem }, "http request refused at the edge");
+      // The body is not read: close the connection so an unread body cannot be taken for the next request.
+      return sendEnvelope(req, res, r.status, r.code, r.message);
+    }
+    handler(req, res);
+  };
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+    const gate = gateOf(req, gatekeeper.publicTargets);
+    if (!gate) return route(req, res);
+    gatekeeper.admit(req, res, gate).then(
+      () => route(req, res),
+      (err: unknown) => gatekeeper.refuse(req, res, err),
+    );
+  };
   const server = http.createServer(
     {
       headersTimeout: limits.headersTimeoutMs,
@@ -98,18 +163,13 @@ export function createEdgeServer(limits: EdgeLimits, handler: (req: IncomingMess
       // Node checks the two timeouts above only this often (30 s by default): check every quarter of the shorter one.
       connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs) / 4))),
     },
-    (req, res) => {
-      const problem = pathProblem(req.url ?? "/");
-      if (problem) {
-        const r = rejectionFor(req, problem);
-        if (r.status === 401) res.setHeader("www-authenticate", r.code === "invalid_admin_token" ? 'Bearer realm="admin"' : 'Bearer realm="api"');
-        rootLogger().info({ method: req.method, status: r.status, reason: problem }, "http request refused at the edge");
-        // The body is not read: close the connection so an unread body cannot be taken for the next request.
-        return sendEnvelope(res, r.status, r.code, r.message, { connection: "close" });
-      }
-      handler(req, res);
-    },
+    onRequest,
   );
+  // `Expect: 100-continue`: Node would send the interim 100 at once; it is sent only when the body is about to be read (http-input.ts).
+  server.on("checkContinue", (req: IncomingMessage, res: ServerResponse) => {
+    deferContinue(req, res);
+    onRequest(req, res);
+  });
   limitConnectionsPerClient(server, limits.maxConnectionsPerClient);
   return server;
 }

@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders, IncomingMessage } from "node:http";
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
 import { LRUCache } from "lru-cache";
 import getRawBody from "raw-body";
 import type { z } from "zod";
@@ -14,19 +14,46 @@ function hasBody(req: IncomingMessage): boolean {
   return req.headers["transfer-encoding"] !== undefined;
 }
 
-/** Reads and parses a JSON body within `limit` bytes; no body at all reads as `{}`. */
+/** Whether the request has a body that was not (fully) read: an answer to it must close the connection instead of reading the rest. */
+export function bodyUnread(req: IncomingMessage): boolean {
+  return hasBody(req) && !req.complete;
+}
+
+const CONTINUE = Symbol("send 100 Continue");
+type ContinueAware = IncomingMessage & { [CONTINUE]?: () => void };
+
+/** A request with `Expect: 100-continue`: its interim 100 is sent only when its body is about to be read. */
+export function deferContinue(req: IncomingMessage, res: ServerResponse): void {
+  (req as ContinueAware)[CONTINUE] = () => res.writeContinue();
+}
+
+function sendContinueIfAsked(req: IncomingMessage): void {
+  const send = (req as ContinueAware)[CONTINUE];
+  delete (req as ContinueAware)[CONTINUE];
+  send?.();
+}
+
+const tooLarge = (limit: number) => new ApiError("payload_too_large", `Request body exceeds the limit of ${limit} bytes.`);
+
+/**
+ * Reads and parses a JSON body within `limit` bytes; no body at all reads as `{}`. Runs after
+ * authentication. A declared `Content-Length` over the limit is refused before a byte is read (and
+ * before `100 Continue`); a chunked body is cut off as soon as it passes the limit.
+ */
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
   if (!hasBody(req)) return {};
   const type = req.headers["content-type"];
   if (!type || !JSON_TYPE.test(type)) {
     throw new ApiError("unsupported_media_type", "Request bodies must be JSON: send 'Content-Type: application/json'.");
   }
+  if (Number(req.headers["content-length"]) > limit) throw tooLarge(limit);
+  sendContinueIfAsked(req);
   let raw: string;
   try {
     raw = await getRawBody(req, { limit, encoding: "utf-8", length: req.headers["content-length"] });
   } catch (err) {
     const e = err as { type?: string };
-    if (e.type === "entity.too.large") throw new ApiError("payload_too_large", `Request body exceeds the limit of ${limit} bytes.`);
+    if (e.type === "entity.too.large") throw tooLarge(limit);
     throw new ValidationError("body: could not be read");
   }
   if (raw.trim() === "") return {};

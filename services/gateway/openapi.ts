@@ -40,7 +40,7 @@ const STATUS_TEXT: Record<number, string> = {
   429: "Rate limit exceeded: retry after `retry-after` seconds.",
   500: "Internal error: safe to retry with backoff.",
   502: "The upstream CMS failed or refused the publish.",
-  503: "A service or database is temporarily unavailable: nothing changed, retry after `retry-after` seconds.",
+  503: "`service_unavailable`: a service or database is unavailable and the request was not sent to it: nothing changed, retry after `retry-after` seconds. `outcome_unknown` (a creating or other write): the request was sent and its outcome is unknown; retry with the same Idempotency-Key (the `idempotency-key` header of this answer) to get the first outcome.",
 };
 
 /** A zod contract as a JSON Schema for the request side (before transforms), embeddable in the document. */
@@ -146,7 +146,7 @@ function operation(prefix: string, contract: RouteContract): Json {
   // A stream resumed after its final event: nothing left to send, and an EventSource stops reconnecting.
   if (contract.stream) responses["204"] = { description: "The `Last-Event-ID` sent is the job's final event: nothing more will come." };
   // The action may answer 200 instead (ctx.meta.$statusCode): a replayed Idempotency-Key.
-  if (contract.headers && Object.values(contract.headers).some((h) => h.name === "Idempotency-Key") && contract.status !== 200) {
+  if (contract.replayStatus && contract.replayStatus !== contract.status) {
     responses["200"] = successResponse(contract, 200, rateLimited, "Replay: the same Idempotency-Key and body were seen before; the original acknowledgement.");
   }
   const errors = new Set<number>([400, 401, 500, 503, ...(ROUTE_ERRORS[key] ?? [])]);
@@ -156,6 +156,8 @@ function operation(prefix: string, contract: RouteContract): Json {
   if (contract.body) (errors.add(413), errors.add(415));
   if (rateLimited) errors.add(429);
   for (const status of [...errors].sort((a, b) => a - b)) responses[status] = errorResponse(status, rateLimited);
+  // A creating route's key, the client's or the one assigned, comes back on every answer (routes.ts `creates`).
+  if (contract.creates) for (const r of Object.values(responses)) r.headers = { ...(r.headers as Json), "idempotency-key": { $ref: "#/components/headers/IdempotencyKey" } };
 
   const parameters = [...pathParameters(contract.path), ...queryParameters(contract), ...headerParameters(contract)];
   const body = requestBody(contract);
@@ -203,6 +205,10 @@ function buildDocument(): Json {
         RateLimitRemaining: integer("Requests left in the current window."),
         RateLimitReset: integer("Unix seconds at which the window resets."),
         RetryAfter: integer("Seconds to wait before retrying."),
+        IdempotencyKey: {
+          description: "The request's Idempotency-Key: the client's, or one the gateway assigned when it sent none. A retry with it replays the first outcome.",
+          schema: { type: "string" },
+        },
       },
       securitySchemes: {
         apiKey: { type: "http", scheme: "bearer", description: "An organization's API key: `Authorization: Bearer <API_KEY>`." },

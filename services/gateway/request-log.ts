@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { newId } from "../../shared/ids";
 import { rootLogger } from "../../shared/logger";
 import { httpRequestDuration, httpRequests } from "../../shared/metrics";
+import { routeTemplateAt } from "./routes";
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,100}$/;
 
@@ -13,9 +14,12 @@ export function requestIdFrom(req: IncomingMessage): string {
 
 type RoutedRequest = IncomingMessage & { $orgId?: string; originalUrl?: string; $alias?: { fullPath?: string } };
 
-/** The route template a request matched (`/v1/jobs/:id`), never its concrete path; `unmatched` for a 404 or 405. */
+/**
+ * The route template a request matched (`/v1/jobs/:id`), never its concrete path; a request refused at
+ * the edge before routing (a 401) by the route its method and path name; `unmatched` for a 404 or 405.
+ */
 export function routeTemplate(req: RoutedRequest): string {
-  return req.$alias?.fullPath || "unmatched";
+  return req.$alias?.fullPath || routeTemplateAt(req.method, (req.originalUrl ?? req.url ?? "/").split("?")[0]) || "unmatched";
 }
 
 /**

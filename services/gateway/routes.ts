@@ -16,7 +16,6 @@ import {
   ArticleResource,
   CreateArticleBody,
   GetArticleQuery,
-  IdempotencyKey,
   JobAcknowledgement,
   ListArticlesQuery,
   UpdateArticleBody,
@@ -47,6 +46,7 @@ import {
   WebhookDeliveryResource,
   WebhookEndpointList,
 } from "../../shared/schemas/webhooks";
+import { IdempotencyKey } from "../../shared/schemas/idempotency-key";
 import { NoFields } from "../../shared/validation";
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "DELETE";
@@ -74,6 +74,14 @@ export interface RouteContract {
   /** Request headers passed to the action as params: param name → the header and its contract. */
   headers?: Record<string, HeaderContract>;
   /**
+   * The route creates something: it always carries an Idempotency-Key (the client's, or one the gateway
+   * assigns), passed to the action as `idempotency_key` and returned on every answer; the action
+   * replays the first outcome of a key it has seen (docs/failure-semantics.md#idempotency-keys).
+   */
+  creates?: true;
+  /** The status of a replay when it is not the first answer's (articles: 200 with `replayed: true`, as the spec says); other creating routes replay the first answer as it was. */
+  replayStatus?: 200;
+  /**
    * A streamed answer served by the gateway itself (`action` is what it reads with): the route's
    * handler in gateway.service.ts, documented with this content type (docs/job-events.md).
    */
@@ -92,6 +100,9 @@ export function locationOf(contract: RouteContract, prefix: string, result: Reco
   return prefix + contract.location.replace(/:([a-z_]+)/g, (_, name: string) => encodeURIComponent(String(result[name] ?? params[name] ?? "")));
 }
 
+/** A creating route's header contract and flag. */
+const CREATES = { creates: true, headers: { idempotency_key: { name: "Idempotency-Key", schema: IdempotencyKey } } } as const;
+
 /** `/v1`: authenticated with an API key, scoped to its organization. */
 export const API_ROUTES: RouteContract[] = [
   { method: "GET", path: "/usage", action: "billing.usage", status: 200, query: UsageQuery, response: UsageReport },
@@ -107,23 +118,15 @@ export const API_ROUTES: RouteContract[] = [
     response: JobResource,
     headers: { last_event_id: { name: "Last-Event-ID", schema: LastEventId } },
   },
-  { method: "POST", path: "/brand-profiles", action: "brand-knowledge.createProfile", status: 201, body: CreateBrandProfileBody, location: "/brand-profiles/:id", response: CreatedBrandProfile },
+  { method: "POST", path: "/brand-profiles", action: "brand-knowledge.createProfile", status: 201, body: CreateBrandProfileBody, location: "/brand-profiles/:id", response: CreatedBrandProfile, ...CREATES },
   { method: "GET", path: "/brand-profiles", action: "brand-knowledge.listProfiles", status: 200, query: ListBrandProfilesQuery, response: BrandProfileList },
   { method: "GET", path: "/brand-profiles/:id", action: "brand-knowledge.getProfile", status: 200, query: NoFields, response: BrandProfileResource },
-  { method: "POST", path: "/brand-profiles/:id/sources", action: "brand-knowledge.addSource", status: 202, body: CreateSourceBody, response: AcceptedSource },
+  { method: "POST", path: "/brand-profiles/:id/sources", action: "brand-knowledge.addSource", status: 202, body: CreateSourceBody, response: AcceptedSource, ...CREATES },
   { method: "GET", path: "/brand-profiles/:id/sources", action: "brand-knowledge.listSources", status: 200, query: NoFields, response: SourceList },
   { method: "GET", path: "/brand-profiles/:id/sources/:source_id", action: "brand-knowledge.getSource", status: 200, query: NoFields, response: SourceDetail },
-  { method: "POST", path: "/webhooks", action: "webhooks.createEndpoint", status: 201, body: CreateWebhookBody, response: CreatedWebhookEndpoint },
+  { method: "POST", path: "/webhooks", action: "webhooks.createEndpoint", status: 201, body: CreateWebhookBody, response: CreatedWebhookEndpoint, ...CREATES },
   { method: "GET", path: "/webhooks", action: "webhooks.listEndpoints", status: 200, query: NoFields, response: WebhookEndpointList },
-  {
-    method: "POST",
-    path: "/articles",
-    action: "articles.create",
-    status: 202,
-    body: CreateArticleBody,
-    response: JobAcknowledgement,
-    headers: { idempotency_key: { name: "Idempotency-Key", schema: IdempotencyKey } },
-  },
+  { method: "POST", path: "/articles", action: "articles.create", status: 202, body: CreateArticleBody, response: JobAcknowledgement, ...CREATES, replayStatus: 200 },
   { method: "GET", path: "/articles", action: "articles.list", status: 200, query: ListArticlesQuery, response: ArticleList },
   { method: "GET", path: "/articles/:id", action: "articles.get", status: 200, query: GetArticleQuery, response: ArticleResource },
   { method: "PATCH", path: "/articles/:id", action: "articles.update", status: 200, body: UpdateArticleBody, response: ArticleResource },
@@ -133,16 +136,16 @@ export const API_ROUTES: RouteContract[] = [
 /** `/admin`: the dashboard's part, authenticated with ADMIN_TOKEN. */
 export const ADMIN_ROUTES: RouteContract[] = [
   { method: "GET", path: "/orgs", action: "auth.listOrganizations", status: 200, query: ListOrganizationsQuery, response: OrganizationList },
-  { method: "POST", path: "/orgs", action: "auth.createOrganization", status: 201, body: CreateOrganizationBody, location: "/orgs/:id/keys", response: OrganizationResource },
+  { method: "POST", path: "/orgs", action: "auth.createOrganization", status: 201, body: CreateOrganizationBody, location: "/orgs/:id/keys", response: OrganizationResource, ...CREATES },
   { method: "POST", path: "/orgs/:org_id/keys", action: "auth.createKey", status: 201, body: CreateApiKeyBody, location: "/orgs/:org_id/keys", response: CreatedApiKey },
   { method: "GET", path: "/orgs/:org_id/keys", action: "auth.listKeys", status: 200, query: NoFields, response: ApiKeyList },
   { method: "DELETE", path: "/keys/:key_id", action: "auth.revokeKey", status: 200, query: NoFields, response: ApiKeyResource },
-  { method: "POST", path: "/orgs/:org_id/credits", action: "auth.grantCredits", status: 200, body: GrantCreditsBody, response: CreditGrant },
+  { method: "POST", path: "/orgs/:org_id/credits", action: "auth.grantCredits", status: 200, body: GrantCreditsBody, response: CreditGrant, ...CREATES },
   { method: "GET", path: "/orgs/:org_id/webhooks", action: "webhooks.adminListEndpoints", status: 200, query: NoFields, response: AdminWebhookEndpointList },
   { method: "PATCH", path: "/webhooks/:id", action: "webhooks.setEndpointActive", status: 200, body: SetEndpointActiveBody, response: AdminWebhookEndpointResource },
   { method: "GET", path: "/webhooks/:id/deliveries", action: "webhooks.listDeliveries", status: 200, query: DeliveriesQuery, response: WebhookDeliveryList },
   { method: "POST", path: "/deliveries/:id/redeliver", action: "webhooks.redeliver", status: 202, body: NoFields, response: WebhookDeliveryResource },
-  { method: "POST", path: "/orgs/:org_id/integrations", action: "articles.createIntegration", status: 201, body: CreateIntegrationBody, location: "/orgs/:org_id/integrations", response: IntegrationResource },
+  { method: "POST", path: "/orgs/:org_id/integrations", action: "articles.createIntegration", status: 201, body: CreateIntegrationBody, location: "/orgs/:org_id/integrations", response: IntegrationResource, ...CREATES },
   { method: "GET", path: "/orgs/:org_id/integrations", action: "articles.listIntegrations", status: 200, query: NoFields, response: IntegrationList },
   { method: "DELETE", path: "/integrations/:id", action: "articles.deleteIntegration", status: 200, query: NoFields, response: DeletedIntegration },
   { method: "POST", path: "/integrations/:id/test", action: "articles.testIntegration", status: 200, body: NoFields, response: IntegrationTestResult },
@@ -167,11 +170,24 @@ function templateRegex(fullPath: string): RegExp {
   return re;
 }
 
+const ALL_ROUTES = [
+  ...API_ROUTES.map((r) => ({ ...r, full: API_PREFIX + r.path })),
+  ...ADMIN_ROUTES.map((r) => ({ ...r, full: ADMIN_PREFIX + r.path })),
+];
+
 /** The methods served at a concrete path, for 405 answers to the other ones. */
 export function methodsAt(pathname: string): HttpMethod[] {
-  const all = [
-    ...API_ROUTES.map((r) => ({ ...r, full: API_PREFIX + r.path })),
-    ...ADMIN_ROUTES.map((r) => ({ ...r, full: ADMIN_PREFIX + r.path })),
-  ];
-  return all.filter((r) => templateRegex(r.full).test(pathname)).map((r) => r.method);
+  return ALL_ROUTES.filter((r) => templateRegex(r.full).test(pathname)).map((r) => r.method);
+}
+
+/** The template of the route a request names (`/v1/jobs/:id`), for a request answered before routing (at the edge). */
+export function routeTemplateAt(method: string | undefined, pathname: string): string | undefined {
+  const path = pathname.length > 1 ? pathname.replace(/\/$/, "") : pathname;
+  return ALL_ROUTES.find((r) => r.method === method && templateRegex(r.full).test(path))?.full;
+}
+
+/** The creating route a request names (method and concrete path), if any. */
+export function creatingRouteAt(method: string | undefined, pathname: string): RouteContract | undefined {
+  const path = pathname.length > 1 ? pathname.replace(/\/$/, "") : pathname;
+  return ALL_ROUTES.find((r) => r.creates && r.method === method && templateRegex(r.full).test(path));
 }

@@ -4,6 +4,7 @@ import type { Config } from "../../shared/config";
 import { NotFoundError, ValidationError } from "../../shared/errors";
 import { eventKinds, type EventSurface } from "../../shared/events/catalog";
 import { generateWebhookSecret } from "../../shared/events/signer";
+import { assertSameRequest, idForKey, insertOrReplay, requestHash } from "../../shared/idempotency";
 import { newId } from "../../shared/ids";
 import { outboundPolicy } from "../../shared/net/policy";
 import { registerOutboundUrl, type HostResolver, type UrlPolicy } from "../../shared/net/url-guard";
@@ -25,7 +26,14 @@ export function registrationRules(cfg: Pick<Config, "NODE_ENV" | "OUTBOUND_ALLOW
 }
 
 /** Registers an endpoint after the URL guard (syntax and DNS) accepts its URL, with a new signing secret. */
-export async function createEndpoint(db: Db, input: CreateEndpointInput, rules: RegistrationRules, clock: Clock): Promise<EndpointDoc> {
+export async function createEndpoint(db: Db, params: CreateEndpointInput, rules: RegistrationRules, clock: Clock): Promise<EndpointDoc> {
+  const { idempotency_key: key, ...input } = params;
+  const keyed = key ? { _id: idForKey("webhooks.endpoint", input.org_id, key), request_hash: requestHash(input) } : { _id: newId() };
+  if (keyed.request_hash) {
+    // A retry of a creation that was stored: its first outcome, secret included, before any check that could now refuse it.
+    const earlier = await endpoints(db).findOne({ _id: keyed._id });
+    if (earlier) return (assertSameRequest(earlier.request_hash, keyed.request_hash), earlier);
+  }
   if (rules.requireHttps && new URL(input.url).protocol !== "https:") throw new ValidationError("url: must be an https URL");
   const url = await registerOutboundUrl(input.url, rules.policy, { resolver: rules.resolver });
   if ((await endpoints(db).countDocuments({ org_id: input.org_id })) >= MAX_ENDPOINTS_PER_ORG) {
@@ -33,7 +41,7 @@ export async function createEndpoint(db: Db, input: CreateEndpointInput, rules: 
   }
   const now = clock.now();
   const doc: EndpointDoc = {
-    _id: newId(),
+    ...keyed,
     org_id: input.org_id,
     surface: input.surface,
     url,
@@ -43,8 +51,7 @@ export async function createEndpoint(db: Db, input: CreateEndpointInput, rules: 
     created_at: now,
     updated_at: now,
   };
-  await endpoints(db).insertOne(doc);
-  return doc;
+  return (await insertOrReplay(endpoints(db), doc)).doc;
 }
 
 /** Newest first; all of them, since an organization has at most MAX_ENDPOINTS_PER_ORG. */

@@ -16,6 +16,8 @@ export interface EndpointDoc {
    */
   secret: string;
   active: boolean;
+  /** Created under an Idempotency-Key (its id derives from the key): the hash of that request (shared/idempotency.ts). */
+  request_hash?: string;
   created_at: Date;
   updated_at: Date;
 }

@@ -5,6 +5,7 @@ import type { RateLimitState } from "../errors";
 import { NoFields, uuid } from "../validation";
 import type { ListPage } from "./pagination";
 import { listOf, listPageOf, resourceId, timestamp } from "./resource";
+import { IdempotencyKey } from "./idempotency-key";
 
 /** Admin API contracts (the dashboard's part), shared by the gateway and the owning services. */
 
@@ -115,7 +116,9 @@ export type CreatedApiKey = z.output<typeof CreatedApiKey>;
 /** An organization as the organization list and `auth.getOrganization` show it: without its balance (billing owns that). */
 export type OrganizationSummary = Omit<OrganizationResource, "credit_balance">;
 
-export const GrantCreditsParams = GrantCreditsBody.extend(OrgPath.shape);
+export const GrantCreditsParams = GrantCreditsBody.extend({ ...OrgPath.shape, idempotency_key: IdempotencyKey.optional() });
+/** `auth.createOrganization`: the body and the request's Idempotency-Key. */
+export const CreateOrganizationParams = CreateOrganizationBody.extend({ idempotency_key: IdempotencyKey.optional() });
 /** `auth.grantCredits`' reply: the grant and the balance after it. */
 export const CreditGrant = z.strictObject({
   object: z.literal("credit_grant"),
@@ -130,7 +133,7 @@ export const AuthActions = {
   reserveUnits: contract<UnitGrant>()("auth.reserveUnits", ReserveUnitsParams),
   releaseUnits: contract<{ released: number }>()("auth.releaseUnits", ReleaseUnitsParams),
   recordKeyUse: contract<Record<string, never>>()("auth.recordKeyUse", RecordKeyUseParams),
-  createOrganization: contract<OrganizationResource>()("auth.createOrganization", CreateOrganizationBody),
+  createOrganization: contract<OrganizationResource>()("auth.createOrganization", CreateOrganizationParams),
   getOrganization: contract<OrganizationSummary>()("auth.getOrganization", OrgPath),
   listOrganizations: contract<ListPage<OrganizationResource>>()("auth.listOrganizations", ListOrganizationsParams),
   countOrganizations: contract<number>()("auth.countOrganizations", NoFields),

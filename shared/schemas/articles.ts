@@ -5,6 +5,7 @@ import { orgId, uuid } from "../validation";
 import { pageQuery, PageParams, type ListPage } from "./pagination";
 import { ArticlePublication } from "./publishing";
 import { listPageOf, resourceId, timestamp } from "./resource";
+import { IdempotencyKey } from "./idempotency-key";
 
 export const ARTICLE_MODES = ["standard", "deep_research"] as const;
 const DERIVATIVE_KINDS = ["x_thread", "linkedin", "newsletter"] as const;
@@ -125,10 +126,7 @@ export const GeneratedArticle = z.strictObject({
 });
 export type GeneratedArticle = z.output<typeof GeneratedArticle>;
 
-/** `Idempotency-Key` (rule: a repeated key with the same body replays the first answer), as the gateway hands it to `articles.create`. */
-export const IdempotencyKey = z
-  .string()
-  .regex(/^[\x20-\x7e]{1,255}$/, "must be 1 to 255 printable ASCII characters");
+export { IdempotencyKey };
 
 /** What `articles.create` receives: the validated body, the organization and the optional Idempotency-Key. */
 export const CreateArticleParams = CreateArticleBody.extend({ org_id: orgId, idempotency_key: IdempotencyKey.optional() });

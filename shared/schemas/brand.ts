@@ -3,6 +3,7 @@ import { contract } from "../action";
 import { httpUrl, orgId, uuid } from "../validation";
 import { pageQuery, PageParams, type ListPage } from "./pagination";
 import { listOf, listPageOf, resourceId, timestamp } from "./resource";
+import { IdempotencyKey } from "./idempotency-key";
 
 
 /** Bounds the spec leaves open: docs/decisions.md#brand-profiles-and-sources. */
@@ -38,7 +39,7 @@ function sourceRules(body: { type: SourceType; url?: string; content?: string },
 
 export const CreateSourceBody = SourceFields.superRefine(sourceRules);
 /** The action's params: the same body, the profile from the path, and the organization. */
-export const AddSourceParams = SourceFields.extend({ id: uuid, org_id: orgId }).superRefine(sourceRules);
+export const AddSourceParams = SourceFields.extend({ id: uuid, org_id: orgId, idempotency_key: IdempotencyKey.optional() }).superRefine(sourceRules);
 
 export const IngestFinished = z.strictObject({
   job_id: uuid,
@@ -143,7 +144,7 @@ export const SourceDetail = SourceResource.extend({ content: z.string().nullable
 export const AcceptedSource = z.strictObject({ id: resourceId, object: z.literal("kb_source"), status: z.literal("pending"), ingest_job_id: resourceId });
 
 export const ProfileParams = ProfilePath.extend({ org_id: orgId });
-export const CreateProfileParams = CreateBrandProfileBody.extend({ org_id: orgId });
+export const CreateProfileParams = CreateBrandProfileBody.extend({ org_id: orgId, idempotency_key: IdempotencyKey.optional() });
 export const ListProfilesParams = PageParams.extend({ org_id: orgId });
 
 /** `brand-knowledge.createProfile`'s reply (POST /v1/brand-profiles, 201). */

@@ -3,6 +3,7 @@ import { contract } from "../action";
 import { httpUrl, orgId, uuid } from "../validation";
 import type { ListPage } from "./pagination";
 import { listPageOf, resourceId, timestamp } from "./resource";
+import { IdempotencyKey } from "./idempotency-key";
 
 /**
  * Publishing contracts (docs/publishing.md): integrations (the dashboard's part, `/admin`) and
@@ -121,7 +122,7 @@ export const CreateIntegrationBody = z.discriminatedUnion("kind", [WordPressSett
 export type IntegrationInput = z.output<typeof CreateIntegrationBody>;
 export type IntegrationInputOf<K extends IntegrationKind> = Extract<IntegrationInput, { kind: K }>;
 
-const orgScope = { org_id: orgId };
+const orgScope = { org_id: orgId, idempotency_key: IdempotencyKey.optional() };
 export const CreateIntegrationParams = z.discriminatedUnion("kind", [
   WordPressSettings.extend(orgScope),
   GhostSettings.extend(orgScope),

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { contract } from "../action";
 import { EVENT_SURFACES, eventKinds, type EventSurface } from "../events/catalog";
 import { httpUrl, orgId, uuid } from "../validation";
+import { IdempotencyKey } from "./idempotency-key";
 import { PageParams, pageQuery, type ListPage } from "./pagination";
 import { listOf, listPageOf, resourceId, timestamp } from "./resource";
 
@@ -28,7 +29,13 @@ export const CreateWebhookBody = z
  * the HTTP contract above has no such field, so an API client always registers article events.
  */
 export const CreateEndpointParams = z
-  .strictObject({ org_id: orgId, surface: z.enum(EVENT_SURFACES).default("articles"), url: httpUrl, events: eventList.optional() })
+  .strictObject({
+    org_id: orgId,
+    surface: z.enum(EVENT_SURFACES).default("articles"),
+    url: httpUrl,
+    events: eventList.optional(),
+    idempotency_key: IdempotencyKey.optional(),
+  })
   .superRefine((params, ctx) => knownKinds(params.surface, params.events, ctx));
 export type CreateEndpointInput = z.output<typeof CreateEndpointParams>;
 

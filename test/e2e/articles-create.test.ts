@@ -130,6 +130,28 @@ describe("creating article jobs over HTTP", () => {
     expect(later.body).toMatchObject({ id: [...ids][0], replayed: true });
   });
 
+  it("assigns an Idempotency-Key when the client sends none, returns it, and replays a retry that sends it", async () => {
+    const { orgId, api } = await newOrg(100);
+    const body = { topic: "Composting at home" };
+    const first = await post(api, body);
+    expect(first.status).toBe(202);
+    const assigned = first.headers.get("idempotency-key");
+    expect(assigned).toMatch(/^[0-9a-f-]{36}$/);
+    const retry = await post(api, body, assigned!);
+    expect(retry.status).toBe(200);
+    expect(retry.body).toEqual({ ...first.body, replayed: true });
+    expect(retry.headers.get("idempotency-key")).toBe(assigned);
+    // Another request without a key is another article, under another key.
+    const second = await post(api, body);
+    expect(second.headers.get("idempotency-key")).not.toBe(assigned);
+    expect((await jobsOf(orgId)).map((j) => j._id).sort()).toEqual([first.body.id, second.body.id].sort());
+    expect(await balanceOf(orgId)).toBe(80);
+    // A client's key is echoed, on errors too.
+    const refused = await post(api, { topic: "x" }, "client-key-1");
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get("idempotency-key")).toBe("client-key-1");
+  });
+
   it("refuses the same Idempotency-Key with another body, and scopes keys to the organization", async () => {
     const first = await newOrg(100);
     expect((await post(first.api, { topic: "Composting at home" }, "shared-key")).status).toBe(202);

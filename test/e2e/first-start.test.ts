@@ -84,3 +84,26 @@ describe("BIND_HOST", () => {
     }
   });
 });
+
+describe("first start in production", () => {
+  it("creates no demo organization and prints no API key; the admin token creates the first organization", async () => {
+    const dataDir = tempDir("e2e-first-start-production");
+    const p = await spawnPlatform({ env: { DATA_DIR: dataDir, NODE_ENV: "production" } });
+    try {
+      const out = await waitFor(() => (p.output().includes("Article platform listening on") ? p.output() : undefined), "the banner");
+      expect(out).not.toMatch(/svc_(test|live)_/);
+      expect(out).not.toContain("Demo organization");
+      expect(fs.existsSync(path.join(dataDir, "demo-bootstrap.json"))).toBe(false);
+      const token = fs.readFileSync(path.join(dataDir, "admin-token"), "utf8").trim();
+      expect((await request(p.url, "/admin/orgs", { token })).body.data).toEqual([]);
+      // What README#first-start tells an operator to do.
+      const org = await request(p.url, "/admin/orgs", { method: "POST", token, body: { name: "First", credits: 100 } });
+      expect(org.status).toBe(201);
+      const key = await request(p.url, `/admin/orgs/${org.body.id}/keys`, { method: "POST", token, body: { mode: "live" } });
+      expect(key.status).toBe(201);
+      expect((await request(p.url, "/v1/usage?days=1", { token: key.body.key })).body.credit_balance).toBe(100);
+    } finally {
+      await p.stop();
+    }
+  });
+});

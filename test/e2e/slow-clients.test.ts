@@ -88,4 +88,90 @@ describe("slow clients", () => {
     await allClosed(held, "the held connections to time out");
     expect((await request(platform.url, "/healthz")).status).toBe(200);
   });
+
+  describe("authentication before the body", () => {
+    const statuses = (p: Probe) => [...p.received.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => m[1]);
+    /** Sends `head`, then body bytes for as long as the socket takes them, until it is closed; counts what was sent. */
+    async function sendBody(head: string, chunked = false): Promise<Probe & { sent: number }> {
+      const p = Object.assign(await open(), { sent: 0 });
+      p.socket.write(head);
+      const piece = Buffer.alloc(64 * 1024, 0x20);
+      const framed = chunked ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from("\r\n")]) : piece;
+      const pump = () => {
+        while (!p.closed && p.sent < 1 << 30) {
+          p.sent += piece.length;
+          if (!p.socket.write(framed)) return void p.socket.once("drain", pump);
+        }
+      };
+      pump();
+      await allClosed([p], "the refused connection to be closed");
+      return p;
+    }
+
+    it("refuses a large unauthenticated body at once, with connection: close, without reading it or sending 100 Continue", async () => {
+      const gb = 1 << 30;
+      for (const head of [
+        `POST /v1/articles HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${gb}\r\n\r\n`,
+        `POST /v1/articles HTTP/1.1\r\nhost: x\r\nauthorization: Bearer svc_test_nope\r\ncontent-type: application/json\r\ncontent-length: ${gb}\r\nexpect: 100-continue\r\n\r\n`,
+        `POST /admin/orgs HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n`,
+      ]) {
+        const p = await sendBody(head, head.includes("chunked"));
+        expect(statuses(p)).toEqual(["401"]);
+        expect(p.received).toMatch(/\r\nconnection: close\r\n/i);
+        // The server stopped reading: what was sent is what fits in the sockets' buffers, not the gigabyte.
+        expect(p.sent).toBeLessThan(64 * 1024 * 1024);
+      }
+    });
+
+    it("answers a slow unauthenticated body once, at once, and closes", async () => {
+      const slow = await open();
+      const started = Date.now();
+      slow.socket.write(`POST /v1/articles HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{"topic":"`);
+      const drip = setInterval(() => !slow.closed && slow.socket.write("a"), 100);
+      try {
+        await allClosed([slow], "the slow unauthenticated connection to be closed");
+      } finally {
+        clearInterval(drip);
+      }
+      expect(statuses(slow)).toEqual(["401"]);
+      // Well before the 2 s request timeout, which would have added a 408.
+      expect(Date.now() - started).toBeLessThan(2000);
+    });
+
+    it("refuses a declared or streamed body over the limit before reading it, once authenticated", async () => {
+      const declared = await sendBody(`POST /admin/orgs HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${ADMIN_TOKEN}\r\ncontent-type: application/json\r\ncontent-length: ${1 << 30}\r\nexpect: 100-continue\r\n\r\n`);
+      expect(statuses(declared)).toEqual(["413"]);
+      expect(declared.sent).toBeLessThan(64 * 1024 * 1024);
+      const streamed = await sendBody(`POST /admin/orgs HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${ADMIN_TOKEN}\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n`, true);
+      expect(statuses(streamed)).toEqual(["413"]);
+      expect(streamed.sent).toBeLessThan(64 * 1024 * 1024);
+    });
+
+    it("sends 100 Continue to an authenticated request whose body is read", async () => {
+      const p = await open();
+      const body = JSON.stringify({ name: "Continued" });
+      p.socket.write(`POST /admin/orgs HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${ADMIN_TOKEN}\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\nexpect: 100-continue\r\nconnection: close\r\n\r\n`);
+      await waitFor(() => (/HTTP\/1\.1 100/.test(p.received) ? true : undefined), "100 Continue");
+      p.socket.write(body);
+      await allClosed([p], "the answer");
+      expect(statuses(p)).toEqual(["100", "201"]);
+    });
+
+    it("answers 401 without valid credentials on unknown routes, wrong methods and broken paths under /v1 and /admin", async () => {
+      for (const [method, path, authorization] of [
+        ["GET", "/v1/nonexistent", undefined],
+        ["DELETE", "/v1/articles", undefined],
+        ["GET", "/v1/jobs/%zz", "Bearer not-a-key"],
+        ["GET", "/admin/nothing", "Bearer not-the-token"],
+      ] as const) {
+        const r = await request(platform.url, path, { method, headers: authorization ? { authorization } : {} });
+        expect({ method, path, status: r.status }).toEqual({ method, path, status: 401 });
+        expect(r.headers.get("connection")).toBe("close");
+      }
+      const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
+      expect((await request(platform.url, "/admin/nothing", { headers: admin })).status).toBe(404);
+      expect((await request(platform.url, "/admin/orgs", { method: "DELETE", headers: admin })).status).toBe(405);
+      expect((await request(platform.url, "/v1/openapi.json")).status).toBe(200);
+    });
+  });
 });

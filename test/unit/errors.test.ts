@@ -63,6 +63,11 @@ describe("mapping errors to HTTP", () => {
     expect(toHttpError(new Errors.ServiceNotAvailableError({ action: "auth.authenticate" })).status).toBe(503);
     expect(toHttpError(new Errors.RequestRejectedError({ action: "pipeline.get", nodeID: "gone" })).status).toBe(503);
   });
+
+  it("does not hand an expected unavailability to the error log (it is counted per outage)", () => {
+    expect(toHttpError(new Errors.ServiceNotAvailableError({ action: "pipeline.get" })).unexpected).toBeUndefined();
+    expect(toHttpError(Object.assign(new Error("lost"), { name: "MongoNetworkError" })).unexpected).toBeUndefined();
+  });
 });
 
 describe("the transport-error list", () => {
@@ -117,5 +122,36 @@ describe("the HTTP edge's error responses", () => {
     const limited = httpErrorResponse(new RateLimitError({ limit: 5, remaining: 0, reset: 100, retryAfter: 7 }), { path: "/v1/usage", methodsAt: () => [] });
     expect(limited.headers).toMatchObject({ "x-ratelimit-limit": "5", "x-ratelimit-remaining": "0", "x-ratelimit-reset": "100", "retry-after": "7" });
     expect(httpErrorResponse(new InvalidApiKeyError(), { path: "/v1/usage", methodsAt: () => [] }).headers["www-authenticate"]).toBe('Bearer realm="api"');
+  });
+
+  describe("a write's 5xx: not sent, or sent with its outcome unknown", () => {
+    const write = { method: "POST", path: "/v1/articles", methodsAt: () => [], sentTo: "articles.create", idempotencyKey: "k-1" };
+    const code = (err: unknown, req: Parameters<typeof httpErrorResponse>[1] = write) => httpErrorResponse(err, req).body.error.code;
+
+    it("says nothing changed when the call never left, or the service itself said so", () => {
+      expect(code(new Errors.ServiceNotFoundError({ action: "articles.create" }))).toBe("service_unavailable");
+      expect(code(new Errors.ServiceNotAvailableError({ action: "articles.create" }))).toBe("service_unavailable");
+      expect(code(new ApiError("service_unavailable", "Billing is unreachable; nothing was charged."))).toBe("service_unavailable");
+      expect(code(new Errors.RequestRejectedError({ action: "articles.create", nodeID: "n" }), { ...write, sentTo: undefined })).toBe("service_unavailable");
+    });
+
+    it("says the outcome is unknown when the call was sent and lost, timed out, or failed further on", () => {
+      expect(code(new Errors.RequestRejectedError({ action: "articles.create", nodeID: "n" }))).toBe("outcome_unknown");
+      expect(code(new Errors.RequestTimeoutError({ action: "articles.create", nodeID: "n" }))).toBe("outcome_unknown");
+      // A service the action called was missing: the action may have written before that.
+      expect(code(new Errors.ServiceNotFoundError({ action: "billing.quote" }))).toBe("outcome_unknown");
+      expect(code(Object.assign(new Error("lost"), { name: "MongoNetworkError" }))).toBe("outcome_unknown");
+      const internal = httpErrorResponse(new Error("bug"), write);
+      expect(internal.status).toBe(500);
+      expect(internal.body.error.message).toContain("outcome is unknown");
+    });
+
+    it("returns the key with the answer and tells to retry with it", () => {
+      const lost = httpErrorResponse(new Errors.RequestRejectedError({ action: "articles.create", nodeID: "n" }), write);
+      expect(lost.status).toBe(503);
+      expect(lost.headers).toMatchObject({ "idempotency-key": "k-1", "retry-after": "2" });
+      expect(lost.body.error.message).toContain("Retry with the same Idempotency-Key");
+      expect(httpErrorResponse(new Errors.ServiceNotFoundError({ action: "articles.create" }), write).headers["idempotency-key"]).toBe("k-1");
+    });
   });
 });

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { MAX_PATH_BYTES, pathProblem, rejectionFor } from "../../services/gateway/http-edge";
+import { MAX_PATH_BYTES, pathProblem, rejectionFor, gateOf } from "../../services/gateway/http-edge";
 
 describe("request-target checks at the HTTP edge", () => {
   it("lets ordinary targets through", () => {
@@ -25,12 +25,18 @@ describe("request-target checks at the HTTP edge", () => {
     expect(pathProblem("/v1/usage?days=%zz")).toBe("the query string has malformed percent-encoding");
   });
 
-  it("answers 401 on authenticated prefixes without a bearer token, 400 otherwise", () => {
-    const req = (url: string, authorization?: string) => ({ url, headers: authorization ? { authorization } : {} }) as IncomingMessage;
-    expect(rejectionFor(req("/v1/articles/%zz"), "x")).toMatchObject({ status: 401, code: "invalid_api_key" });
-    expect(rejectionFor(req("/admin/orgs/%zz/keys"), "x")).toMatchObject({ status: 401, code: "invalid_admin_token" });
-    expect(rejectionFor(req("/v1/articles/%zz", "Bearer k"), "x")).toMatchObject({ status: 400, code: "invalid_request", message: "Malformed request: x." });
-    expect(rejectionFor(req("/v1/articles/%zz", "Basic abc"), "x")).toMatchObject({ status: 401 });
-    expect(rejectionFor(req("/media/%zz"), "x")).toMatchObject({ status: 400 });
+  it("gates every method and path under /v1 and /admin, known routes or not, except the public ones", () => {
+    const req = (method: string, url: string) => ({ method, url, headers: {} }) as IncomingMessage;
+    const open = new Set(["GET /v1/openapi.json"]);
+    expect(gateOf(req("GET", "/v1/nonexistent"), open)).toBe("api");
+    expect(gateOf(req("DELETE", "/v1/articles"), open)).toBe("api");
+    expect(gateOf(req("GET", "/v1/jobs/%zz"), open)).toBe("api");
+    expect(gateOf(req("GET", "/v1"), open)).toBe("api");
+    expect(gateOf(req("POST", "/admin/orgs?x=1"), open)).toBe("admin");
+    expect(gateOf(req("GET", "/v1/openapi.json?x"), open)).toBeNull();
+    expect(gateOf(req("POST", "/v1/openapi.json"), open)).toBe("api");
+    expect(gateOf(req("GET", "/v10/x"), open)).toBeNull();
+    expect(gateOf(req("GET", "/media/x"), open)).toBeNull();
+    expect(rejectionFor("x")).toEqual({ status: 400, code: "invalid_request", message: "Malformed request: x." });
   });
 });

@@ -73,7 +73,10 @@ describe("OpenAPI document", () => {
     const create = op(fresh(), "POST", "/v1/articles");
     expect(create.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: "Idempotency-Key", in: "header", required: false })]));
     expect(Object.keys(create.responses).sort()).toEqual(["200", "202", "400", "401", "402", "404", "413", "415", "429", "500", "503"]);
-    expect(Object.keys(create.responses["202"].headers).sort()).toEqual(["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"]);
+    expect(Object.keys(create.responses["202"].headers).sort()).toEqual(["idempotency-key", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"]);
+    // The key comes back on every answer, a 5xx included (docs/failure-semantics.md#idempotency-keys).
+    for (const status of ["200", "400", "401", "500", "503"]) expect(create.responses[status].headers["idempotency-key"]).toEqual({ $ref: "#/components/headers/IdempotencyKey" });
+    expect(create.responses["503"].description).toContain("outcome_unknown");
     expect(create.responses["429"].headers["retry-after"]).toEqual({ $ref: "#/components/headers/RetryAfter" });
     expect(create.responses["503"].headers["retry-after"]).toBeDefined();
     expect(create.responses["401"].headers["x-ratelimit-limit"]).toBeUndefined();

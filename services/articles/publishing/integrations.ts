@@ -1,6 +1,8 @@
 import type { Db } from "mongodb";
 import type { Clock } from "../../../shared/clock";
 import { ApiError, NotFoundError } from "../../../shared/errors";
+import { isDuplicateKeyError } from "../../../shared/db/duplicate-key";
+import { assertSameRequest, idForKey, keyReused, requestHash } from "../../../shared/idempotency";
 import { newId } from "../../../shared/ids";
 import { assertUrlAllowed } from "../../../shared/net/url-guard";
 import {
@@ -52,15 +54,30 @@ function splitSecret(input: IntegrationInput): { settings: Record<string, unknow
   return { settings, secret: String(secret) };
 }
 
-export async function createIntegration(deps: IntegrationDeps, orgId: string, input: IntegrationInput): Promise<IntegrationResource> {
+/**
+ * Stores an integration with its secret sealed. Under an Idempotency-Key its id derives from the key, so a
+ * retry answers the integration the first request stored; the request it is compared with is the
+ * settings' hash plus the secret itself, opened (no hash of a secret is stored).
+ */
+export async function createIntegration(deps: IntegrationDeps, orgId: string, input: IntegrationInput, idempotencyKey?: string): Promise<IntegrationResource> {
   const keys = requireKeys(deps.keys);
+  const { settings, secret } = splitSecret(input);
+  const id = idempotencyKey ? idForKey("articles.integration", orgId, idempotencyKey) : newId();
+  const keyed = idempotencyKey ? { request_hash: requestHash({ kind: input.kind, name: input.name, settings }) } : {};
+  const replay = (earlier: IntegrationDoc) => {
+    assertSameRequest(earlier.request_hash, keyed.request_hash!);
+    if (openSecret(keys, earlier.credentials, id) !== secret) throw keyReused();
+    return toIntegrationResource(earlier);
+  };
+  const c = articleCollections(deps.db);
+  const earlier = idempotencyKey ? await c.integrations.findOne({ _id: id, org_id: orgId }) : null;
+  if (earlier) return replay(earlier);
   if (!(await deps.organizationExists(orgId))) throw new NotFoundError("organization");
   // A user-supplied address is checked up front like a webhook URL; every request is checked again at connect time.
   if ("site_url" in input) await assertUrlAllowed(input.site_url, deps.publishing.policy, { field: "site_url" });
-  const { settings, secret } = splitSecret(input);
-  const id = newId();
   const now = deps.clock.now();
   const doc: IntegrationDoc = {
+    ...keyed,
     _id: id,
     org_id: orgId,
     kind: input.kind,
@@ -71,7 +88,13 @@ export async function createIntegration(deps: IntegrationDeps, orgId: string, in
     created_at: now,
     updated_at: now,
   };
-  await articleCollections(deps.db).integrations.insertOne(doc);
+  try {
+    await c.integrations.insertOne(doc);
+  } catch (err) {
+    const twin = idempotencyKey && isDuplicateKeyError(err) ? await c.integrations.findOne({ _id: id, org_id: orgId }) : null;
+    if (!twin) throw err;
+    return replay(twin);
+  }
   return toIntegrationResource(doc);
 }
 

@@ -1,5 +1,5 @@
-import type { Context, ServiceBroker } from "moleculer";
-import { call } from "../../../shared/action";
+import type { ServiceBroker } from "moleculer";
+import { call, type Caller } from "../../../shared/action";
 import { hashApiKey } from "../../../shared/bearer";
 import type { Clock } from "../../../shared/clock";
 import { InvalidApiKeyError, RateLimitError } from "../../../shared/errors";
@@ -48,11 +48,11 @@ export class KeyAdmission {
    * call away). Every token, well-formed or not, takes the same path (hash, owner, look up by
    * digest), so the 401 causes are indistinguishable.
    */
-  admitToken(ctx: Context, token: string): Promise<Authenticated> {
+  admitToken(caller: Caller, token: string): Promise<Authenticated> {
     const digest = hashApiKey(token);
     const owner = keyOwner(this.broker, GatewayActions.admit.action, digest);
     if (owner === undefined || owner === this.broker.nodeID) return this.admit(digest);
-    return call(ctx, GatewayActions.admit, { key_hash: digest }, { nodeID: owner });
+    return call(caller, GatewayActions.admit, { key_hash: digest }, { nodeID: owner });
   }
 
   /** Admits one request of the key with this digest here: 401 when it is not a live key, 429 when its window is spent. */
