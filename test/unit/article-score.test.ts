@@ -95,7 +95,8 @@ describe("the quality score", () => {
     const mixed: ArticleBody = structuredClone(body);
     for (const s of mixed.sections) if (s.heading) s.heading = "Warum die Routenplanung für das Büro zählt";
     expect(languageShare(body, seo, brief)).toBe(1);
-    expect(languageShare(mixed, seo, brief)).toBeLessThan(0.95);
+    const germanDescription = { ...seo, meta_description: "Warum die Routenplanung für das Büro zählt, erklärt für Disponenten kleiner Betriebe." };
+    expect(languageShare(mixed, germanDescription, brief)).toBeLessThan(0.95);
     // The same English article judged against a German request.
     expect(languageShare(body, seo, { ...brief, language: "de" })).toBeLessThan(0.2);
   });

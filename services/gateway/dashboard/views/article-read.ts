@@ -112,7 +112,8 @@ function footnotes(heading: string | null, notes: Footnote[], citations: Citatio
   return html`<section class="footnotes" id="footnotes">
   <h2>${heading}</h2>
   <ol>${notes.map((f) => {
-    const quoted = f.url ? byUrl.get(decodeEntities(f.url)) ?? [] : [];
+    // A source without an address (a pasted text cited by its id, urn:uuid:…) is listed by its title: matched by it.
+    const quoted = f.url ? byUrl.get(decodeEntities(f.url)) ?? [] : citations.filter((c) => !/^https?:/i.test(c.url) && decodeEntities(f.label.replace(/<[^>]+>/g, "")).startsWith(c.title));
     return html`<li id="source-${f.number}" class="footnote">${new Html(f.label) /* the article's own list item, sanitized by the articles service (article-html.ts) */}
       ${quoted.length
         ? html`<details class="quotes"><summary>${quoted.length} ${quoted.length === 1 ? "claim rests" : "claims rest"} on this source</summary>${quoted.map(
