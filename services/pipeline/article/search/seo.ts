@@ -84,13 +84,15 @@ export function readsAsOneTitle(title: string): boolean {
 }
 
 /** Words over which a request is a headline of its own rather than a subject awaiting a suffix. */
-const TITLE_LIKE_WORDS = 5;
+const TITLE_LIKE_WORDS = 3;
 
 /**
  * The request as the title, when it already reads as one: it has a subtitle (a colon), an angle ("best
  * practices for …", "… for beginners", "mistakes to avoid", "how to …", "… vs …": `relevance/request.ts`), or
- * five words or more. A title keeps the request's subject and angle; a suffix is added only to a bare subject
- * ("Route planning" → "Route planning: what you need to know"), and never stacked on a subtitle.
+ * three words or more. A title keeps the request's subject and angle; a suffix is added only to a bare subject
+ * of one or two words ("Route planning" → "Route planning: what you need to know"), and never stacked on a subtitle.
+ * ("Sichere Passwörter und Authentifizierung" came back "Passwort: Was Sie wissen sollten" when four words
+ * were not enough: the request's subject was lost for the keyword's.)
  */
 export function requestAsTitle(brief: Pick<ArticleBrief, "topic" | "keyword" | "language">): string | null {
   const topic = brief.topic.trim().replace(/\.$/, "");
