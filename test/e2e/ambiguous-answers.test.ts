@@ -70,8 +70,12 @@ describe("ambiguous answers when the core process dies during concurrent creatio
     const ids = final.map((r) => r.body.id as string);
     expect(new Set(ids).size).toBe(N);
 
-    // One job per intended article, one debit per job, nothing else charged.
-    const jobs = await db("pipeline").collection("jobs").find({ org_id: orgId }).toArray();
+    // One job per intended article, one debit per job, nothing else charged. (A job the pipeline could not take
+    // when its article was accepted is created by recovery shortly after.)
+    const jobs = await waitFor(async () => {
+      const found = await db("pipeline").collection("jobs").find({ org_id: orgId }).toArray();
+      return found.length >= ids.length ? found : undefined;
+    }, "every accepted article's job", 60_000, 250).catch(async () => db("pipeline").collection("jobs").find({ org_id: orgId }).toArray());
     expect(jobs.map((j) => String(j._id)).sort()).toEqual([...ids].sort());
     const debits = await db("billing").collection("ledger").find({ org_id: orgId, kind: "debit" }).toArray();
     expect(debits.filter((d) => d.state === "applied").map((d) => d.reference).sort()).toEqual([...ids].sort());
@@ -137,7 +141,11 @@ describe("ambiguous answers across a NATS restart during concurrent creations", 
     const ids = final.map((r) => r.body.id as string);
     expect(new Set(ids).size).toBe(30);
     const db = (svc: string) => mongo.db(`${cluster.mongo.prefix}${svc}`);
-    const jobs = await db("pipeline").collection("jobs").find({ org_id: orgId }).toArray();
+    // An article accepted while the pipeline could not be reached has its job created by recovery, shortly after.
+    const jobs = await waitFor(async () => {
+      const found = await db("pipeline").collection("jobs").find({ org_id: orgId }).toArray();
+      return found.length >= ids.length ? found : undefined;
+    }, "every accepted article's job", 60_000, 250).catch(async () => db("pipeline").collection("jobs").find({ org_id: orgId }).toArray());
     expect(jobs.map((j) => String(j._id)).sort()).toEqual([...ids].sort());
     const debits = await db("billing").collection("ledger").find({ org_id: orgId, kind: "debit", state: "applied" }).toArray();
     expect(debits.map((d) => d.reference).sort()).toEqual([...ids].sort());
