@@ -21,7 +21,7 @@ import { renderArticle } from "./quality/render";
 import { gatherEvidence, RESEARCH_DEPTH, researchQueries, sectionQueries, type ResearchReport } from "./evidence/research";
 import { scoreArticle, type ArticleScore } from "./quality/score";
 import type { SectionWriter } from "./writers/section-writer";
-import { analyseRequest, gradePassagesWithModel, SMALL_PROFILE_CHUNKS, subjectWeights, termsToCount, type PassageGrades, type RequestSubject, type TermStats } from "./relevance";
+import { countGrades, gradePassagesWithModel, weighRequest, type TermStats } from "./relevance";
 import { optimizeForSearch } from "./search/seo";
 import type { ArticleBody, ArticleBrief, Evidence, Outline, SeoResult } from "./types";
 import type { SearchProvider } from "./evidence/web-search";
@@ -112,23 +112,6 @@ function researchDepsFor(deps: ArticleStageDeps, brief: ArticleBrief, progress?:
   };
 }
 
-function countGrades(grades: PassageGrades): Record<string, number> {
-  const counts: Record<string, number> = { relevant: 0, ambiguous: 0, irrelevant: 0 };
-  for (const g of Object.values(grades)) counts[g]++;
-  return counts;
-}
-
-/**
- * The request's subject weighed within the brand profile's index (`relevance/weights.ts`). Without a profile
- * the relevance model weighs it over the evidence pool instead, once research has one.
- */
-async function weighSubject(deps: ArticleStageDeps, brief: ArticleBrief): Promise<RequestSubject | undefined> {
-  if (!brief.brand) return undefined;
-  const request = analyseRequest(brief.topic, brief.keyword, brief.language);
-  const stats = await deps.termStats(brief.brand.id, termsToCount(request));
-  return stats.chunks >= SMALL_PROFILE_CHUNKS ? subjectWeights(request, stats, "profile") : undefined;
-}
-
 /** One runner per stage the article job type declares (shared/job-types.ts): the compiler holds the two lists equal. */
 const STAGES: Record<ArticleStageKey, StageRunner> = {
   /** recon: intent, angle, the brand's facts and voice. */
@@ -137,7 +120,7 @@ const STAGES: Record<ArticleStageKey, StageRunner> = {
     const samples = input.brand_profile_id ? (await deps.listSources(input.brand_profile_id)).filter((s) => s.type === "writing_sample").map((s) => s.id) : [];
     let brief = decideBriefByRules(input, profile, samples);
     if (model) brief = await decideBriefWithModel(model, input, brief);
-    brief = { ...brief, subject: await weighSubject(deps, brief) };
+    brief = { ...brief, subject: brief.brand ? await weighRequest(brief, (terms) => deps.termStats(brief.brand!.id, terms)) : undefined };
     return {
       state: { brief },
       meta: {

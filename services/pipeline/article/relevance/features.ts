@@ -61,9 +61,5 @@ export function relevanceProbability(f: RelevanceFeatures, coefficients = CALIBR
   return sigmoid(relevanceLogit(f, coefficients));
 }
 
+/** Corrective retrieval's grades of a passage (`model-grades.ts`). */
 export type RelevanceGrade = "relevant" | "ambiguous" | "irrelevant";
-
-/** The corrective-retrieval grade of a probability. */
-export function gradeOf(p: number): RelevanceGrade {
-  return p >= CALIBRATION.relevant ? "relevant" : p >= CALIBRATION.ambiguous ? "ambiguous" : "irrelevant";
-}

@@ -3,10 +3,10 @@
  * profile (`weights.ts`), sentences scored by a calibrated logistic model (`features.ts`, `calibration.ts`),
  * one model per pool (`model.ts`), and the refusal's words (`refusal.ts`).
  */
-export { relevanceModel, languageOfEvidence, type RelevanceModel, type CoverageView } from "./model";
+export { relevanceModel, type RelevanceModel, type CoverageView } from "./model";
 export { analyseRequest, type RequestAnalysis, type SubjectTerm } from "./request";
-export { SMALL_PROFILE_CHUNKS, subjectWeights, termsToCount, type RequestSubject, type TermStats, type WeightedTerm } from "./weights";
+export { SMALL_PROFILE_CHUNKS, subjectWeights, weighRequest, termsToCount, type RequestSubject, type TermStats, type WeightedTerm } from "./weights";
 export { CALIBRATION } from "./calibration";
-export { gradeOf, relevanceLogit, relevanceProbability, subjectShare, withCompounds, type RelevanceFeatures, type RelevanceGrade } from "./features";
+export { relevanceLogit, relevanceProbability, subjectShare, withCompounds, type RelevanceFeatures, type RelevanceGrade } from "./features";
 export { describeMissingCoverage } from "./refusal";
-export { gradePassagesWithModel, type PassageGrades } from "./model-grades";
+export { countGrades, gradePassagesWithModel, type PassageGrades } from "./model-grades";

@@ -63,3 +63,10 @@ export async function gradePassagesWithModel(model: MeteredModel, brief: Pick<Ar
   for (const answer of answers) for (const g of answer?.grades ?? []) if (given.has(g.id)) grades[g.id] = g.grade;
   return grades;
 }
+
+/** How many passages got each grade: the research stage's meta. */
+export function countGrades(grades: PassageGrades): Record<RelevanceGrade, number> {
+  const counts: Record<RelevanceGrade, number> = { relevant: 0, ambiguous: 0, irrelevant: 0 };
+  for (const g of Object.values(grades)) counts[g]++;
+  return counts;
+}

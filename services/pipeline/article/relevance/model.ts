@@ -5,7 +5,7 @@ import { dependencyOf, unitsOfEvidence, unitsOfPool, type EvidenceUnit } from ".
 import { termSet } from "../evidence/similarity";
 import type { ArticleBrief, Evidence } from "../types";
 import { CALIBRATION } from "./calibration";
-import { gradeOf, relevanceLogit, relevanceProbability, subjectShare, withCompounds, type RelevanceFeatures, type RelevanceGrade } from "./features";
+import { relevanceLogit, relevanceProbability, subjectShare, withCompounds, type RelevanceFeatures } from "./features";
 import { analyseRequest } from "./request";
 import type { PassageGrades } from "./model-grades";
 import { idf, subjectWeights, termsToCount, type RequestSubject, type WeightedTerm } from "./weights";
@@ -14,13 +14,11 @@ import { idf, subjectWeights, termsToCount, type RequestSubject, type WeightedTe
  * THE relevance model (docs/relevance.md): one calibrated judgement of how much a passage, a unit of it or a
  * sentence is about the request's subject, used by the evidence gate, the writers, the editor, the FAQ and the
  * score alike. Each unit gets P(relevant) from three shares of the subject's profile-weighted terms (its own
- * words, its passage's headings, its best neighbour) and a grade: relevant, ambiguous or irrelevant.
+ * words, its passage's headings or title, its adjacent units); at or over `CALIBRATION.relevant` it is on topic.
  */
 export interface RelevanceModel {
   /** The request's subject with its weights, and its angle. */
   subject: RequestSubject;
-  /** P(relevant) of a free text, situated by a heading. */
-  score(text: string, heading?: string): number;
   /** P(relevant) of a unit of the pool, with its passage's context. */
   unit(unit: EvidenceUnit): number;
   /**
@@ -34,16 +32,12 @@ export interface RelevanceModel {
   /** Strength of an article sentence: the unit it quotes when it quotes one (with its passage's context), else its own words. */
   sentenceStrength(text: string, cites: readonly string[]): number;
   features(unit: EvidenceUnit): RelevanceFeatures;
-  grade(unit: EvidenceUnit): RelevanceGrade;
   /** For ranking within a body section: the unit's strength plus its match of the section heading's own terms. */
   forSection(unit: EvidenceUnit, heading: string): number;
-  /** P of an article sentence citing these ids (the unit it quotes, when it is one), in a section with this heading. */
-  sentence(text: string, cites: readonly string[], heading?: string): number;
   /** A strength against the reference (the mean of the pool's three strongest units); 0 when nothing is relevant. */
   relative(strength: number): number;
   /** A probability at or over the calibrated `relevant` threshold. */
   onTopic(score: number): boolean;
-  reference: number;
   coverage: CoverageView;
   /** Units of the pool graded relevant and in the article's language. */
   aboutUnits: readonly EvidenceUnit[];
@@ -83,7 +77,7 @@ export function relevanceModel(evidence: readonly Evidence[], brief: BriefLike):
 
 /** The pool's languages, judged once per passage: what a sentence too short to tell falls back on. */
 const passageLanguage = new WeakMap<Evidence, string>();
-export function languageOfEvidence(evidence: Evidence): string {
+function languageOfEvidence(evidence: Evidence): string {
   let lang = passageLanguage.get(evidence);
   if (lang === undefined) passageLanguage.set(evidence, (lang = identifyLanguage(evidence.quote)));
   return lang;
@@ -117,11 +111,29 @@ function buildModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceM
     const e = byId.get(id);
     return e ? `${e.title}\n${e.heading ?? ""}` : "";
   };
-  // Which subject terms the pool states (own words or headings; its language is checked per unit below).
+  const languageCache = new Map<string, boolean>();
+  const inLanguage = (u: EvidenceUnit) => {
+    let ok = languageCache.get(u.key);
+    if (ok === undefined) {
+      const found = identifyLanguage(u.text);
+      const passage = byId.get(u.evidenceId);
+      ok = found === UNDETERMINED ? (passage ? languageOfEvidence(passage) === baseLanguage(lang) : false) : found === baseLanguage(lang);
+      languageCache.set(u.key, ok);
+    }
+    return ok;
+  };
+  // Which subject terms the pool states (own words or headings): anywhere, which a sentence's share is measured
+  // against, and in the article's language, which the evidence gate counts.
   const statedAnywhere = new Set<string>();
+  const stated = new Set<string>();
   for (const u of units) {
     const terms = termsOf(`${contextOf(u.evidenceId)} ${u.text}`);
-    for (const t of subjectTerms) if (terms.has(t)) statedAnywhere.add(t);
+    const here = inLanguage(u);
+    for (const t of subjectTerms) {
+      if (!terms.has(t)) continue;
+      statedAnywhere.add(t);
+      if (here) stated.add(t);
+    }
   }
   const statable = subject.terms.filter((t) => statedAnywhere.has(t.term));
   const share = (text: string) => subjectShare(termsOf(text), subject.terms, statable);
@@ -138,18 +150,6 @@ function buildModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceM
       contextShare.set(id, c);
     }
     return c;
-  };
-
-  const languageCache = new Map<string, boolean>();
-  const inLanguage = (u: EvidenceUnit) => {
-    let ok = languageCache.get(u.key);
-    if (ok === undefined) {
-      const found = identifyLanguage(u.text);
-      const passage = byId.get(u.evidenceId);
-      ok = found === UNDETERMINED ? (passage ? languageOfEvidence(passage) === baseLanguage(lang) : false) : found === baseLanguage(lang);
-      languageCache.set(u.key, ok);
-    }
-    return ok;
   };
 
   // A unit's own share counts every sentence of it: a linked continuation about something else lowers it.
@@ -209,13 +209,6 @@ function buildModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceM
     return strength(u) + (own.length ? Math.min(1, scoreTerms(own, u.text, u.heading) / Math.max(1e-9, scoreTerms(own, heading))) : 0);
   };
 
-  // Which subject terms the pool states in the article's language: what the evidence gate counts.
-  const stated = new Set<string>();
-  for (const u of units) {
-    if (!inLanguage(u)) continue;
-    const terms = termsOf(`${contextOf(u.evidenceId)} ${u.text}`);
-    for (const t of subjectTerms) if (terms.has(t)) stated.add(t);
-  }
   const total = subject.terms.reduce((n, t) => n + t.weight, 0) || 1;
   const poolCoverage = subject.terms.filter((t) => stated.has(t.term)).reduce((n, t) => n + t.weight, 0) / total;
 
@@ -226,12 +219,11 @@ function buildModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceM
     score(text, heading) >= CALIBRATION.relevant && (identifyLanguage(text) === UNDETERMINED || isClearlyInLanguage(text, lang));
 
   // The reference strength: the mean of the three strongest relevant units (the logit is positive there).
-  const best = units.filter(isAbout).map(strength).sort((a, b) => b - a).slice(0, 3).filter((x) => x > 0);
-  const reference = best.length ? best.reduce((a, b) => a + b, 0) / best.length : 0;
   const aboutUnits = units.filter(isAbout);
+  const best = aboutUnits.map(strength).sort((a, b) => b - a).slice(0, 3).filter((x) => x > 0);
+  const reference = best.length ? best.reduce((a, b) => a + b, 0) / best.length : 0;
   return {
     subject,
-    score,
     unit,
     strength,
     textStrength,
@@ -240,16 +232,9 @@ function buildModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceM
       return quoted.length ? Math.max(...quoted.map(strength)) : textStrength(text, cites.map(contextOf).join("\n"));
     },
     features,
-    grade: (u) => gradeOf(unit(u)),
     forSection,
-    sentence: (text, cites, heading = "") => {
-      const quoted = quotedUnits(text, cites);
-      if (quoted.length) return Math.max(...quoted.map(unit));
-      return score(text, `${heading}\n${cites.map(contextOf).join("\n")}`);
-    },
     relative: (x) => (reference && Number.isFinite(x) ? x / reference : 0),
     onTopic: (p) => p >= CALIBRATION.relevant,
-    reference,
     coverage: {
       concepts: subject.terms,
       poolCoverage,

@@ -1,4 +1,4 @@
-import type { RequestAnalysis, SubjectTerm } from "./request";
+import { analyseRequest, type RequestAnalysis, type SubjectTerm } from "./request";
 import { CALIBRATION } from "./calibration";
 
 /**
@@ -62,7 +62,7 @@ export function subjectWeights(
     if (!(stats.df[join.term] > 0)) continue;
     const partners = subject.filter((t) => join.parts.includes(t.term)).flatMap((t) => t.partners ?? []).filter((p) => !join.parts.includes(p));
     subject = subject.filter((t) => !join.parts.includes(t.term)).map((t) => (t.partners ? { ...t, partners: t.partners.map((p) => (join.parts.includes(p) ? join.term : p)) } : t));
-    const core = subject.length !== 0 && request.subject.some((t) => join.parts.includes(t.term) && t.core);
+    const core = request.subject.some((t) => join.parts.includes(t.term) && t.core);
     if (!subject.some((t) => t.term === join.term)) subject = [...subject, { term: join.term, surface: join.surface, ...(partners.length ? { partners: [...new Set(partners)] } : {}), ...(core ? { core: true } : {}) }];
   }
   // The keyword's terms name the core of the subject: they weigh double, unless every term is the keyword's.
@@ -82,4 +82,18 @@ export function termsToCount(request: RequestAnalysis): { term: string; word: st
   for (const t of request.subject) if (!out.has(t.term)) out.set(t.term, t.surface);
   for (const j of request.joins) if (!out.has(j.term)) out.set(j.term, j.word);
   return [...out].map(([term, word]) => ({ term, word }));
+}
+
+/**
+ * The request's subject weighed within the brand profile's index, from the counts `termStats` gives (recon asks
+ * `brand-knowledge.termStats`); undefined for a profile too small to count over, whose request the relevance
+ * model then weighs over the evidence pool once research has one.
+ */
+export async function weighRequest(
+  brief: { topic: string; keyword: string; language: string },
+  termStats: (terms: { term: string; word: string }[]) => Promise<TermStats>,
+): Promise<RequestSubject | undefined> {
+  const request = analyseRequest(brief.topic, brief.keyword, brief.language);
+  const stats = await termStats(termsToCount(request));
+  return stats.chunks >= SMALL_PROFILE_CHUNKS ? subjectWeights(request, stats, "profile") : undefined;
 }
