@@ -5,8 +5,10 @@
 export const SUPPORTED_LANGUAGES = ["en", "fr", "de", "es"] as const;
 export type SupportedLanguage = (typeof SUPPORTED_LANGUAGES)[number];
 
-/** The primary subtag of a language tag is one the platform writes ("en-GB" → en). */
-export function isSupportedLanguageTag(tag: string): boolean {
+/** The supported language a tag's primary subtag names ("en-GB" → en), or null for one the platform does not write. */
+export function supportedLanguageOf(tag: string): SupportedLanguage | null {
   const base = tag.toLowerCase().split(/[-_]/)[0];
-  return (SUPPORTED_LANGUAGES as readonly string[]).includes(base);
+  return (SUPPORTED_LANGUAGES as readonly string[]).includes(base) ? (base as SupportedLanguage) : null;
 }
+
+export const isSupportedLanguageTag = (tag: string): boolean => supportedLanguageOf(tag) !== null;

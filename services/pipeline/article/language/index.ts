@@ -1,4 +1,4 @@
-import { baseLanguage } from "../../../../shared/text/stopwords";
+import { supportedLanguageOf } from "../../../../shared/languages";
 import { GERMAN } from "./de";
 import { ENGLISH } from "./en";
 import { SPANISH } from "./es";
@@ -10,13 +10,9 @@ export { SUPPORTED_LANGUAGES, type LanguageProfile, type SupportedLanguage } fro
 /** Every supported language's profile: a missing one is a compile error. */
 export const LANGUAGE_PROFILES: Record<SupportedLanguage, LanguageProfile> = { en: ENGLISH, fr: FRENCH, de: GERMAN, es: SPANISH };
 
-export function isSupportedLanguage(lang: string): lang is SupportedLanguage {
-  return (SUPPORTED_LANGUAGES as readonly string[]).includes(lang);
-}
-
 /** The profile of a language tag's primary subtag ("en-GB" → English); throws for a language the pipeline does not write. */
 export function languageProfile(lang: string): LanguageProfile {
-  const base = baseLanguage(lang);
-  if (!isSupportedLanguage(base)) throw new Error(`The article pipeline does not write ${lang}: supported languages are ${SUPPORTED_LANGUAGES.join(", ")}.`);
-  return LANGUAGE_PROFILES[base];
+  const supported = supportedLanguageOf(lang);
+  if (!supported) throw new Error(`The article pipeline does not write ${lang}: supported languages are ${SUPPORTED_LANGUAGES.join(", ")}.`);
+  return LANGUAGE_PROFILES[supported];
 }
