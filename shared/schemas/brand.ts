@@ -87,6 +87,23 @@ export interface RetrievedChunk {
   score: number;
 }
 
+export type Person = "first_plural" | "first_singular" | "second" | "third";
+
+/** A brand's voice as brand-knowledge learns and stores it (`voice_profile` of a profile). */
+export interface VoiceProfile {
+  tone: string[];
+  readingLevel: { fleschReadingEase: number; grade: number };
+  sentenceLength: { mean: number; p90: number };
+  person: Person;
+  vocabulary: string[];
+  preferPhrases: string[];
+  avoidPhrases: string[];
+  basedOn: { samples: number; siteDocuments: number };
+}
+
+/** A stored voice profile as its readers take it: any field may be missing from one learned by an older version. */
+export type StoredVoiceProfile = { [K in keyof VoiceProfile]?: VoiceProfile[K] extends readonly unknown[] | string ? VoiceProfile[K] : Partial<VoiceProfile[K]> };
+
 export const VOICE_STATUSES = ["none", "ready", "failed"] as const;
 export type VoiceStatus = (typeof VOICE_STATUSES)[number];
 

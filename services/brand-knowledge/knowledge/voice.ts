@@ -4,18 +4,9 @@ import { stemEnglish } from "../../../shared/text/stem";
 import { baseLanguage, COMMON_WORDS, isStopword } from "../../../shared/text/stopwords";
 import { normalizeWord } from "../../../shared/text/tokenize";
 
-export type Person = "first_plural" | "first_singular" | "second" | "third";
+import type { Person, VoiceProfile } from "../../../shared/schemas/brand";
 
-export interface VoiceProfile {
-  tone: string[];
-  readingLevel: { fleschReadingEase: number; grade: number };
-  sentenceLength: { mean: number; p90: number };
-  person: Person;
-  vocabulary: string[];
-  preferPhrases: string[];
-  avoidPhrases: string[];
-  basedOn: { samples: number; siteDocuments: number };
-}
+export type { Person, VoiceProfile } from "../../../shared/schemas/brand";
 
 export interface VoiceInput {
   writingSamples: string[];

@@ -1,4 +1,4 @@
-import type { BrandProfileResource, BrandProfileSummary, SourceResource, SourceType } from "../../../../shared/schemas/brand";
+import type { BrandProfileResource, BrandProfileSummary, SourceResource, SourceType, StoredVoiceProfile } from "../../../../shared/schemas/brand";
 import { html, type Html } from "../html";
 import type { Session } from "../session";
 import { badge, csrfField, orgUrl, page, when, type Notice, type OrgRef } from "./layout";
@@ -108,16 +108,7 @@ function sourceForm(c: Ctx, profileId: string, type: SourceType, v: Record<strin
 </form>`;
 }
 
-interface VoiceView {
-  tone?: string[];
-  readingLevel?: { fleschReadingEase?: number; grade?: number };
-  sentenceLength?: { mean?: number; p90?: number };
-  person?: string;
-  vocabulary?: string[];
-  preferPhrases?: string[];
-  avoidPhrases?: string[];
-  basedOn?: { samples?: number; siteDocuments?: number };
-}
+type VoiceView = StoredVoiceProfile;
 
 const PERSON: Record<string, string> = { first_plural: "we", first_singular: "I", second: "you", third: "they (third person)" };
 const count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;

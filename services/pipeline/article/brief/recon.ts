@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { StoredVoiceProfile } from "../../../../shared/schemas/brand";
 import type { ArticleJobInput } from "../../../../shared/schemas/articles";
 import { wordsOf } from "../../../../shared/text/segment";
 import type { MeteredModel } from "../model/metered-model";
@@ -12,15 +13,7 @@ export interface BrandProfileView {
   name: string;
   description: string | null;
   website_url: string | null;
-  voice_profile: {
-    tone?: string[];
-    readingLevel?: { fleschReadingEase?: number; grade?: number };
-    sentenceLength?: { mean?: number; p90?: number };
-    person?: string;
-    vocabulary?: string[];
-    preferPhrases?: string[];
-    avoidPhrases?: string[];
-  } | null;
+  voice_profile: StoredVoiceProfile | null;
   fact_sheet: { facts: { fact: string; kind?: string; chunk_id: string; source_url: string | null }[] } | null;
 }
 
