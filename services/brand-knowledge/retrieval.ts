@@ -85,25 +85,29 @@ export class RetrievalCache {
     });
   }
 
-  /**
-   * How many of the profile's chunks hold each word (its BM25 index's postings): the relevance model's weights.
-   * Each chunk was indexed in its own language (a page that declares none, in English): the word is tokenized
-   * again in each language the index holds and counted among that language's chunks, so a French request is
-   * weighed against French pages indexed as English as well as against French ones.
-   */
+  /** How many of the profile's chunks hold each word (`documentFrequencies`): the relevance model's weights. */
   async termStats(db: Db, input: { org_id: string; brand_profile_id: string; terms: { term: string; word: string }[] }): Promise<TermStatsReply> {
     const index = await this.indexFor(db, input.org_id, input.brand_profile_id);
-    const languageOf = index.chunks.map((c) => baseLanguage(c.lang ?? "en"));
-    const languages = [...new Set(languageOf)];
-    const df: Record<string, number> = {};
-    for (const { term, word } of input.terms) {
-      let n = 0;
-      for (const lang of languages) {
-        const indexed = tokenize(word, lang)[0];
-        if (indexed) n += index.bm25.documentsWith(indexed).filter((d) => languageOf[d] === lang).length;
-      }
-      df[term] = n;
-    }
-    return { chunks: index.bm25.size, df };
+    return { chunks: index.bm25.size, df: documentFrequencies(index.bm25, index.chunks.map((c) => c.lang), input.terms) };
   }
+}
+
+/**
+ * Chunks holding each word, keyed by the caller's term. Each chunk was indexed in its own language (a page that
+ * declares none, in English): the word is tokenized again in each language the index holds and counted among
+ * that language's chunks, so a French request is weighed against French pages indexed as English as well.
+ */
+export function documentFrequencies(bm25: Bm25Index, chunkLanguages: readonly (string | null | undefined)[], terms: readonly { term: string; word: string }[]): Record<string, number> {
+  const languageOf = chunkLanguages.map((l) => baseLanguage(l ?? "en"));
+  const languages = [...new Set(languageOf)];
+  const df: Record<string, number> = {};
+  for (const { term, word } of terms) {
+    let n = 0;
+    for (const lang of languages) {
+      const indexed = tokenize(word, lang)[0];
+      if (indexed) n += bm25.documentsWith(indexed).filter((d) => languageOf[d] === lang).length;
+    }
+    df[term] = n;
+  }
+  return df;
 }
