@@ -85,13 +85,7 @@ export type AdminWebhookEndpointResource = z.output<typeof AdminWebhookEndpointR
 export const AdminWebhookEndpointList = listOf(AdminWebhookEndpointResource);
 
 /** The creation response: the only place the secret ever appears (`whsec_…`, the Standard Webhooks signing secret). */
-export const CreatedWebhookEndpoint = z.strictObject({
-  id: resourceId,
-  object: z.literal("webhook_endpoint"),
-  url: z.string(),
-  events: z.array(z.string()),
-  secret: z.string(),
-});
+export const CreatedWebhookEndpoint = WebhookEndpointResource.pick({ id: true, object: true, url: true, events: true }).extend({ secret: z.string() });
 export type CreatedWebhookEndpoint = z.output<typeof CreatedWebhookEndpoint>;
 
 /** docs/webhooks.md#delivery-states */
