@@ -3,6 +3,7 @@ import { qualityLines, scoredAt } from "../../services/gateway/dashboard/views/a
 import { reviewMoves } from "../../services/gateway/dashboard/views/article-read";
 import { articlesListPage } from "../../services/gateway/dashboard/views/articles-list";
 import { renderArticleHtml } from "../../services/articles/render";
+import { htmlWithCover } from "../../services/articles/cover-reference";
 import type { JobResource } from "../../shared/schemas/jobs";
 
 /** The review desk's presentation: footnotes and marks on the articles service's own HTML, the quality score in words, the review buttons. */
@@ -51,6 +52,16 @@ describe("readerHtml", () => {
     expect(withImage.body.text).not.toContain("<img");
     expect(withImage.body.text).toContain('<p><a href="https://cdn.example.com/bin.png" class="image-link">[image: A bin]</a></p>');
     expect(withImage.sentences).toBe(0);
+  });
+
+  it("leaves out the cover figure the articles service puts first (the page shows the cover itself), and marks the sentences the score judged off topic", () => {
+    const covered = htmlWithCover(renderArticleHtml(MARKDOWN), { url: "http://localhost:3300/media/1", alt: "Title card", width: 1200, height: 630, media_type: "image/png" });
+    const withCover = readerHtml(covered, ["Browns supply carbon."]);
+    expect(covered).toContain("article-cover");
+    expect(withCover.body.text).not.toContain("article-cover");
+    expect(withCover.body.text).not.toContain("[image: Title card]");
+    expect(withCover.offTopic).toBe(1);
+    expect(withCover.body.text).toContain('<span class="flag flag-offtopic" title="judged off topic">Browns supply carbon.');
   });
 
   it("shows a table cell's alignment as a class: the policy refuses inline styles", () => {

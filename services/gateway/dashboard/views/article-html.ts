@@ -44,6 +44,7 @@ const HREF = /^<a href="([^"]*)"/;
 const LINKED_MARK = /<a href="[^"]*"(?: rel="[^"]*")?>\[(\d{1,3})\]<\/a>/g;
 const FOOTNOTE_REF = /<sup class="fn[^"]*">[\s\S]*?<\/sup>/;
 const PARAGRAPH = /<p>([\s\S]*?)<\/p>/g;
+const COVER_FIGURE = /^\s*<figure class="article-cover">[\s\S]*?<\/figure>\s*/;
 /** A sentence ends at . ! or ? (then closing quotes or brackets, then its footnote references, spaced or not) before a space and a capital or digit. */
 const SENTENCE = /[\s\S]+?(?:[.!?]["”’)]*(?:\s*<sup class="fn[^"]*">[\s\S]*?<\/sup>)*(?=\s+["“(]?[\p{Lu}\d])|$)/gu;
 
@@ -71,6 +72,8 @@ export function readerHtml(contentHtml: string, offTopicSentences: readonly stri
   body = body.replace(/\s+(<sup class="fn">)/g, "$1").replace(/<\/sup><sup class="fn">/g, '</sup><sup class="fn fn-next">');
   // Images in the text are the article's (publishers send them); the dashboard's policy loads none from
   // other hosts, so each shows as a link to its address instead.
+  // The cover the articles service puts first (`htmlWithCover`) is shown by the page itself, from this origin.
+  body = body.replace(COVER_FIGURE, "");
   body = imagesAsLinks(body);
 
   let sentences = 0;
