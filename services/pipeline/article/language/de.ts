@@ -18,4 +18,43 @@ export const GERMAN: LanguageProfile = {
     // „Ein Paket ist eine …" → „Was ist ein Paket?"
     { shape: /^((?:Der|Die|Das|Ein|Eine) (?:[\p{L}\p{N}'’-]+ ){0,2}[\p{L}\p{N}'’-]+) (ist|sind) (?:ein|eine|einer|der|die|das) /u, ask: (m) => `Was ${m[2]} ${m[1].charAt(0).toLowerCase()}${m[1].slice(1)}?` },
   ],
+  phrases: {
+    name: "German",
+    conclusionHeading: "Fazit",
+    faqHeading: "Häufige Fragen",
+    sourcesHeading: "Quellen",
+    knowledgeBaseLabel: "Wissensbasis der Marke",
+    // German puts the verb second after an adverb ("Zudem ist …"): a colon keeps the quoted sentence intact.
+    connectives: ["Zudem gilt: ", "Darüber hinaus gilt: ", "Außerdem: "],
+    conclusionLead: "Kurz gesagt: ",
+    lowercaseAfterConnective: false,
+    overviewHeading: "{K}: ein Überblick",
+    bodyHeadings: {
+      informational: ["Warum {K} wichtig ist", "So funktioniert {K} in der Praxis", "Worauf es ankommt", "Häufige Fehler", "Der Einstieg", "Was Sie erwarten können"],
+      commercial: ["Worauf Sie achten sollten", "Optionen im Vergleich", "Kosten und Preise", "So treffen Sie die Wahl", "Fragen vor der Entscheidung"],
+      transactional: ["Was Sie bekommen", "Kosten und Tarife", "So starten Sie", "Was Sie vorbereiten sollten", "Unterstützung nach dem Start"],
+      navigational: ["Wo Sie es finden", "Was es bietet", "So bekommen Sie Hilfe", "Nächste Schritte"],
+    },
+    titles: {
+      informational: ["{K}: Was Sie wissen sollten", "{K}: ein praktischer Leitfaden", "{K} einfach erklärt", "{K}: das Wichtigste im Überblick", "{K}: Fakten und Tipps"],
+      commercial: ["{K}: So treffen Sie die richtige Wahl", "{K}: Optionen, Kosten und Abwägungen", "{K}: ein Ratgeber für Käufer", "{K} im Vergleich", "{K}: Worauf es ankommt"],
+      transactional: ["{K}: Tarife, Kosten und Einstieg", "Der Einstieg in {K}", "{K}: Was Sie bekommen", "{K}: eine Schnellstart-Anleitung"],
+      navigational: ["{K}: der Einstieg", "{K}: ein Überblick", "{K}: das Wichtigste", "{K}: So finden Sie sich zurecht"],
+    },
+    // "Thema dieses Artikels: …" holds any noun phrase; "beschäftigt sich mit {K}" would need its dative.
+    framing: "Thema dieses Artikels: {K}.",
+    framingForAudience: "Thema dieses Artikels: {K}, für {A}.",
+    questions: {
+      informational: ["Was ist {K}?", "Warum ist {K} wichtig?", "Wie funktioniert {K}?", "Welche Vorteile hat {K}?", "Wie gelingt der Einstieg in {K}?"],
+      commercial: ["Was kostet {K}?", "Worauf sollte man bei {K} achten?", "Wie wählt man {K} aus?", "Welche Alternativen gibt es zu {K}?"],
+      transactional: ["Wie startet man mit {K}?", "Was kostet {K}?", "Gibt es eine kostenlose Testphase für {K}?", "Welche Unterstützung gibt es für {K}?"],
+      navigational: ["Was ist {K}?", "Wo findet man {K}?", "Wo bekommt man Hilfe zu {K}?"],
+    },
+    sectionQuestion: "Was sollte man über {H} wissen?",
+    coverAltModel: "Illustration zum Artikel „{T}“",
+    coverAltCard: "Titelgrafik mit der Aufschrift „{T}“",
+    keyPoints: "Die wichtigsten Punkte",
+    threadOpener: "{T} – ein Thread",
+    readMore: "Details und Quellen im vollständigen Artikel.",
+  },
 };

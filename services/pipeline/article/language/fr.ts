@@ -19,4 +19,42 @@ export const FRENCH: LanguageProfile = {
     // « Le paquet est un … » → « Qu'est-ce que le paquet ? »
     { shape: /^((?:Le|La|Les|L['’]|Un|Une) ?(?:[\p{L}\p{N}'’-]+ ){0,3}[\p{L}\p{N}'’-]+) (?:est|sont) (?:un|une|le|la|les|l['’]|des) /u, ask: (m) => `Qu'est-ce que ${m[1].charAt(0).toLowerCase()}${m[1].slice(1)} ?` },
   ],
+  phrases: {
+    name: "French",
+    conclusionHeading: "Conclusion",
+    faqHeading: "Questions fréquentes",
+    sourcesHeading: "Sources",
+    knowledgeBaseLabel: "base de connaissances de la marque",
+    connectives: ["De plus, ", "Par ailleurs, ", "En outre, ", "À noter également : "],
+    conclusionLead: "En résumé, ",
+    lowercaseAfterConnective: true,
+    overviewHeading: "{K} : vue d'ensemble",
+    bodyHeadings: {
+      informational: ["Pourquoi {K} compte", "{K} en pratique", "Les points essentiels", "Les erreurs à éviter", "Par où commencer", "À quoi s'attendre"],
+      commercial: ["Les critères à vérifier", "Les options comparées", "Coûts et tarifs", "Comment choisir", "Les questions à poser avant de décider"],
+      transactional: ["Ce que vous obtenez", "Coûts et formules", "Comment démarrer", "Ce qu'il faut préparer", "L'accompagnement après l'inscription"],
+      navigational: ["Où le trouver", "Ce qu'il propose", "Comment obtenir de l'aide", "Prochaines étapes"],
+    },
+    titles: {
+      informational: ["{K} : ce qu'il faut savoir", "{K} : un guide pratique", "{K} : les explications", "{K} : l'essentiel", "{K} : faits et conseils pratiques"],
+      commercial: ["{K} : comment choisir", "{K} : options, coûts et compromis", "{K} : le guide d'achat", "{K} : le comparatif", "{K} : les critères qui comptent"],
+      transactional: ["{K} : formules, coûts et démarrage", "Bien démarrer avec {K}", "{K} : ce que vous obtenez", "{K} : guide de démarrage rapide"],
+      navigational: ["{K} : par où commencer", "{K} : vue d'ensemble", "{K} : l'essentiel", "{K} : s'y retrouver"],
+    },
+    // "Sujet de cet article : …" holds any noun phrase; "s'intéresse à {K}" would need "au", "aux" or an article.
+    framing: "Sujet de cet article : {K}.",
+    framingForAudience: "Sujet de cet article : {K}, pour {A}.",
+    questions: {
+      informational: ["Qu'est-ce que {K} ?", "Pourquoi {K} est-il important ?", "Comment fonctionne {K} ?", "Quels sont les avantages de {K} ?", "Comment débuter avec {K} ?"],
+      commercial: ["Combien coûte {K} ?", "Quels critères pour choisir {K} ?", "Comment choisir {K} ?", "Quelles alternatives à {K} ?"],
+      transactional: ["Comment démarrer avec {K} ?", "Combien coûte {K} ?", "Existe-t-il un essai gratuit de {K} ?", "Quel accompagnement pour {K} ?"],
+      navigational: ["Qu'est-ce que {K} ?", "Où trouver {K} ?", "Comment obtenir de l'aide sur {K} ?"],
+    },
+    sectionQuestion: "Que faut-il savoir sur {H} ?",
+    coverAltModel: "Illustration de l'article « {T} »",
+    coverAltCard: "Visuel titre : « {T} »",
+    keyPoints: "Points clés",
+    threadOpener: "{T} — un fil",
+    readMore: "Détails et sources dans l'article complet.",
+  },
 };

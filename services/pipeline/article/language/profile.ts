@@ -3,6 +3,7 @@
  * file of this shape and registering it in `index.ts` (the compiler checks the record is complete).
  */
 import type { SupportedLanguage } from "../../../../shared/languages";
+import type { LanguagePack } from "./phrases";
 
 export { SUPPORTED_LANGUAGES, type SupportedLanguage } from "../../../../shared/languages";
 
@@ -26,6 +27,8 @@ export interface LanguageProfile {
    * the relevance model judges on topic, and keeps only well-formed questions.
    */
   faqShapes: readonly FaqShape[];
+  /** The words the pipeline itself adds to an article in this language (headings, connectives, labels, templates). */
+  phrases: LanguagePack;
 }
 
 export interface FaqShape {
