@@ -1,4 +1,4 @@
-import { analyseRequest, relevanceModel, subjectWeights, termsToCount, withCompounds, type RelevanceFeatures } from "../../services/pipeline/article/relevance";
+import { analyseRequest, relevanceModel, subjectWeights, termsToCount, withCompounds, type RelevanceFeatures, type WeightFit } from "../../services/pipeline/article/relevance";
 import { termSet } from "../../services/pipeline/article/evidence/similarity";
 import { unitsOfEvidence } from "../../services/pipeline/article/evidence/units";
 import type { Evidence } from "../../services/pipeline/article/types";
@@ -24,10 +24,7 @@ export interface LabelledPair {
   features: RelevanceFeatures;
 }
 
-export interface Fit {
-  ubiquity: number;
-  ubiquitousDamping: number;
-}
+export type Fit = WeightFit;
 
 const chapterOf = (url: string) => Number(/ch(\d\d)/.exec(url)?.[1] ?? 0);
 

@@ -44,6 +44,12 @@ export const CORE_WEIGHT = 2;
 /** Under this many chunks or sentences no word can be told to be what the whole profile is about: nothing is ubiquitous. */
 export const MIN_COUNT_FOR_UBIQUITY = 20;
 
+/** The fitted numbers the weights use (`CALIBRATION`'s, or a candidate's while the bench fits them). */
+export interface WeightFit {
+  ubiquity: number;
+  ubiquitousDamping: number;
+}
+
 export function idf(df: number, n: number): number {
   return Math.log(1 + n / (df + 1));
 }
@@ -53,7 +59,7 @@ export function subjectWeights(
   request: RequestAnalysis,
   stats: TermStats,
   from: "profile" | "pool",
-  fit: { ubiquity: number; ubiquitousDamping: number } = CALIBRATION,
+  fit: WeightFit = CALIBRATION,
 ): RequestSubject {
   const n = Math.max(stats.chunks, 1);
   let subject = request.subject;
