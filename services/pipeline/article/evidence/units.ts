@@ -51,16 +51,8 @@ export function isUsableSentence(sentence: string, lang: string): boolean {
   if (sentence.includes(" | ")) return false;
   if (looksLikeCode(sentence) || isBoilerplate(sentence, lang) || isFragment(sentence)) return false;
   if (hasUnpairedMarks(sentence) || speaksInFirstPerson(sentence, lang) || isHeadingLike(sentence, lang)) return false;
-  if (POINTS_INTO_SOURCE.test(sentence)) return false;
   return /^[\p{Lu}\p{N}"“„«¿¡(]/u.test(sentence);
 }
-
-/**
- * A sentence that points at a numbered part of its source outside parentheses ("You may also think about local
- * script Section 10.2.3, “Personal backup” approach."): the customer's article has no such section, and what is
- * left is no claim. (A parenthetical pointer is cut out instead, `stripCrossReferences`.)
- */
-const POINTS_INTO_SOURCE = /\b(section|chapter|chapitre|abschnitt|kapitel|sección|capítulo)\s+\d+(\.\d+)*\b/iu;
 
 /**
  * Quotation marks or brackets that do not pair up: the sentence was cut out of a command, a
