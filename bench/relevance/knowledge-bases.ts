@@ -69,6 +69,8 @@ export const NATURAL_REQUESTS: NaturalRequest[] = [
   { kb: "composting", lang: "en", topic: "How to use finished compost in the garden", expect: "write" },
   { kb: "composting", lang: "en", topic: "Tips for composting in a small flat", expect: "write" },
   { kb: "composting", lang: "en", topic: "What not to put in your compost", expect: "write" },
+  // Outcome verbs and comparatives phrase a goal, not a subject (the angle).
+  { kb: "composting", lang: "en", topic: "How to improve your home compost heap", expect: "write" },
   { kb: "composting", lang: "en", topic: "Best CRM software for small real estate agencies", expect: "refuse" },
   { kb: "composting", lang: "en", topic: "How to bake sourdough bread", expect: "refuse" },
   { kb: "composting", lang: "en", topic: "Getting started with Kubernetes autoscaling", expect: "refuse" },
@@ -82,6 +84,7 @@ export const NATURAL_REQUESTS: NaturalRequest[] = [
   { kb: "debian", lang: "en", topic: "Common mistakes to avoid when upgrading Debian", expect: "write" },
   { kb: "debian", lang: "en", topic: "Network configuration tips", expect: "write" },
   { kb: "debian", lang: "en", topic: "How to schedule tasks with cron", expect: "write" },
+  { kb: "debian", lang: "en", topic: "How to speed up package management with APT", expect: "write" },
   { kb: "debian", lang: "en", topic: "Best CRM software for small real estate agencies", expect: "refuse" },
   { kb: "debian", lang: "en", topic: "Home composting for beginners", expect: "refuse" },
   { kb: "debian", lang: "en", topic: "Fine-tuning large language models with LoRA", expect: "refuse" },
@@ -90,6 +93,8 @@ export const NATURAL_REQUESTS: NaturalRequest[] = [
   { kb: "debian", lang: "fr", topic: "Bonnes pratiques pour les mots de passe", expect: "write" },
   { kb: "debian", lang: "fr", topic: "Débuter avec la gestion des paquets APT", expect: "write" },
   { kb: "debian", lang: "fr", topic: "Chiffrer des fichiers avec GnuPG : guide pratique", expect: "write" },
+  // A phrase made with "de" (mots de passe, copias de seguridad) is one subject, not two.
+  { kb: "debian", lang: "fr", topic: "La sécurité des mots de passe", expect: "write" },
   { kb: "debian", lang: "fr", topic: "Marketing pour les restaurants", expect: "refuse" },
   { kb: "debian", lang: "fr", topic: "Recettes de cuisine végétarienne", expect: "refuse" },
   { kb: "debian", lang: "de", topic: "Wie sichert man Daten unter Debian?", expect: "write" },
@@ -102,6 +107,7 @@ export const NATURAL_REQUESTS: NaturalRequest[] = [
   { kb: "debian", lang: "es", topic: "Guía de configuración de red para principiantes", expect: "write" },
   { kb: "debian", lang: "es", topic: "Consejos para gestionar paquetes con APT", expect: "write" },
   { kb: "debian", lang: "es", topic: "Por qué usar contraseñas seguras", expect: "write" },
+  { kb: "debian", lang: "es", topic: "Herramientas de copias de seguridad", expect: "write" },
   { kb: "debian", lang: "es", topic: "Marketing digital para restaurantes", expect: "refuse" },
   { kb: "debian", lang: "es", topic: "Recetas de pan de masa madre", expect: "refuse" },
 ];

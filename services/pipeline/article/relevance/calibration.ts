@@ -22,5 +22,5 @@ export const CALIBRATION = {
   /** P at and above which a sentence is ambiguous (recall 0.95 on the calibration half): ranked, never quoted as on topic. */
   ambiguous: 0.17,
   /** Share of the subject's weight the in-language pool must state for the topic to be covered at all. */
-  poolFloor: 0.6,
+  poolFloor: 0.65,
 } as const;
