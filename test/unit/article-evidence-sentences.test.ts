@@ -258,6 +258,21 @@ describe("what makes a sentence about the topic", () => {
     expect(aboutEs.some((t) => t.startsWith("La infraestructura de seguridad"))).toBe(false);
   });
 
+  it("takes a unit as in the article's language only when every sentence of it is: an untranslated sentence does not pass with the translated ones that lean on it", () => {
+    const pool = [
+      evidence(
+        "m1",
+        "Debian can manage the network connection via management daemon software such as NetworkManager. Ellos tienen sus propios interfaces gráficos de usuario y programas de línea de órdenes para la red.",
+        "La configuración moderna de red en el escritorio",
+        "Configuración de red",
+      ),
+      evidence("m2", "La configuración de red se guarda en el archivo /etc/network/interfaces del sistema Debian.", "La configuración de red", "Configuración de red"),
+    ];
+    const about = relevanceModel(pool, { topic: "Configuración de la red", keyword: "configuración de red", language: "es" }).aboutUnits.map((u) => u.text);
+    expect(about.some((t) => t.startsWith("La configuración de red se guarda"))).toBe(true);
+    expect(about.some((t) => t.includes("Debian can manage"))).toBe(false);
+  });
+
   it("reads German compounds as the concept they contain", () => {
     const pool = [
       evidence(

@@ -112,12 +112,17 @@ function buildModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceM
     return e ? `${e.title}\n${e.heading ?? ""}` : "";
   };
   const languageCache = new Map<string, boolean>();
+  // Every sentence of a unit must be in the article's language: an untranslated sentence of a translated manual,
+  // followed by translated ones that lean on it, reads as the translation's language as a whole.
+  const sentenceInLanguage = (text: string, passage: Evidence | undefined) => {
+    const found = identifyLanguage(text);
+    return found === UNDETERMINED ? (passage ? languageOfEvidence(passage) === baseLanguage(lang) : false) : found === baseLanguage(lang);
+  };
   const inLanguage = (u: EvidenceUnit) => {
     let ok = languageCache.get(u.key);
     if (ok === undefined) {
-      const found = identifyLanguage(u.text);
       const passage = byId.get(u.evidenceId);
-      ok = found === UNDETERMINED ? (passage ? languageOfEvidence(passage) === baseLanguage(lang) : false) : found === baseLanguage(lang);
+      ok = u.sentences.every((x) => sentenceInLanguage(x, passage));
       languageCache.set(u.key, ok);
     }
     return ok;
