@@ -18,6 +18,11 @@ export interface CompleteOptions {
   json?: boolean;
   /** Overrides the client's default temperature for this call (e.g. a little variety when writing prose). */
   temperature?: number;
+  /**
+   * Whose call this is (the job id): the process-wide model-call scheduler shares `LLM_CONCURRENCY` fairly
+   * between jobs by it, so one deep article cannot starve others. Calls without one share a common queue.
+   */
+  job?: string;
 }
 
 /** A language-model call, injected so that stages can run against any OpenAI-compatible endpoint or a fake. */
