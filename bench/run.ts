@@ -4,6 +4,7 @@ import { benchArticlePipeline } from "./article-pipeline";
 import { benchArticleQuality } from "./article-quality";
 import { benchGatewayAuth } from "./gateway-auth";
 import { benchIngest } from "./ingest";
+import { benchModelPath } from "./model-path";
 import { benchRelevance } from "./relevance";
 import { benchWebhooksFanout } from "./webhooks-fanout";
 
@@ -12,6 +13,7 @@ const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   "article-quality": benchArticleQuality,
   "gateway-auth": benchGatewayAuth,
   ingest: benchIngest,
+  "model-path": benchModelPath,
   relevance: benchRelevance,
   "webhooks-fanout": benchWebhooksFanout,
 };
