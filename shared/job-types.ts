@@ -17,12 +17,12 @@ export interface JobTypeSpec {
 }
 
 /** The stages of a job type whose one action runs them all, keys kept literal (`ArticleStageKey`). */
-function runBy<const K extends string>(action: string, stages: readonly { key: K; label: string; optional?: boolean }[]): (StageSpec & { key: K })[] {
+function runBy<const K extends string>(action: string, stages: readonly { key: K; label: string; optional?: boolean; after?: NoInfer<K>[] }[]): (StageSpec & { key: K })[] {
   return stages.map((s) => ({ ...s, action }));
 }
 
 /**
- * Every job type's stages, in order, the action that runs each one, and who is told of the end: declared
+ * Every job type's stages, in the order a reader sees them, what each needs first (`after`), the action that runs each one, and who is told of the end: declared
  * here once. The pipeline's engine queues and runs them, the article stage runner implements exactly these
  * keys, and the articles service acknowledges a job with them.
  */
@@ -46,12 +46,14 @@ export const JOB_TYPE_SPECS = {
       { key: "recon", label: "Understanding the topic and brand" },
       { key: "plan", label: "Planning the outline" },
       { key: "research", label: "Researching sources" },
-      { key: "draft", label: "Writing the draft" },
-      { key: "edit", label: "Editing and checking citations" },
-      { key: "seo", label: "Optimizing for search" },
-      { key: "score", label: "Scoring quality" },
-      { key: "image", label: "Creating the cover image", optional: true },
-      { key: "derivatives", label: "Writing social posts and newsletter", optional: true },
+      // Sections are drafted while the search metadata is written (both from the outline and the evidence);
+      // the cover needs only the title, the social posts the finished article. docs/article-pipeline.md has the graph.
+      { key: "draft", label: "Writing the draft", after: ["research"] },
+      { key: "edit", label: "Editing and checking citations", after: ["draft"] },
+      { key: "seo", label: "Optimizing for search", after: ["research"] },
+      { key: "score", label: "Scoring quality", after: ["edit", "seo"] },
+      { key: "image", label: "Creating the cover image", optional: true, after: ["seo"] },
+      { key: "derivatives", label: "Writing social posts and newsletter", optional: true, after: ["score"] },
     ]),
   },
 } satisfies Partial<Record<JobType, JobTypeSpec>>;
@@ -71,6 +73,14 @@ export function stagesOf(type: JobType, only?: string[]): StageSpec[] {
   const unknown = only.filter((k) => !all.some((s) => s.key === k));
   if (unknown.length) throw new Error(`unknown stages for ${type}: ${unknown.join(", ")}`);
   return all.filter((s) => only.includes(s.key));
+}
+
+/** The keys stage `key` needs done before it starts: its declared `after`, or the stage declared before it. */
+export function stageNeeds(type: JobType, key: string): string[] {
+  const all = jobTypeSpec(type).stages;
+  const i = all.findIndex((s) => s.key === key);
+  if (i < 0) throw new Error(`no stage ${key} in job type ${type}`);
+  return all[i].after ?? (i > 0 ? [all[i - 1].key] : []);
 }
 
 export function stageSpec(type: JobType, key: string): StageSpec {

@@ -63,6 +63,12 @@ export interface StageSpec {
   action: string;
   /** Run only when the request asks for it (e.g. an article's cover image). */
   optional?: boolean;
+  /**
+   * The stages whose results this one needs: it starts as soon as they are done, beside any other stage that
+   * is ready (an article's search metadata is written while its sections are). Absent: the stage declared
+   * before it. A needed stage the job did not queue (an optional one not asked for) counts as done.
+   */
+  after?: string[];
 }
 
 /** What the pipeline passes to a stage handler action. */

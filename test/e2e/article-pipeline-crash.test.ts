@@ -25,8 +25,16 @@ describe("article pipeline: a worker killed during the draft", () => {
   let pipelineEnv: Record<string, string>;
 
   beforeAll(async () => {
-    // Every model answer takes 300 ms: the draft (one call per section) runs long enough to be interrupted.
-    model = await startFakeOpenAI({ chat: articleModelResponder(), delayMs: 300 });
+    // Every model answer takes 300 ms, a section's 2 s more: the draft (its sections written side by side) runs
+    // long enough to be interrupted.
+    const responder = articleModelResponder();
+    model = await startFakeOpenAI({
+      delayMs: 300,
+      chat: async (request, n) => {
+        if (request.messages[0]?.content.startsWith("You write one section")) await new Promise((r) => setTimeout(r, 2000));
+        return responder(request, n);
+      },
+    });
     search = await startFakeSearxng();
     cluster = await startCluster({ JOB_LEASE_MS: "1500", JOB_POLL_MS: "200" });
     pipelineEnv = { LLM_BASE_URL: model.baseURL, LLM_MODEL: "gpt-test", LLM_MAX_RETRIES: "0", SEARCH_PROVIDER: "searxng", SEARXNG_URL: search.url };
@@ -51,7 +59,7 @@ describe("article pipeline: a worker killed during the draft", () => {
 
     const created = await api("/v1/articles", { method: "POST", body: { topic: "Route planning for field service teams", target_keyword: "route planning", target_words: 800 } });
     expect(created.status).toBe(202);
-    await waitForJob(gateway.url, key, created.body.id, { until: (j) => j.status === "processing" && j.stage === "draft", timeoutMs: 30000 });
+    await waitForJob(gateway.url, key, created.body.id, { until: (j) => j.status === "processing" && j.stages.some((s: { key: string; status: string }) => s.key === "draft" && s.status === "running"), timeoutMs: 30000 });
     await first.kill();
     const callsBeforeRestart = model.chatRequests().length;
 

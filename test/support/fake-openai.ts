@@ -234,7 +234,8 @@ function writeSection(user: string, unsupported: string | undefined): string {
       words += sentence.split(/\s+/).length;
     }
   }
-  if (unsupported && /Section heading:/.test(user) && passages[0] && !/Earlier sections \(do not repeat\):\n- [^\n]*\n- /.test(user)) {
+  // Into the first body section (the outline below names it "…: the essentials"), whichever order sections are written in.
+  if (unsupported && /^Section heading: .*: the essentials$/m.test(user) && passages[0]) {
     lines.splice(1, 0, `${unsupported} [${passages[0].id}]`);
   }
   const paragraphs: string[] = [];

@@ -135,9 +135,9 @@ describe("FAQ and meta description from on-topic evidence", () => {
     const { body: drafted } = await draftArticle(new ExtractiveSectionWriter(), brief, outline, KESTREL);
     // The full draft quotes every strip the model judges relevant, which leaves the FAQ nothing to add: it is
     // empty rather than malformed. With only the introduction written, the rest is left for questions.
-    expect(groundFaq([], brief, KESTREL, drafted)).toEqual([]);
+    expect(groundFaq([], brief, KESTREL, { body: drafted })).toEqual([]);
     const body = { ...drafted, sections: drafted.sections.slice(0, 1) };
-    const faq = groundFaq([], brief, KESTREL, body);
+    const faq = groundFaq([], brief, KESTREL, { body });
     expect(faq.length).toBeGreaterThanOrEqual(2);
     const quoted = new Set(allSentences(body).map((s) => s.text));
     for (const f of faq) {

@@ -9,6 +9,7 @@ import { claimNextJob, fencedUpdate, LostLeaseError } from "../../services/pipel
 import { OUTBOX, PIPELINE_COLLECTIONS } from "../../services/pipeline/engine/store";
 import { JobRunner, type RunnerDeps } from "../../services/pipeline/engine/run";
 import { recordProgress } from "../../services/pipeline/engine/progress";
+import { readyStages } from "../../services/pipeline/engine/schedule";
 import { waitFor } from "../support/wait";
 
 const ORG = "5f2b6a4e-1111-4111-8111-111111111111";
@@ -206,5 +207,74 @@ describe("job engine", () => {
     await runner.stop();
     expect(done.attempts).toBe(1);
     expect(done.unreachable_retries).toBe(2);
+  });
+
+  describe("stages that declare what they need (an article's graph)", () => {
+    const ARTICLE_STAGES = ["recon", "plan", "research", "draft", "edit", "seo", "score", "image", "derivatives"];
+    const queueArticle = (credits = 0, stages = ARTICLE_STAGES) =>
+      createJob(db, { job_id: jobId(), org_id: ORG, type: "article", input: {}, credits_charged: credits, stages }, clock);
+    const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+    it("readyStages: what is ready given what is done; an optional stage not queued holds nothing up", () => {
+      const at = (done: string[], keys = ARTICLE_STAGES) => keys.map((key) => ({ key, status: done.includes(key) ? "done" : "pending" }));
+      const ready = (done: string[], keys?: string[]) => readyStages("article", at(done, keys), new Set()).map((i) => (keys ?? ARTICLE_STAGES)[i]);
+      expect(ready([])).toEqual(["recon"]);
+      expect(ready(["recon", "plan", "research"])).toEqual(["draft", "seo"]);
+      expect(ready(["recon", "plan", "research", "seo"])).toEqual(["draft", "image"]);
+      expect(ready(["recon", "plan", "research", "draft", "seo"])).toEqual(["edit", "image"]);
+      expect(ready(["recon", "plan", "research", "draft", "seo", "edit"])).toEqual(["score", "image"]);
+      expect(ready(["recon", "plan", "research", "draft", "seo", "edit", "score"], ARTICLE_STAGES.slice(0, 7))).toEqual([]);
+      // Ingest stages declare nothing: each waits for the one before it.
+      expect(readyStages("ingest_source", [{ key: "crawl", status: "done" }, { key: "extract", status: "pending" }, { key: "chunk", status: "pending" }], new Set())).toEqual([1]);
+    });
+
+    it("runs ready stages side by side: seo beside the draft, the cover beside the edit; the job names the latest to start", async () => {
+      const job = await queueArticle();
+      const log: string[] = [];
+      const stagesSeen: (string | null)[] = [];
+      const { runner } = runnerWith(async (_a, call) => {
+        log.push(`start ${call.stage}`);
+        stagesSeen.push((await getJob(db, ORG, job._id)).stage);
+        await pause(call.stage === "draft" || call.stage === "edit" ? 150 : 20);
+        log.push(`end ${call.stage}`);
+        return { state: { [call.stage]: true } };
+      });
+      runner.start();
+      const done = await waitFor(async () => {
+        const j = await getJob(db, ORG, job._id);
+        return j.status === "succeeded" ? j : undefined;
+      }, "article job to succeed");
+      await runner.stop();
+      const at = (entry: string) => log.indexOf(entry);
+      expect(at("start seo")).toBeLessThan(at("end draft"));
+      expect(at("start image")).toBeLessThan(at("end edit"));
+      expect(at("start edit")).toBeGreaterThan(at("end draft"));
+      expect(at("start score")).toBeGreaterThan(Math.max(at("end edit"), at("end seo")));
+      expect(at("start derivatives")).toBeGreaterThan(at("end score"));
+      expect(done.stages.every((s) => s.status === "done")).toBe(true);
+      expect(Object.keys(done.state).sort()).toEqual([...ARTICLE_STAGES].sort());
+      expect(stagesSeen).toContain("seo");
+    });
+
+    it("a stage that fails while another runs: the other settles first, the job fails once and is refunded once", async () => {
+      const job = await queueArticle(40);
+      const { runner, refunds } = runnerWith(async (_a, call) => {
+        if (call.stage === "seo") throw new Error("the model answered 500");
+        if (call.stage === "draft") await pause(150);
+        return { state: { [call.stage]: true } };
+      });
+      runner.start();
+      const failed = await waitFor(async () => {
+        const j = await getJob(db, ORG, job._id);
+        return j.finalize?.event === "done" ? j : undefined;
+      }, "job to fail");
+      await runner.stop();
+      expect(failed.status).toBe("failed");
+      expect(failed.error).toBe("Optimizing for search failed: the model answered 500");
+      const status = Object.fromEntries(failed.stages.map((s) => [s.key, s.status]));
+      expect(status).toMatchObject({ draft: "done", seo: "error", edit: "pending", score: "pending" });
+      expect(refunds).toEqual([job._id]);
+      expect(await db.collection(OUTBOX).countDocuments({ kind: "job.failed" })).toBe(1);
+    });
   });
 });

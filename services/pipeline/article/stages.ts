@@ -22,7 +22,7 @@ import { gatherEvidence, RESEARCH_DEPTH, researchQueries, sectionQueries, type R
 import { scoreArticle, type ArticleScore } from "./quality/score";
 import type { SectionWriter } from "./writers/section-writer";
 import { countGrades, gradePassagesWithModel, weighRequest, type TermStats } from "./relevance";
-import { optimizeForSearch } from "./search/seo";
+import { finishSearchMetadata, likelyOpening, planSearchMetadata, type SeoPlan } from "./search/seo";
 import type { ArticleBody, ArticleBrief, Evidence, Outline, SeoResult } from "./types";
 import type { SearchProvider } from "./evidence/web-search";
 
@@ -64,12 +64,14 @@ export interface ArticleState {
   research: ResearchReport;
   article: ArticleBody;
   edit: { model_verified: boolean };
+  /** What the seo stage decided beside the draft; `seo` is it finished against the checked body (score stage). */
+  seo_plan: SeoPlan;
   seo: SeoResult;
   rendered: { content_markdown: string; citations: GeneratedArticle["citations"] };
   score: ArticleScore;
   image: CoverImage;
   derivatives: ArticleDerivatives;
-  /** Units the draft kept out of the body for the FAQ's answers (`search/faq.ts`). */
+  /** Units research kept out of the body for the FAQ's answers (`search/faq.ts`). */
   faq_reserved: string[];
 }
 
@@ -170,13 +172,17 @@ const STAGES: Record<ArticleStageKey, StageRunner> = {
     // With a model, corrective retrieval's evaluator grades every passage once (one round trip).
     const grades = model ? await gradePassagesWithModel(model, brief, evidence) : undefined;
     const graded = grades ? { passage_grades: countGrades(grades) } : {};
+    const judged = grades ? { ...brief, passage_grades: grades } : brief;
+    // The FAQ's answers are kept out of the body when the evidence is plentiful (search/faq.ts): decided here,
+    // before the draft and the search metadata are written side by side.
+    const reserved = reserveFaqAnswers(judged, evidence, outline.requested_words);
     return {
-      state: { evidence, research: report, ...(grades ? { brief: { ...brief, passage_grades: grades } } : {}) },
-      meta: { ...report, search: deps.search?.name ?? "none", depth: brief.mode, ...graded, ...model?.meta() },
+      state: { evidence, research: report, faq_reserved: [...reserved], ...(grades ? { brief: judged } : {}) },
+      meta: { ...report, search: deps.search?.name ?? "none", depth: brief.mode, ...graded, faq_reserved: reserved.size, ...model?.meta() },
     };
   },
 
-  /** draft: every section from the evidence, in order; thin evidence fails the job here. */
+  /** draft: every section from the evidence (side by side with a model); thin evidence fails the job here. */
   async draft(deps, call, _input, model) {
     const brief = need(call.state, "brief");
     const outline = need(call.state, "outline");
@@ -185,12 +191,11 @@ const STAGES: Record<ArticleStageKey, StageRunner> = {
     // Thin evidence makes a shorter article, never a padded one: the plan is cut to what the evidence backs.
     const fitted = fitOutlineToEvidence(outline, check);
     const shortened = fitted.target_words < outline.target_words ? { shortened: { planned: outline.target_words, to: fitted.target_words } } : {};
-    // The FAQ's answers are kept out of the body when the evidence is plentiful (search/faq.ts).
-    const reserved = reserveFaqAnswers(brief, evidence, outline.requested_words);
+    const reserved = new Set(stateOf(call.state).faq_reserved ?? []);
     const { body, report } = await draftArticle(writerFor(model), brief, fitted, evidence, (meta) => void deps.reportProgress(meta), reserved);
     return {
-      state: { article: body, outline: fitted, faq_reserved: [...reserved] },
-      meta: { ...report, faq_reserved: reserved.size, usable_sentences: check.usable, needed_sentences: check.needed, pool_coverage: check.pool_coverage, ...shortened, ...model?.meta() },
+      state: { article: body, outline: fitted },
+      meta: { ...report, usable_sentences: check.usable, needed_sentences: check.needed, pool_coverage: check.pool_coverage, ...shortened, ...model?.meta() },
     };
   },
 
@@ -217,26 +222,31 @@ const STAGES: Record<ArticleStageKey, StageRunner> = {
     return { state: { article: result.body, evidence: result.evidence, edit: { model_verified: Boolean(model) } }, meta: { ...result.report, ...model?.meta() } };
   },
 
-  /** seo: title, metadata, slug, variants, FAQ and JSON-LD; the keyword where it belongs. */
+  /** seo, beside the draft: title, meta title, slug, variants and FAQ candidates from the outline and the evidence. */
   async seo(_deps, call, _input, model) {
-    const outcome = await optimizeForSearch(need(call.state, "article"), need(call.state, "brief"), need(call.state, "evidence"), model);
-    const { seo } = outcome;
+    const brief = need(call.state, "brief");
+    const evidence = need(call.state, "evidence");
+    const headings = need(call.state, "outline").sections.map((s) => s.heading);
+    const plan = await planSearchMetadata(brief, { headings, opening: likelyOpening(brief, evidence) }, evidence, model);
     return {
-      state: { article: outcome.body, seo },
-      meta: { title: seo.title, meta_title: seo.meta_title, slug: seo.slug, title_variants: seo.title_variants.length, ...outcome.report, ...model?.meta() },
+      state: { seo_plan: plan },
+      meta: { title: plan.title, meta_title: plan.meta_title, slug: plan.slug, title_variants: plan.title_variants.length, faq_candidates: plan.faq_candidates.length, by: plan.by, ...model?.meta() },
     };
   },
 
-  /** score: the rendered markdown's metrics and the quality score with its breakdown. */
+  /**
+   * score: the article finished (the keyword placed, the description, FAQ and JSON-LD completed against the
+   * checked body: search/seo.ts), rendered, and scored with its breakdown.
+   */
   async score(_deps, call) {
     const brief = need(call.state, "brief");
-    const body = need(call.state, "article");
-    const seo = need(call.state, "seo");
     const evidence = need(call.state, "evidence");
+    const finished = finishSearchMetadata(need(call.state, "seo_plan"), need(call.state, "article"), brief, evidence);
+    const { body, seo } = finished;
     const rendered = renderArticle(body, seo.faq, evidence, brief.language);
     const score = scoreArticle({ markdown: rendered.markdown, body, outline: need(call.state, "outline"), seo, brief, evidence });
     return {
-      state: { rendered: { content_markdown: rendered.markdown, citations: rendered.citations }, score },
+      state: { article: body, seo, rendered: { content_markdown: rendered.markdown, citations: rendered.citations }, score },
       meta: {
         word_count: score.word_count,
         body_words: score.body_words,
@@ -252,13 +262,16 @@ const STAGES: Record<ArticleStageKey, StageRunner> = {
         off_topic_sentences: score.off_topic_sentences,
         citations: rendered.citations.length,
         sources: rendered.sources.length,
+        faq: seo.faq.length,
+        framed_first_paragraph: finished.report.framed_first_paragraph,
+        keyword_heading_added: finished.report.keyword_heading_added,
       },
     };
   },
 
   /** image: a cover from the images model, or the SVG title card. */
   async image(deps, call) {
-    const seo = need(call.state, "seo");
+    const seo = need(call.state, "seo_plan");
     let result;
     try {
       result = await createCoverImage(seo.title, need(call.state, "brief"), deps.generateImage);

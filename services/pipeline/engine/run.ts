@@ -7,6 +7,7 @@ import { completeFinalization, type FinalizationDeps } from "./finish";
 import { finalizationFor, jobs } from "./jobs";
 import { jobTypeSpec, stageSpec } from "../../../shared/job-types";
 import { claimNextJob, fencedUpdate, LostLeaseError, renewLease } from "./claim";
+import { readyStages } from "./schedule";
 import type { JobDoc } from "./store";
 
 export interface RunnerOptions {
@@ -123,15 +124,41 @@ export class JobRunner {
     }
   }
 
-  /** One claimed job: from the first stage not done to its end, or until it is released or its lease is lost. */
+  /**
+   * One claimed job: its stages, each as soon as what it needs is done (several at once when they are ready
+   * together), to its end, or until it is released or its lease is lost. When a stage ends the run (it failed,
+   * the job was canceled, the worker stops), the stages still in flight are waited for first, so that the one
+   * terminal transition is the last write of this run.
+   */
   private async runJob(job: JobDoc): Promise<void> {
     if (job.attempts > this.opts.maxAttempts) return this.finish(job, job.fence, abandoned(job, this.opts.maxAttempts));
     const run = this.startRun(job);
     try {
-      for (let i = 0; i < job.stages.length; i++) {
-        if (job.stages[i].status === "done") continue;
-        if (!(await this.runStage(run, i))) return;
+      const started = new Set<number>();
+      const inFlight = new Map<number, Promise<void>>();
+      let ending: (() => Promise<void>) | undefined;
+      let thrown: { err: unknown } | undefined;
+      for (;;) {
+        if (!ending && !thrown) {
+          for (const i of readyStages(job.type, job.stages, started)) {
+            started.add(i);
+            const settled = this.runStage(run, i).then(
+              (end) => {
+                if (end === "done") job.stages[i] = { ...job.stages[i], status: "done" };
+                else ending ??= end;
+              },
+              (err) => void (thrown ??= { err }),
+            );
+            inFlight.set(i, settled.finally(() => inFlight.delete(i)));
+          }
+        }
+        if (!inFlight.size) break;
+        await Promise.race(inFlight.values());
       }
+      if (thrown) throw thrown.err;
+      if (ending) return await ending();
+      const undone = job.stages.filter((s) => s.status !== "done").map((s) => s.key);
+      if (undone.length) throw new Error(`stages ${undone.join(", ")} can never start: what they need is not queued in order`);
       await this.completeJob(run);
     } finally {
       run.stopRenewing();
@@ -159,26 +186,26 @@ export class JobRunner {
     return run;
   }
 
-  /** Stage `i`: started, called, recorded. False when the job ended or was handed back instead. */
-  private async runStage(run: Run, i: number): Promise<boolean> {
+  /**
+   * Stage `i`: started, called, recorded: "done". When the job is to end or be handed back instead, what does
+   * that, for the run to call once every stage in flight has settled.
+   */
+  private async runStage(run: Run, i: number): Promise<"done" | (() => Promise<void>)> {
     const stage = run.job.stages[i];
     const startedAt = this.deps.clock.now();
     const begun = await this.beginStage(run, i, startedAt);
-    if (begun !== "started") {
-      await (begun === "canceled" ? this.finish(run.job, run.fence, { status: "canceled" }) : this.release(run.job, run.fence, 0));
-      return false;
-    }
+    if (begun !== "started") return () => (begun === "canceled" ? this.finish(run.job, run.fence, { status: "canceled" }) : this.release(run.job, run.fence, 0));
     run.log.info({ stage: stage.key }, "stage started");
     const spec = stageSpec(run.job.type, stage.key);
     let outcome: StageOutcome;
     try {
       outcome = await this.deps.callStage(spec.action, this.stageCall(run, i), this.opts.stageTimeoutMs);
     } catch (err) {
-      await this.stageFailed(run, i, spec.action, err);
-      return false;
+      if (run.lost || err instanceof LostLeaseError) throw new LostLeaseError(run.job._id);
+      return () => this.stageFailed(run, i, spec.action, err);
     }
     await this.recordStage(run, i, outcome, startedAt);
-    return true;
+    return "done";
   }
 
   /**

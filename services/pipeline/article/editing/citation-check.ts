@@ -56,8 +56,9 @@ const EntailmentAnswer = z.object({
 
 /**
  * Checks each claim against the quotes of the evidence it cites. Offline, by `offlineSupport`. With a model,
- * claims that are not near-verbatim are sent in batches of eight (claim, passages) pairs for an entailment
- * verdict in JSON; a pair the model leaves out, or a batch whose answer does not parse, is judged offline.
+ * claims that are not near-verbatim are sent in concurrent batches of eight pairs (each batch lists its passages
+ * once, each pair names the ids it cites) for an entailment verdict in JSON; a pair the model leaves out, or a
+ * batch whose answer does not parse, is judged offline.
  */
 export async function checkCitationSupport(
   claims: readonly CitedClaim[],
@@ -76,36 +77,47 @@ export async function checkCitationSupport(
     return undefined;
   });
 
-  const pending = claims.map((c, i) => ({ c, i })).filter(({ i }) => verdicts[i] === undefined);
-  for (let start = 0; start < pending.length; start += ENTAILMENT_BATCH) {
-    const batch = pending.slice(start, start + ENTAILMENT_BATCH);
-    const prompt = batch
-      .map(({ c }, n) => `Pair ${n + 1}\nCLAIM: ${c.claim}\nPASSAGES:\n${c.cites.filter((id) => evidence.has(id)).map((id) => `- ${evidence.get(id)!.quote}`).join("\n")}`)
-      .join("\n\n");
-    const answer = await model!.json(
-      [
-        {
-          role: "system",
-          content:
-            "You check citations. For each pair, decide whether the passages state or directly imply everything the claim says " +
-            "(figures, names and qualifiers included). Anything the passages do not say makes the claim unsupported. " +
-            'Answer with JSON only: {"verdicts": [{"id": <pair number>, "supported": true|false}]}.',
-        },
-        { role: "user", content: prompt },
-      ],
-      EntailmentAnswer,
-      { maxTokens: 40 + batch.length * 20 },
-    );
-    const byPair = new Map((answer?.verdicts ?? []).map((v) => [v.id, v.supported]));
-    batch.forEach(({ c, i }, n) => {
-      const cites = c.cites.filter((id) => evidence.has(id));
-      const said = byPair.get(n + 1);
-      const offline = offlineSupport(c.claim, quotesOf(cites), lang);
-      // The model's "supported" is never enough on its own: the quotes must hold the claim's figures and most of its terms.
-      const corroborated = offline.missingFigures.length === 0 && offline.containment >= MODEL_CORROBORATION;
-      verdicts[i] = said === undefined ? { supported: offline.supported, cites, by: "offline" } : { supported: said && corroborated, cites, by: "model" };
-    });
-  }
+  // Claims citing the same passages go in the same batch, so a passage is sent once per call that needs it;
+  // the batches are asked at once (one round trip however long the article).
+  const pending = claims
+    .map((c, i) => ({ c, i, cites: c.cites.filter((id) => evidence.has(id)) }))
+    .filter(({ i }) => verdicts[i] === undefined)
+    .sort((x, y) => x.cites.join().localeCompare(y.cites.join()) || x.i - y.i);
+  const batches: (typeof pending)[] = [];
+  for (let start = 0; start < pending.length; start += ENTAILMENT_BATCH) batches.push(pending.slice(start, start + ENTAILMENT_BATCH));
+  await Promise.all(
+    batches.map(async (batch) => {
+      const passages = [...new Set(batch.flatMap((p) => p.cites))];
+      const prompt = [
+        "PASSAGES:",
+        ...passages.map((id) => `[${id}] ${evidence.get(id)!.quote.replace(/\s+/g, " ").trim()}`),
+        "",
+        ...batch.map(({ c, cites }, n) => `Pair ${n + 1}\nCLAIM: ${c.claim}\nCITES: ${cites.join(" ")}`),
+      ].join("\n");
+      const answer = await model!.json(
+        [
+          {
+            role: "system",
+            content:
+              "You check citations. For each pair, decide whether the passages the claim cites state or directly imply everything the claim says " +
+              "(figures, names and qualifiers included). Anything those passages do not say makes the claim unsupported. " +
+              'Answer with JSON only: {"verdicts": [{"id": <pair number>, "supported": true|false}]}.',
+          },
+          { role: "user", content: prompt },
+        ],
+        EntailmentAnswer,
+        { maxTokens: 40 + batch.length * 20 },
+      );
+      const byPair = new Map((answer?.verdicts ?? []).map((v) => [v.id, v.supported]));
+      batch.forEach(({ c, i, cites }, n) => {
+        const said = byPair.get(n + 1);
+        const offline = offlineSupport(c.claim, quotesOf(cites), lang);
+        // The model's "supported" is never enough on its own: the quotes must hold the claim's figures and most of its terms.
+        const corroborated = offline.missingFigures.length === 0 && offline.containment >= MODEL_CORROBORATION;
+        verdicts[i] = said === undefined ? { supported: offline.supported, cites, by: "offline" } : { supported: said && corroborated, cites, by: "model" };
+      });
+    }),
+  );
   return verdicts.map((v) => v!);
 }
 

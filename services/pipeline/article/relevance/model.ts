@@ -260,3 +260,15 @@ function buildModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceM
     scoreTerms,
   };
 }
+
+/** The passages of a pool with something about the request in the article's language: all a model writer is shown. */
+const aboutPassagesCache = new WeakMap<readonly Evidence[], readonly Evidence[]>();
+export function passagesAbout(evidence: readonly Evidence[], brief: ArticleBrief): readonly Evidence[] {
+  let about = aboutPassagesCache.get(evidence);
+  if (!about) {
+    const ids = new Set(relevanceModel(evidence, brief).aboutUnits.map((u) => u.evidenceId));
+    about = evidence.filter((e) => ids.has(e.id));
+    aboutPassagesCache.set(evidence, about);
+  }
+  return about;
+}

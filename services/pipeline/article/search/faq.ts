@@ -33,10 +33,15 @@ const QUESTION_MAX_WORDS = 20;
  * no heading pasted in ("…: an overview?"), in the article's language. An article gets 0 to 5 entries:
  * fewer good questions beat malformed ones.
  */
-export function groundFaq(questions: readonly string[], brief: ArticleBrief, evidence: readonly Evidence[], body: ArticleBody): FaqEntry[] {
+export function groundFaq(
+  questions: readonly string[],
+  brief: ArticleBrief,
+  evidence: readonly Evidence[],
+  { body, max = FAQ_MAX, alternatives = 1 }: { body?: ArticleBody; max?: number; alternatives?: number } = {},
+): FaqEntry[] {
   const lang = brief.language;
   const relevance = relevanceModel(evidence, brief);
-  const quotedInBody = new Set(body.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.sentences.map((x) => normalize(x.text)))));
+  const quotedInBody = body ? quotedSentences(body) : new Set<string>();
   const units = relevance.aboutUnits.filter((u) => u.words <= FAQ_ANSWER_MAX_WORDS && !u.sentences.some((x) => quotedInBody.has(normalize(x))));
   const index = unitIndex(units, lang);
   const byKey = new Map(units.map((u) => [u.key, u]));
@@ -44,22 +49,24 @@ export function groundFaq(questions: readonly string[], brief: ArticleBrief, evi
   const used = new Set<string>();
   const faq: FaqEntry[] = [];
 
-  const add = (question: string, unit: EvidenceUnit) => {
-    if (faq.length >= FAQ_MAX || used.has(unit.key) || !isWellFormedQuestion(question, brief)) return;
-    if (faq.some((f) => normalize(f.question) === normalize(question))) return;
+  /** `alternative`: another answer to a question already listed (kept while the body is not final: `faqNotInBody`). */
+  const add = (question: string, unit: EvidenceUnit, alternative = false) => {
+    if (faq.length >= max || used.has(unit.key) || !isWellFormedQuestion(question, brief)) return;
+    if (!alternative && faq.some((f) => normalize(f.question) === normalize(question))) return;
     used.add(unit.key);
     faq.push({ question, answer: unit.text, cites: [unit.evidenceId] });
   };
   // A unit that opens with the keyword ("APT pinning lets …") is what a "what is" question wants: it ranks double.
   const opensWithKeyword = (u: EvidenceUnit) => u.text.toLowerCase().startsWith(brief.keyword.toLowerCase());
-  const answerOf = (question: string, accept: (u: EvidenceUnit) => boolean): EvidenceUnit | undefined => {
+  const answersOf = (question: string, accept: (u: EvidenceUnit) => boolean): EvidenceUnit[] => {
     const own = tokenize(question, lang).filter((t) => !topicTerms.has(t));
     return index
       .search(`${question} ${brief.topic}`, 30, lang)
       .map((h) => ({ unit: byKey.get(h.id)!, score: h.score * (opensWithKeyword(byKey.get(h.id)!) ? 2 : 1) }))
       .sort((a, b) => b.score - a.score)
       .map((x) => x.unit)
-      .find((u) => !used.has(u.key) && accept(u) && own.filter((t) => u.terms.has(t)).length >= Math.ceil(own.length / 2));
+      .filter((u) => !used.has(u.key) && accept(u) && own.filter((t) => u.terms.has(t)).length >= Math.ceil(own.length / 2))
+      .slice(0, alternatives);
   };
   // A template question asks what the keyword is or does: its answer opens with the keyword (within five words)
   // and says what it is, not a sentence that merely mentions it.
@@ -71,9 +78,8 @@ export function groundFaq(questions: readonly string[], brief: ArticleBrief, evi
   /** `aboutKeyword`: a template question asks about the keyword itself; its answer must name it. */
   const answerAll = (list: readonly string[], aboutKeyword = false) => {
     for (const question of list) {
-      if (faq.length >= FAQ_MAX) break;
-      const unit = answerOf(question, aboutKeyword ? namesKeyword : () => true);
-      if (unit) add(question, unit);
+      if (faq.length >= max) break;
+      answersOf(question, aboutKeyword ? namesKeyword : () => true).forEach((unit, n) => add(question, unit, n > 0));
     }
   };
 
@@ -103,6 +109,22 @@ export function groundFaq(questions: readonly string[], brief: ArticleBrief, evi
 }
 
 const normalize = (text: string) => text.toLowerCase().replace(/\s+/g, " ").trim();
+
+const quotedSentences = (body: ArticleBody) => new Set(body.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.sentences.map((x) => normalize(x.text)))));
+
+/**
+ * The FAQ of an article: the candidates (best first, chosen before the body was final) whose answers the body
+ * does not quote, the first surviving answer of each question, at most `FAQ_MAX`. An entry never repeats a
+ * sentence of the article.
+ */
+export function faqNotInBody(candidates: readonly FaqEntry[], body: ArticleBody): FaqEntry[] {
+  const quoted = quotedSentences(body);
+  const asked = new Set<string>();
+  return candidates
+    .filter((f) => ![...quoted].some((q) => q && normalize(f.answer).includes(q)))
+    .filter((f) => !asked.has(normalize(f.question)) && asked.add(normalize(f.question)))
+    .slice(0, FAQ_MAX);
+}
 
 /** How many FAQ answers the draft leaves unquoted, when the relevant evidence is plentiful (`reserveFaqAnswers`). */
 export const FAQ_RESERVED = 3;

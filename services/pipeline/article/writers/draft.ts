@@ -1,7 +1,8 @@
 import { unitsOfPool, usableSentenceCount } from "../evidence/units";
 import { allocateBudgets } from "../brief/outline";
-import { CALIBRATION, describeMissingCoverage, relevanceModel } from "../relevance";
-import { sectionWords, type SectionWriter } from "./section-writer";
+import { CALIBRATION, describeMissingCoverage, passagesAbout, relevanceModel } from "../relevance";
+import { assignEvidence } from "./assignment";
+import { sectionWords, type SectionWriter, type WrittenSection } from "./section-writer";
 import type { ResearchReport } from "../evidence/research";
 import { type ArticleBody, type ArticleBrief, type ArticleSection, type Evidence, type Outline, sentencesIn } from "../types";
 
@@ -143,7 +144,42 @@ export function orderByRelevance(sections: ArticleSection[], brief: ArticleBrief
   return sections.map((s) => (s.role === "body" ? sorted[next++] : s));
 }
 
-/** draft: every section in order, each writer call seeing the sections before it; sections the evidence could not fill are left out. */
+/**
+ * Every section of the outline written: side by side from the evidence the outline assigns each one (a model:
+ * one round trip), or in order, each seeing the ones before (the extractive writer). Progress is told as each
+ * section comes back.
+ */
+async function writeSections(
+  writer: SectionWriter,
+  brief: ArticleBrief,
+  outline: Outline,
+  evidence: readonly Evidence[],
+  reserved: ReadonlySet<string> | undefined,
+  written: (result: WrittenSection) => void,
+): Promise<WrittenSection[]> {
+  if (writer.drafting === "side-by-side") {
+    const assigned = assignEvidence(outline, passagesAbout(evidence, brief), brief.language);
+    const byId = new Map(evidence.map((e) => [e.id, e]));
+    return Promise.all(
+      outline.sections.map(async (section) => {
+        const passages = (assigned.get(section.key) ?? []).map((id) => byId.get(id)!);
+        const result = await writer.writeSection({ brief, outline, section, earlier: [], evidence, reserved, passages });
+        written(result);
+        return result;
+      }),
+    );
+  }
+  const results: WrittenSection[] = [];
+  for (const section of outline.sections) {
+    const earlier = results.map((r) => r.section).filter((s) => s.paragraphs.length);
+    const result = await writer.writeSection({ brief, outline, section, earlier, evidence, reserved });
+    written(result);
+    results.push(result);
+  }
+  return results;
+}
+
+/** draft: every section of the outline; sections the evidence could not fill are left out. */
 export async function draftArticle(
   writer: SectionWriter,
   brief: ArticleBrief,
@@ -152,18 +188,15 @@ export async function draftArticle(
   progress?: (meta: Record<string, unknown>) => void,
   reserved?: ReadonlySet<string>,
 ): Promise<{ body: ArticleBody; report: DraftReport }> {
-  const written: ArticleSection[] = [];
-  const empty: string[] = [];
-  let dropped = 0;
+  let done = 0;
   let words = 0;
-  for (const section of outline.sections) {
-    const result = await writer.writeSection({ brief, outline, section, earlier: written, evidence, reserved });
-    dropped += result.droppedCitations;
-    if (result.section.paragraphs.length) written.push(result.section);
-    else empty.push(section.key);
+  const results = await writeSections(writer, brief, outline, evidence, reserved, (result) => {
     words += sectionWords(result.section, brief.language);
-    progress?.({ writer: writer.kind, sections_written: written.length + empty.length, of: outline.sections.length, words });
-  }
+    progress?.({ writer: writer.kind, sections_written: ++done, of: outline.sections.length, words });
+  });
+  const written = results.map((r) => r.section).filter((s) => s.paragraphs.length);
+  const empty = results.filter((r) => !r.section.paragraphs.length).map((r) => r.section.key);
+  const dropped = results.reduce((n, r) => n + r.droppedCitations, 0);
   const ordered = writer.kind === "extractive" ? orderByRelevance(written, brief, evidence) : written;
   const moved = ordered.some((s, i) => s !== written[i]);
   const sentences = sentencesIn(ordered);

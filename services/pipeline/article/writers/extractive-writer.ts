@@ -48,6 +48,7 @@ const PARAGRAPH_MAX_WORDS = 110;
  */
 export class ExtractiveSectionWriter implements SectionWriter {
   readonly kind = "extractive" as const;
+  readonly drafting = "in-order" as const;
   private cache = new WeakMap<readonly Evidence[], PoolIndex>();
 
   async writeSection(input: SectionWriteInput): Promise<WrittenSection> {

@@ -7,8 +7,8 @@ import { summarizeSection, type SectionWriteInput, type SectionWriter, type Writ
 import { identifyLanguage, UNDETERMINED } from "../../../../shared/text/language";
 import { baseLanguage } from "../../../../shared/text/stopwords";
 import { ModelFailure, type MeteredModel } from "../model/metered-model";
-import { relevanceModel } from "../relevance";
-import type { ArticleBrief, ArticleParagraph, Evidence, VoiceGuide } from "../types";
+import { passagesAbout } from "../relevance";
+import type { ArticleBrief, ArticleParagraph, Evidence, Outline, VoiceGuide } from "../types";
 
 const MAX_PASSAGES = 12;
 /** The pool's passage index, built once per pool (a draft writes every section from the same pool). */
@@ -35,18 +35,6 @@ export function passagesForSection(evidence: readonly Evidence[], query: string,
  * out (the heading is given beside the title), so nothing fuses a heading into a sentence or cuts a passage at
  * its first line break.
  */
-/** The passages with something about the topic in the article's language (`coverage.ts`): all a model is shown. */
-const aboutCache = new WeakMap<readonly Evidence[], readonly Evidence[]>();
-function aboutTopic(evidence: readonly Evidence[], brief: ArticleBrief): readonly Evidence[] {
-  let about = aboutCache.get(evidence);
-  if (!about) {
-    const ids = new Set(relevanceModel(evidence, brief).aboutUnits.map((u) => u.evidenceId));
-    about = evidence.filter((e) => ids.has(e.id));
-    aboutCache.set(evidence, about);
-  }
-  return about;
-}
-
 /** The language a written section is mostly in, when that is not the requested one (more than a fifth of its sentences). */
 function offLanguage(paragraphs: ArticleParagraph[], brief: ArticleBrief): string | null {
   const judged = paragraphs.flatMap((p) => p.sentences.map((s) => identifyLanguage(s.text))).filter((l) => l !== UNDETERMINED);
@@ -60,6 +48,33 @@ function offLanguage(paragraphs: ArticleParagraph[], brief: ArticleBrief): strin
 export function passageProse(e: Evidence, lang: string): string {
   const prose = splitSentences(e.quote, lang).map((s) => s.text).filter((s) => isUsableSentence(s, lang) || /[.!?]$/.test(s));
   return (prose.length ? prose.join(" ") : e.quote).replace(/\s+/g, " ").trim();
+}
+
+/** The writer's standing instructions: the same for every section of every article in a language. */
+function sectionSystemPrompt(language: string): string {
+  return [
+    `You write one section of a long-form article in ${language}. Use only facts stated in the evidence passages.`,
+    "After every sentence that states a fact, put the id of the passage that supports it in square brackets, e.g. [e3] or [e3][e7].",
+    "Cite only the ids listed in the evidence. Never write URLs or source names as citations.",
+    "Write only your section: the outline says what the other sections cover, and their evidence is theirs.",
+    "No headings, no lists, no markdown: plain paragraphs separated by blank lines.",
+  ].join(" ");
+}
+
+/** What every section's writer is told of the article: the request, the voice and the whole outline. */
+function articleContext(brief: ArticleBrief, outline: Outline): string {
+  return [
+    `Article topic: ${brief.topic}`,
+    `Target keyword: ${brief.keyword}`,
+    `Angle: ${brief.angle}`,
+    brief.audience ? `Audience: ${brief.audience}` : "",
+    ...voiceLines(brief.voice, brief),
+    brief.extra_instructions ? `Extra instructions: ${brief.extra_instructions}` : "",
+    "Outline (each section covers only its own part):",
+    ...outline.sections.map((s) => `- ${s.role === "intro" ? "Introduction" : s.role === "conclusion" ? `Conclusion: ${s.heading}` : s.heading}: ${s.brief}`),
+  ]
+    .filter(Boolean)
+    .join("\n");
 }
 
 function voiceLines(voice: VoiceGuide | null, brief: ArticleBrief): string[] {
@@ -82,6 +97,7 @@ function voiceLines(voice: VoiceGuide | null, brief: ArticleBrief): string[] {
  */
 export class ModelSectionWriter implements SectionWriter {
   readonly kind = "model" as const;
+  readonly drafting = "side-by-side" as const;
 
   constructor(private readonly model: MeteredModel) {}
 
@@ -89,33 +105,22 @@ export class ModelSectionWriter implements SectionWriter {
     const { brief, section } = input;
     const pack = languagePack(brief.language);
     const cited = new Set(input.earlier.flatMap((s) => s.paragraphs.flatMap((p) => p.sentences.flatMap((x) => x.cites))));
-    const passages = passagesForSection(aboutTopic(input.evidence, brief), section.query, brief.topic, brief.language, cited);
-    const system = [
-      `You write one section of a long-form article in ${pack.name}. Use only facts stated in the evidence passages.`,
-      "After every sentence that states a fact, put the id of the passage that supports it in square brackets, e.g. [e3] or [e3][e7].",
-      "Cite only the ids listed in the evidence. Never write URLs or source names as citations.",
-      "Do not repeat what the earlier sections already said; passages marked (cited earlier) were used before. No headings, no lists, no markdown: plain paragraphs separated by blank lines.",
-    ].join(" ");
+    const passages = input.passages ?? passagesForSection(passagesAbout(input.evidence, brief), section.query, brief.topic, brief.language, cited);
+    // The article's part of the prompt comes first and is the same for every section (providers cache a
+    // repeated prefix); what is this section's own follows.
     const user = [
-      `Article topic: ${brief.topic}`,
-      `Target keyword: ${brief.keyword}`,
-      `Angle: ${brief.angle}`,
-      brief.audience ? `Audience: ${brief.audience}` : "",
-      ...voiceLines(brief.voice, brief),
-      brief.extra_instructions ? `Extra instructions: ${brief.extra_instructions}` : "",
+      articleContext(brief, input.outline),
       "",
-      section.role === "intro" ? "Section: the introduction (no heading)" : `Section heading: ${section.heading}`,
+      section.role === "intro" ? "Your section: the introduction (no heading)" : `Section heading: ${section.heading}`,
       `What it covers: ${section.brief}`,
       `Length: about ${section.budget} words.`,
-      "",
-      input.earlier.length ? `Earlier sections (do not repeat):\n${input.earlier.map((s) => `- ${summarizeSection(s)}`).join("\n")}` : "This is the first section.",
+      ...(input.earlier.length ? ["", `Earlier sections (do not repeat):\n${input.earlier.map((s) => `- ${summarizeSection(s)}`).join("\n")}`] : []),
       "",
       "Evidence:",
       // Passages earlier sections cited are marked, so the model uses them for something new or not at all.
       ...passages.map((e) => `[${e.id}] (${[e.title, e.heading].filter(Boolean).join(" › ")})${cited.has(e.id) ? " (cited earlier)" : ""} ${passageProse(e, brief.language)}`),
-    ]
-      .filter((line, i, all) => line !== "" || all[i - 1] !== "")
-      .join("\n");
+    ].join("\n");
+    const system = sectionSystemPrompt(pack.name);
     const ask = (extra = "") =>
       this.model.text(
         [

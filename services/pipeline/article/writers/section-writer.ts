@@ -10,6 +10,11 @@ export interface SectionWriteInput {
   evidence: readonly Evidence[];
   /** Units (keys) kept for the FAQ's answers: the extractive writer does not quote them (`search/faq.ts`). */
   reserved?: ReadonlySet<string>;
+  /**
+   * The passages the outline gave this section (`assignment.ts`), when sections are written side by side: the
+   * writer uses these and no others. Absent: the writer picks from the pool itself.
+   */
+  passages?: readonly Evidence[];
 }
 
 export interface WrittenSection {
@@ -25,6 +30,12 @@ export interface WrittenSection {
  */
 export interface SectionWriter {
   readonly kind: "model" | "extractive";
+  /**
+   * "side-by-side": every section is written at once from the evidence the outline assigns it (one round trip
+   * for a model). "in-order": each section sees the ones before it (the extractive writer shares out passages
+   * as it goes, which costs nothing offline).
+   */
+  readonly drafting: "side-by-side" | "in-order";
   writeSection(input: SectionWriteInput): Promise<WrittenSection>;
 }
 
