@@ -94,19 +94,27 @@ describe("edit, offline", () => {
     expect(texts((await editArticle(written, voiced, outline, EVIDENCE)).body)).toEqual(["Customers value reliable route planning much more than speed."]);
   });
 
-  it("researches a section again when the checks leave it thin, once", async () => {
+  it("researches a section again when the checks leave it thin, once, and writes it again only when research found something new", async () => {
     const body = bodyOf([s(VERBATIM, ["e1"])], [s(INVENTED, ["e1"])], [s(E2.split(". ")[0] + ".", ["e2"])]);
     const calls: string[] = [];
+    const rewrites: string[] = [];
     const fresh: Evidence = { id: "e3", url: "https://guides.example/c", title: "More", quote: "Route planning that re-sequences stops keeps the technician moving toward the next closest customer.", fetched_at: "2025-01-01T00:00:00Z", origin: "web" };
     const { body: edited, evidence, report } = await editArticle(body, brief, outline, EVIDENCE, {
-      reresearchSection: async (section, _others, pool) => {
+      researchSection: async (section, pool) => {
         calls.push(section.key);
+        return pool.some((e) => e.id === fresh.id) ? [...pool] : [...pool, fresh];
+      },
+      rewriteSection: async (section) => {
+        rewrites.push(section.key);
         const sentences = section.key === "s1" ? [s(fresh.quote, ["e3"]), s("Route planning triples revenue in 2 weeks.", ["e3"])] : [];
-        return { section: { key: section.key, role: section.role, heading: section.heading, paragraphs: [{ sentences }] }, evidence: pool.some((e) => e.id === fresh.id) ? [...pool] : [...pool, fresh] };
+        return { key: section.key, role: section.role, heading: section.heading, paragraphs: [{ sentences }] };
       },
     });
     expect(calls).toEqual(["s1", "s2", "s3"]);
     expect(report.re_researched).toEqual(["s1", "s2", "s3"]);
+    // Research found something new for the first only: the others would be written again from the same evidence.
+    expect(rewrites).toEqual(["s1"]);
+    expect(report.rewritten).toEqual(["s1"]);
     expect(evidence.map((e) => e.id)).toEqual(["e1", "e2", "e3"]);
     // The new claim that its evidence does not support is removed too.
     expect(edited.sections.find((x) => x.key === "s1")!.paragraphs[0].sentences.map((x) => x.text)).toEqual([fresh.quote]);

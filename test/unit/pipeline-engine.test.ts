@@ -65,12 +65,16 @@ describe("job engine", () => {
     expect((await getJob(db, ORG, first!._id)).stage).toBe("fresh");
   });
 
-  it("progress is recorded under the fence while the job runs, and never once the job has ended (a final job is immutable)", async () => {
+  it("progress is recorded under the fence while its stage runs, never over a done stage's meta, and never once the job has ended (a final job is immutable)", async () => {
     await queue();
     const claimed = (await claimNextJob(db, "a", 30_000, clock))!;
-    const report = (step: number) => recordProgress(db, { job_id: claimed._id, fence: claimed.fence, stage_index: 0, meta: { step } }, clock);
+    await fencedUpdate(db, claimed._id, claimed.fence, { $set: { "stages.0.status": "running", "stages.1.status": "done", "stages.1.meta": { pages: 3 } } });
+    const report = (step: number, stage_index = 0) => recordProgress(db, { job_id: claimed._id, fence: claimed.fence, stage_index, meta: { step } }, clock);
     expect(await report(1)).toBe(true);
     expect((await getJob(db, ORG, claimed._id)).stages[0].meta).toEqual({ step: 1 });
+    // A report that arrives after its stage recorded its outcome leaves the stage's final meta alone.
+    expect(await report(9, 1)).toBe(false);
+    expect((await getJob(db, ORG, claimed._id)).stages[1].meta).toEqual({ pages: 3 });
     // The run ends the job (a stage timeout fails it) while its handler keeps running and reporting.
     await fencedUpdate(db, claimed._id, claimed.fence, { $set: { status: "failed", error: "Crawl failed: timed out", finished_at: new Date(), lease: null } });
     const ended = await getJob(db, ORG, claimed._id);

@@ -207,14 +207,13 @@ const STAGES: Record<ArticleStageKey, StageRunner> = {
     const deep = RESEARCH_DEPTH.deep_research;
     const result = await editArticle(need(call.state, "article"), brief, outline, need(call.state, "evidence"), {
       model,
-      reresearchSection: async (section, others, pool) => {
+      researchSection: async (section, pool) => {
         const queries = sectionQueries(section, brief, deep).map((query) => ({ section: section.key, query }));
-        const { evidence } = await gatherEvidence(researchDepsFor(deps, brief), brief, queries, deep, pool);
-        // The units kept for the FAQ stay out of a rewritten section too.
-        const reserved = new Set(stateOf(call.state).faq_reserved ?? []);
-        const written = await writer.writeSection({ brief, outline, section, earlier: others, evidence, reserved });
-        return { section: written.section, evidence };
+        return (await gatherEvidence(researchDepsFor(deps, brief), brief, queries, deep, pool)).evidence;
       },
+      // The units kept for the FAQ stay out of a rewritten section too.
+      rewriteSection: async (section, others, pool) =>
+        (await writer.writeSection({ brief, outline, section, earlier: others, evidence: pool, reserved: new Set(stateOf(call.state).faq_reserved ?? []) })).section,
     });
     if (!result.body.sections.length) throw new Error("no claim of the draft is supported by its evidence; nothing publishable is left");
     // What is left must be an article: the refusal floor on length (draft.ts), with the credits back.

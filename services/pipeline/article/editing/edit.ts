@@ -18,10 +18,12 @@ const REMOVAL_ORDER: RemovedClaim["reason"][] = ["unsupported", "off_topic", "un
 export interface EditDeps {
   model?: MeteredModel;
   /**
-   * Researches one section again (deeper) and rewrites it with what was found: the pool with the new
-   * evidence and the new section. Absent in unit tests that check the rules alone.
+   * Researches one section again, deeper: the pool with what was found added (as long as before when nothing
+   * new was). Absent in unit tests that check the rules alone.
    */
-  reresearchSection?: (section: PlannedSection, others: readonly ArticleSection[], evidence: readonly Evidence[]) => Promise<{ section: ArticleSection; evidence: Evidence[] }>;
+  researchSection?: (section: PlannedSection, evidence: readonly Evidence[]) => Promise<Evidence[]>;
+  /** Writes one section again from the pool, beside the others (which it must not repeat). */
+  rewriteSection?: (section: PlannedSection, others: readonly ArticleSection[], evidence: readonly Evidence[]) => Promise<ArticleSection>;
 }
 
 export interface RemovedClaim {
@@ -42,6 +44,8 @@ export interface EditReport {
   phrases_replaced: number;
   tightened: number;
   re_researched: string[];
+  /** The re-researched sections that research found something new for, written again (side by side). */
+  rewritten: string[];
   dropped_sections: string[];
   removed: RemovedClaim[];
 }
@@ -78,7 +82,7 @@ function withoutEmpty(sections: ArticleSection[]): ArticleSection[] {
 
 interface PassResult {
   sections: ArticleSection[];
-  report: Omit<EditReport, "re_researched" | "dropped_sections" | "checked_by">;
+  report: Omit<EditReport, "re_researched" | "rewritten" | "dropped_sections" | "checked_by">;
 }
 
 /**
@@ -223,7 +227,8 @@ function merge(a: PassResult["report"], b: PassResult["report"]): PassResult["re
  * edit: tightens and applies the brand's voice (model-written prose), removes what the article says twice, and checks every
  * citation against its evidence (the model's entailment verdict when configured, the overlap rule
  * offline). Unsupported and uncited claims are removed, never kept. A body section left with less than
- * half its budget is researched again and rewritten once; sections left empty are dropped.
+ * half its budget is researched again, and rewritten once when research found something new for it (the
+ * same evidence would write the same section); sections left empty are dropped.
  */
 export async function editArticle(
   body: ArticleBody,
@@ -241,21 +246,33 @@ export async function editArticle(
   let pool = [...evidence];
   const reresearched: string[] = [];
 
-  for (const planned of outline.sections) {
-    if (planned.role !== "body" || !deps.reresearchSection) continue;
+  // Thin sections are researched again one after the other (no model: the pool grows in order); those research
+  // found something new for are then written again and checked side by side (two round trips however many).
+  const thin = outline.sections.filter((planned) => {
     const current = sections.find((s) => s.key === planned.key);
-    const words = current ? sectionWords(current, lang) : 0;
-    if (words >= planned.budget * THIN_SECTION_SHARE) continue;
-    const others = sections.filter((s) => s.key !== planned.key);
-    const redo = await deps.reresearchSection(planned, others, pool);
-    pool = redo.evidence;
+    return planned.role === "body" && (current ? sectionWords(current, lang) : 0) < planned.budget * THIN_SECTION_SHARE;
+  });
+  const renewed: PlannedSection[] = [];
+  for (const planned of deps.researchSection ? thin : []) {
+    const found = await deps.researchSection!(planned, pool);
     reresearched.push(planned.key);
-    const second = await editPass([structuredClone(redo.section)], others, brief, pool, rewriteStyle, deps.model);
+    if (found.length > pool.length) renewed.push(planned);
+    pool = found;
+  }
+  const rewrites = await Promise.all(
+    (deps.rewriteSection ? renewed : []).map(async (planned) => {
+      const others = sections.filter((s) => s.key !== planned.key);
+      const second = await editPass([structuredClone(await deps.rewriteSection!(planned, others, pool))], others, brief, pool, rewriteStyle, deps.model);
+      return { planned, second };
+    }),
+  );
+  for (const { planned, second } of rewrites) {
     report = merge(report, second.report);
+    const current = sections.find((s) => s.key === planned.key);
     const rewritten = second.sections[0];
-    if (rewritten && sectionWords(rewritten, lang) > words) {
+    if (rewritten && sectionWords(rewritten, lang) > (current ? sectionWords(current, lang) : 0)) {
       const order = outline.sections.map((s) => s.key);
-      sections = [...others, rewritten].sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key));
+      sections = [...sections.filter((s) => s.key !== planned.key), rewritten].sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key));
     }
   }
 
@@ -277,6 +294,7 @@ export async function editArticle(
       // The sample shows what matters most first: claims without support, then uncited ones, then repeats.
       removed: [...report.removed].sort((a, b) => REMOVAL_ORDER.indexOf(a.reason) - REMOVAL_ORDER.indexOf(b.reason)).slice(0, REMOVED_SAMPLE),
       re_researched: reresearched,
+      rewritten: rewrites.map((r) => r.planned.key),
       dropped_sections: body.sections.filter((s) => !kept.has(s.key)).map((s) => s.key),
     },
   };
