@@ -1,7 +1,8 @@
 import { decideBriefByRules } from "../../services/pipeline/article/brief/recon";
 import { planOutlineByRules } from "../../services/pipeline/article/brief/outline";
 import { gatherEvidence, RESEARCH_DEPTH, researchQueries } from "../../services/pipeline/article/evidence/research";
-import { fetchReadableDocument, SearxngProvider } from "../../services/pipeline/article/evidence/web-search";
+import { fetchReadableDocument } from "../../services/pipeline/article/evidence/web-search";
+import { SearxngProvider } from "../../services/pipeline/article/evidence/search/searxng";
 import { EvidencePool, MAX_QUOTE_CHARS, boundedQuote } from "../../services/pipeline/article/evidence/passages";
 import type { RetrievedChunk } from "../../shared/schemas/brand";
 import { BROKEN_PATHS, PRIVATE_RESULT_URL, ROUTE_PLANNING_PAGES, startFakeSearxng, type FakeSearxng } from "../support/fake-searxng";

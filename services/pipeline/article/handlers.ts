@@ -14,7 +14,8 @@ import type { StageCallParams, StageProgressParams } from "../../../shared/schem
 import { orgId, uuid } from "../../../shared/validation";
 import type { LocalHandler } from "../engine/dispatch";
 import { buildGeneratedArticle, runArticleStage, type ArticleStageDeps } from "./stages";
-import { fetchReadableDocument, SearxngProvider } from "./evidence/web-search";
+import { fetchReadableDocument } from "./evidence/web-search";
+import { SearxngProvider } from "./evidence/search/searxng";
 
 /** Retrieval queries are capped by brand-knowledge.retrieve's schema. */
 const MAX_QUERY_CHARS = 2000;

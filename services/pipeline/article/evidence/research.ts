@@ -3,7 +3,7 @@ import type { ArticleMode } from "../../../../shared/schemas/articles";
 import type { RetrievedChunk } from "../../../../shared/schemas/brand";
 import type { ExtractedDocument } from "../../../../shared/text/document";
 import { EvidencePool, evidenceFromChunk, passagesFromDocument, type EvidenceDraft } from "./passages";
-import type { SearchProvider } from "./web-search";
+import type { SearchProvider } from "./search/provider";
 import type { ArticleBrief, Evidence, Outline, PlannedSection } from "../types";
 
 export interface ResearchDeps {
