@@ -30,9 +30,10 @@ function rateHeader(value: string | string[] | undefined): string | undefined {
   return v && /^[0-9 ,;=a-z]{1,80}$/i.test(v) ? v : undefined;
 }
 
-/** Brave's error body `{type: "ErrorResponse", error: {code: "SUBSCRIPTION_TOKEN_INVALID", …}}`: its code, when it is one. */
+/** Brave's error body `{type: "ErrorResponse", error: {code: "SUBSCRIPTION_TOKEN_INVALID", …}}` (some endpoints: `errors: [{code, …}]`): its code, when it is one. */
 function errorCode(body: unknown): string | undefined {
-  const code = (body as { error?: { code?: unknown } } | null)?.error?.code;
+  const b = body as { error?: { code?: unknown }; errors?: { code?: unknown }[] } | null;
+  const code = b?.error?.code ?? (Array.isArray(b?.errors) ? b.errors[0]?.code : undefined);
   return typeof code === "string" && /^[A-Z][A-Z0-9_]{1,63}$/.test(code) ? code : undefined;
 }
 
@@ -78,7 +79,7 @@ export class BraveSearchProvider implements SearchProvider {
     if (res.statusCode !== 200) {
       const code = errorCode(await res.body.json().catch(() => null));
       let reason = BRAVE_ERRORS[res.statusCode] ?? "unexpected status";
-      if (code) reason += ` ${code}`;
+      if (code) reason += ` [${code}]`;
       if (res.statusCode === 429) {
         const reset = rateHeader(res.headers["x-ratelimit-reset"]);
         const remaining = rateHeader(res.headers["x-ratelimit-remaining"]);
