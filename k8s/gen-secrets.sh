@@ -40,6 +40,8 @@ MONGO_URL=mongodb://$user:$password@mongodb:27017/?authSource=admin
 INTEGRATIONS_ENCRYPTION_KEYS=k1:$(head -c 32 /dev/urandom | base64 | tr -d '\n')
 # LLM_API_KEY=
 # EMBEDDINGS_API_KEY=
+# TAVILY_API_KEY=
+# BRAVE_SEARCH_API_KEY=
 EOT
 
 echo "wrote $dir/secrets.env and $dir/mongodb.env (git-ignored)"

@@ -17,6 +17,19 @@ const positiveInt = z
   .transform(Number)
   .pipe(z.number().int().positive());
 
+/** A hosted API's key, sent in a header: printable ASCII without spaces (a trailing newline from a secrets file is trimmed). The message never quotes the value. */
+const apiKey = z
+  .string()
+  .trim()
+  .regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces");
+
+/** A hosted API's base address (tests point it at a local fake), without its trailing slash. */
+const httpBase = z
+  .string()
+  .regex(/^https?:\/\/[^\s]+$/, "must be an http(s) URL")
+  .pipe(z.string().url("must be an http(s) URL"))
+  .transform((v) => v.replace(/\/+$/, ""));
+
 const bool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
 
 /** `id:base64key,…`: 32-byte AES keys, each named so a ciphertext can say which key sealed it. */
@@ -96,8 +109,12 @@ const envSchema = z.object({
   IMAGES_BASE_URL: z.string().url("must be a URL").optional(),
   IMAGES_API_KEY: z.string().min(1).optional(),
   IMAGES_MODEL: z.string().min(1).optional(),
-  SEARCH_PROVIDER: z.enum(["none", "searxng"]).default("none"),
+  SEARCH_PROVIDER: z.enum(["none", "searxng", "tavily", "brave"], { message: "must be none, searxng, tavily or brave" }).default("none"),
   SEARXNG_URL: z.string().url("must be a URL").optional(),
+  TAVILY_API_KEY: apiKey.optional(),
+  TAVILY_BASE_URL: httpBase.default("https://api.tavily.com"),
+  BRAVE_SEARCH_API_KEY: apiKey.optional(),
+  BRAVE_SEARCH_BASE_URL: httpBase.default("https://api.search.brave.com"),
   PUBLIC_BASE_URL: z.string().url("must be a URL").optional(),
   IDEMPOTENCY_TTL_HOURS: positiveInt.default(24),
   WEBHOOK_TIMEOUT_MS: positiveInt.default(10000),
@@ -155,6 +172,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (d.LLM_BASE_URL && !d.LLM_MODEL) return fail("LLM_MODEL: is required when LLM_BASE_URL is set");
     if (d.EMBEDDINGS_BASE_URL && !d.EMBEDDINGS_MODEL) return fail("EMBEDDINGS_MODEL: is required when EMBEDDINGS_BASE_URL is set");
     if (d.SEARCH_PROVIDER === "searxng" && !d.SEARXNG_URL) return fail("SEARXNG_URL: is required when SEARCH_PROVIDER is searxng");
+    if (d.SEARCH_PROVIDER === "tavily" && !d.TAVILY_API_KEY) return fail("TAVILY_API_KEY: is required when SEARCH_PROVIDER is tavily");
+    if (d.SEARCH_PROVIDER === "brave" && !d.BRAVE_SEARCH_API_KEY) return fail("BRAVE_SEARCH_API_KEY: is required when SEARCH_PROVIDER is brave");
     if (d.IMAGES_BASE_URL && !d.IMAGES_MODEL) return fail("IMAGES_MODEL: is required when IMAGES_BASE_URL is set");
     if (d.PUBLISH_DEADLINE_MS !== undefined && d.PUBLISH_DEADLINE_MS >= d.REQUEST_TIMEOUT_MS) return fail("PUBLISH_DEADLINE_MS: must be below REQUEST_TIMEOUT_MS (the gateway waits that long for a publish)");
     if (d.HTTP_HEADERS_TIMEOUT_MS > d.HTTP_REQUEST_TIMEOUT_MS) return fail("HTTP_HEADERS_TIMEOUT_MS: must not exceed HTTP_REQUEST_TIMEOUT_MS");

@@ -1,5 +1,5 @@
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import { closeServers, listen, searchSite, startSearchSite } from "./search-site";
 
 /**
  * A local SearxNG instance (its JSON API, `GET /search?q=…&format=json&language=…`) and the local site its
@@ -270,24 +270,7 @@ export function pageAsMarkdown(page: CorpusPage): string {
   return [`# ${page.title}`, ...page.sections.flatMap((s) => [`## ${s.heading}`, ...s.paragraphs])].join("\n\n");
 }
 
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
-}
-
-function renderPage(page: CorpusPage): string {
-  const sections = page.sections
-    .map((s) => `<section><h2>${escapeHtml(s.heading)}</h2>${s.paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join("\n")}</section>`)
-    .join("\n");
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(page.title)}</title></head>
-<body><header><nav><a href="/">Home</a> | <a href="/guides/">Guides</a></nav></header>
-<main><article><h1>${escapeHtml(page.title)}</h1>
-${sections}</article></main><footer><p>Field Ops Guides</p></footer></body></html>`;
-}
-
-/** Result pages the site cannot serve usefully: the pipeline must skip them. */
-export const BROKEN_PATHS = { serverError: "/guides/outage", pdf: "/files/route-planning.pdf" };
-/** An address the URL guard refuses (a private range), which the fake also returns as a result. */
-export const PRIVATE_RESULT_URL = "http://10.0.0.1/internal/routes";
+export { BROKEN_PATHS, PRIVATE_RESULT_URL } from "./search-site";
 
 export interface SearchRequest {
   q: string;
@@ -307,37 +290,13 @@ export interface FakeSearxng {
   close(): Promise<void>;
 }
 
-const WORD = /[\p{L}\p{N}]+/gu;
-
-function relevance(page: CorpusPage, query: string): number {
-  const text = `${page.title} ${page.sections.map((s) => `${s.heading} ${s.paragraphs.join(" ")}`).join(" ")}`.toLowerCase();
-  const terms = (query.toLowerCase().match(WORD) ?? []).filter((t) => t.length > 3);
-  return terms.reduce((n, t) => n + (text.includes(t) ? 1 : 0), 0);
-}
-
-function listen(server: http.Server): Promise<string> {
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
-  });
-}
-
 /**
  * Starts the site and the search API. Every query returns the site's pages that share words with it (best
  * first), with a failing page, a PDF and a private address right after the first hit, as real result lists mix them in.
  */
 export async function startFakeSearxng(pages: CorpusPage[] = ROUTE_PLANNING_PAGES): Promise<FakeSearxng> {
-  const pageRequests: string[] = [];
-  const site = http.createServer((req, res) => {
-    const path = new URL(req.url ?? "/", "http://x").pathname;
-    pageRequests.push(path);
-    const page = pages.find((p) => p.path === path);
-    if (page) return void res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(renderPage(page));
-    if (path === BROKEN_PATHS.serverError) return void res.writeHead(500, { "content-type": "text/html" }).end("<h1>Internal error</h1>");
-    if (path === BROKEN_PATHS.pdf) return void res.writeHead(200, { "content-type": "application/pdf" }).end("%PDF-1.4\n");
-    res.writeHead(404, { "content-type": "text/html" }).end("<title>Not found</title>");
-  });
-  const siteUrl = await listen(site);
+  const site = await startSearchSite(pages);
+  const siteUrl = site.url;
 
   const searches: SearchRequest[] = [];
   let failures = 0;
@@ -353,28 +312,12 @@ export async function startFakeSearxng(pages: CorpusPage[] = ROUTE_PLANNING_PAGE
     }
     // SearxNG answers 403 when the JSON format is not enabled in settings.yml.
     if (request.format !== "json") return void res.writeHead(403, { "content-type": "text/html" }).end("<h1>Forbidden</h1>");
-    const ranked = pages
-      .map((p) => ({ p, score: relevance(p, request.q) }))
-      .filter((x) => x.score > 0)
-      .sort((a, b) => b.score - a.score);
-    const hits = ranked.map(({ p, score }, i) => ({
-      url: `${siteUrl}${p.path}`,
-      title: p.title,
-      content: p.sections[0].paragraphs[0].slice(0, 160),
-      engine: "duckduckgo",
-      engines: ["duckduckgo", "brave"],
-      positions: [i + 1],
-      score,
-      category: "general",
-      parsed_url: ["http", new URL(siteUrl).host, p.path, "", "", ""],
-    }));
-    const junk = [
-      { url: `${siteUrl}${BROKEN_PATHS.serverError}`, title: "Route planning outage", content: "", engine: "brave", engines: ["brave"], positions: [2], score: 0.5, category: "general" },
-      { url: `${siteUrl}${BROKEN_PATHS.pdf}`, title: "Route planning (PDF)", content: "", engine: "brave", engines: ["brave"], positions: [3], score: 0.4, category: "general" },
-      { url: PRIVATE_RESULT_URL, title: "Internal routes", content: "", engine: "brave", engines: ["brave"], positions: [4], score: 0.3, category: "general" },
-    ];
     // Real result lists mix in pages that cannot be read: here right after the best hit.
-    const results = [...hits.slice(0, 1), ...junk, ...hits.slice(1)];
+    const results = searchSite(pages, siteUrl, request.q).map(({ url, title, content, score, junk }, i) =>
+      junk
+        ? { url, title, content, engine: "brave", engines: ["brave"], positions: [i + 1], score, category: "general" }
+        : { url, title, content, engine: "duckduckgo", engines: ["duckduckgo", "brave"], positions: [i + 1], score, category: "general", parsed_url: ["http", new URL(siteUrl).host, new URL(url).pathname, "", "", ""] },
+    );
     res.writeHead(200, { "content-type": "application/json" }).end(
       JSON.stringify({ query: request.q, number_of_results: results.length, results, answers: [], corrections: [], infoboxes: [], suggestions: [], unresponsive_engines: [] }),
     );
@@ -385,16 +328,11 @@ export async function startFakeSearxng(pages: CorpusPage[] = ROUTE_PLANNING_PAGE
     url,
     siteUrl,
     searches,
-    pageRequests,
+    pageRequests: site.pageRequests,
     failNext(count, status = 429) {
       failures = count;
       failureStatus = status;
     },
-    async close() {
-      for (const s of [site, api]) {
-        s.closeAllConnections();
-        await new Promise<void>((resolve) => s.close(() => resolve()));
-      }
-    },
+    close: () => closeServers(site.server, api),
   };
 }

@@ -95,6 +95,16 @@ describe("the article stages", () => {
     expect(metas.plan).toMatchObject({ target_words: 600, clamped: { requested: 400, used: 600 } });
   });
 
+  it("says in the research meta how many sources deep research read, and how many queries it asked per section", async () => {
+    const { deps } = fakeDeps();
+    const { state, metas } = await runStages(deps, { ...INPUT, mode: "deep_research" }, ["recon", "plan", "research"]);
+    const brandSources = new Set((state.evidence as Evidence[]).filter((e) => e.origin === "brand").map((e) => e.url));
+    expect(brandSources.size).toBeGreaterThan(0);
+    expect(metas.research).toMatchObject({ depth: "deep_research", queries_per_section: 3, sources_read: brandSources.size, pages_fetched: 0 });
+    const standard = await runStages(fakeDeps().deps, INPUT, ["recon", "plan", "research"]);
+    expect(standard.metas.research).toMatchObject({ depth: "standard", queries_per_section: 1 });
+  });
+
   it("refuses an unknown stage and stages run out of order", async () => {
     const { deps } = fakeDeps();
     const call = (stage: string): StageCallParams => ({ job_id: JOB_ID, org_id: ORG_ID, type: "article", stage, stage_index: 0, fence: 1, input: INPUT, state: {} });

@@ -1,7 +1,8 @@
 import { decideBriefByRules } from "../../services/pipeline/article/brief/recon";
 import { planOutlineByRules } from "../../services/pipeline/article/brief/outline";
 import { gatherEvidence, RESEARCH_DEPTH, researchQueries } from "../../services/pipeline/article/evidence/research";
-import { fetchReadableDocument, SearxngProvider } from "../../services/pipeline/article/evidence/web-search";
+import { fetchReadableDocument } from "../../services/pipeline/article/evidence/web-search";
+import { SearxngProvider } from "../../services/pipeline/article/evidence/search/searxng";
 import { EvidencePool, MAX_QUOTE_CHARS, boundedQuote } from "../../services/pipeline/article/evidence/passages";
 import type { RetrievedChunk } from "../../shared/schemas/brand";
 import { BROKEN_PATHS, PRIVATE_RESULT_URL, ROUTE_PLANNING_PAGES, startFakeSearxng, type FakeSearxng } from "../support/fake-searxng";
@@ -69,6 +70,41 @@ describe("SearxNG", () => {
     expect(deep.report.queries.length).toBeGreaterThan(standard.report.queries.length);
     expect(deep.report.sources.length).toBeGreaterThan(standard.report.sources.length);
     expect(deep.evidence.length).toBeGreaterThan(standard.evidence.length);
+    // The report says how deep it went and how many sources it read.
+    expect(standard.report.queries_per_section).toBe(1);
+    expect(deep.report.queries_per_section).toBe(3);
+    expect(deep.report.sources_read).toBe(deep.report.pages_fetched);
+    expect(deep.report.sources_read).toBeGreaterThan(standard.report.sources_read);
+  });
+
+  it("counts the distinct pages read and knowledge-base sources used as sources_read", async () => {
+    const brief = decideBriefByRules(input("deep_research"), null);
+    const outline = planOutlineByRules(brief, 1000, [{ heading: "Arrival windows", weight: 1 }]);
+    const depth = RESEARCH_DEPTH.deep_research;
+    const text = (path: string) => ROUTE_PLANNING_PAGES.find((p) => p.path === path)!.sections[0].paragraphs;
+    // Three chunks from two sources: one crawled page, one pasted text (cited by the platform's address of it).
+    const chunks: RetrievedChunk[] = [
+      { chunk_id: "c1", source_id: "s1", url: "https://brand.example/routes", title: "Routes", heading_path: [], text: text("/guides/route-planning-basics")[0], context: "", score: 1 },
+      { chunk_id: "c2", source_id: "s1", url: "https://brand.example/routes", title: "Routes", heading_path: [], text: text("/guides/route-planning-basics")[1], context: "", score: 0.9 },
+      { chunk_id: "c3", source_id: "s2", url: null, title: "Pasted", heading_path: [], text: text("/guides/maintenance-contracts")[0], context: "", score: 0.8 },
+    ];
+    const { evidence, report } = await gatherEvidence(
+      {
+        retrieve: async () => chunks,
+        sourceAddress: (id) => `https://api.example/v1/brand-profiles/p1/sources/${id}`,
+        search: new SearxngProvider({ baseUrl: searx.url }),
+        fetchDocument: (url) => fetchReadableDocument(url, policy),
+        now: () => new Date(),
+      },
+      brief,
+      researchQueries(outline, brief, depth),
+      depth,
+    );
+    const brandUrls = new Set(evidence.filter((e) => e.origin === "brand").map((e) => e.url));
+    expect(brandUrls).toEqual(new Set(["https://brand.example/routes", "https://api.example/v1/brand-profiles/p1/sources/s2"]));
+    expect(report.pages_fetched).toBeGreaterThan(3);
+    expect(report.sources_read).toBe(report.pages_fetched + 2);
+    expect(report.queries_per_section).toBe(3);
   });
 });
 

@@ -14,7 +14,8 @@ import type { StageCallParams, StageProgressParams } from "../../../shared/schem
 import { orgId, uuid } from "../../../shared/validation";
 import type { LocalHandler } from "../engine/dispatch";
 import { buildGeneratedArticle, runArticleStage, type ArticleStageDeps } from "./stages";
-import { fetchReadableDocument, SearxngProvider } from "./evidence/web-search";
+import { fetchReadableDocument } from "./evidence/web-search";
+import { searchProviderFrom } from "./evidence/search/from-config";
 
 /** Retrieval queries are capped by brand-knowledge.retrieve's schema. */
 const MAX_QUERY_CHARS = 2000;
@@ -27,8 +28,8 @@ function articleProviders(cfg: Config): ArticleProviders {
   return {
     complete: chatModelFrom(cfg),
     modelRetries: cfg.LLM_MAX_RETRIES,
-    search: cfg.SEARCH_PROVIDER === "searxng" && cfg.SEARXNG_URL ? new SearxngProvider({ baseUrl: cfg.SEARXNG_URL }) : undefined,
-    // A result page gets the crawler's per-page time: the same kind of fetch.
+    search: searchProviderFrom(cfg),
+    // Whichever engine found it, a result page is fetched through the URL guard, with the crawler's per-page time: the same kind of fetch.
     fetchDocument: (url) => fetchReadableDocument(url, policy, cfg.CRAWL_PAGE_TIMEOUT_MS),
     generateImage: imageModelFrom(cfg),
   };

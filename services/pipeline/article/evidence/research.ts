@@ -3,7 +3,7 @@ import type { ArticleMode } from "../../../../shared/schemas/articles";
 import type { RetrievedChunk } from "../../../../shared/schemas/brand";
 import type { ExtractedDocument } from "../../../../shared/text/document";
 import { EvidencePool, evidenceFromChunk, passagesFromDocument, type EvidenceDraft } from "./passages";
-import type { SearchProvider } from "./web-search";
+import type { SearchProvider } from "./search/provider";
 import type { ArticleBrief, Evidence, Outline, PlannedSection } from "../types";
 
 export interface ResearchDeps {
@@ -113,6 +113,10 @@ export interface ResearchReport {
   pages_fetched: number;
   pages_failed: number;
   search_errors: number;
+  /** Distinct sources research read: web pages that read well, plus knowledge-base sources whose passages entered the pool. */
+  sources_read: number;
+  /** Queries asked per section at this depth (deep_research asks more). */
+  queries_per_section: number;
   sources: string[];
   evidence: number;
 }
@@ -188,6 +192,8 @@ export async function gatherEvidence(
   for (let r = 0; r < rounds && !pool.full; r++) for (const list of candidates) if (list[r]) pool.add(list[r]);
   const evidence = pool.toArray();
   const added = evidence.slice(existing.length);
+  // A knowledge-base source is cited by one address (its page, or the platform's address of a pasted text), whichever chunk was quoted.
+  const brandSources = new Set(added.filter((e) => e.origin === "brand").map((e) => e.url));
   return {
     evidence,
     report: {
@@ -198,6 +204,8 @@ export async function gatherEvidence(
       pages_fetched: readable.size,
       pages_failed: failed,
       search_errors: searchErrors,
+      sources_read: readable.size + brandSources.size,
+      queries_per_section: depth.queriesPerSection,
       sources: [...new Set(added.map((e) => e.url))].slice(0, 30),
       evidence: evidence.length,
     },
