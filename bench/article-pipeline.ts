@@ -50,6 +50,8 @@ async function measure(model: FakeOpenAI, search: { url: string } | undefined): 
       LLM_BASE_URL: model.baseURL,
       LLM_MODEL: "bench-model",
       LLM_MAX_RETRIES: "0",
+      // The fake answers any number of calls at once: no cap, so model_ms is the model's time, not a wait for a slot.
+      LLM_CONCURRENCY: "1000",
       ...(search ? { SEARCH_PROVIDER: "searxng", SEARXNG_URL: search.url } : {}),
     },
   });

@@ -106,6 +106,8 @@ const envSchema = z.object({
   CRAWL_PAGE_TIMEOUT_MS: positiveInt.default(10000),
   LLM_TIMEOUT_MS: positiveInt.default(60000),
   LLM_MAX_RETRIES: z.string().regex(/^\d+$/, "must be a whole number").transform(Number).pipe(z.number().int().min(0).max(10)).default(3),
+  // Model calls in flight at once per process, shared round-robin between jobs (docs/article-pipeline.md, "Model calls").
+  LLM_CONCURRENCY: positiveInt.default(8),
   IMAGES_BASE_URL: z.string().url("must be a URL").optional(),
   IMAGES_API_KEY: z.string().min(1).optional(),
   IMAGES_MODEL: z.string().min(1).optional(),

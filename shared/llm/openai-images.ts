@@ -1,4 +1,5 @@
 import OpenAI from "openai";
+import { reportingTimeout } from "./attempt-timeout";
 
 export interface GeneratedImageBytes {
   bytes: Buffer;
@@ -18,18 +19,21 @@ export interface OpenAICompatibleImagesOptions {
   apiKey: string;
   model: string;
   timeoutMs?: number;
-  maxRetries?: number;
   /** 1024x1024 is the one size every OpenAI image model (and most compatible servers) accepts. */
   size?: "1024x1024";
 }
 
-/** `POST {baseURL}/images/generations` with `response_format: "b64_json"`: the bytes come back in the answer, no second fetch. */
+/**
+ * `POST {baseURL}/images/generations` with `response_format: "b64_json"`: the bytes come back in the answer, no
+ * second fetch. One HTTP attempt per call; `from-config.ts` adds the retries and the process's scheduler.
+ */
 export function openAICompatibleImages(options: OpenAICompatibleImagesOptions): GenerateImageFn {
-  const client = new OpenAI({ baseURL: options.baseURL, apiKey: options.apiKey, timeout: options.timeoutMs ?? 120_000, maxRetries: options.maxRetries ?? 2 });
+  const timeout = options.timeoutMs ?? 120_000;
+  const client = new OpenAI({ baseURL: options.baseURL, apiKey: options.apiKey, timeout, maxRetries: 0 });
   const size = options.size ?? "1024x1024";
   const [requestedWidth, requestedHeight] = size.split("x").map(Number);
   return async (prompt) => {
-    const response = await client.images.generate({ model: options.model, prompt, n: 1, size, response_format: "b64_json" });
+    const response = await reportingTimeout(timeout, () => client.images.generate({ model: options.model, prompt, n: 1, size, response_format: "b64_json" }));
     const b64 = response.data?.[0]?.b64_json;
     if (!b64) throw new Error("the images endpoint returned no image data");
     const bytes = Buffer.from(b64, "base64");

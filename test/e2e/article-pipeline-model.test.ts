@@ -120,4 +120,26 @@ describe("article pipeline: model writer and web research over HTTP", () => {
       model.setChat(articleModelResponder());
     }
   });
+
+  // Last in this file: the 429s pause the platform's new model calls for a second each.
+  it("fails the job when the model keeps answering 429, after waiting what Retry-After asks, and restores the balance exactly", async () => {
+    model.setChat(() => ({ status: 429, headers: { "retry-after": "1" } }));
+    try {
+      const { key, api, usage } = await newOrg();
+      const before = (await usage()).credit_balance;
+      const from = model.requests.length;
+      const created = await api("/v1/articles", { method: "POST", body: ARTICLE });
+      expect(created.body.credits_charged).toBe(10);
+      const job = await waitForJob(platform.url, key, created.body.id);
+      expect(job.status).toBe("failed");
+      expect(job.error).toBe("Understanding the topic and brand failed: The model request failed after 2 retries: 429 Rate limit reached");
+      const calls = model.requests.slice(from).filter((r) => r.path === "/v1/chat/completions");
+      expect(calls).toHaveLength(3);
+      // Each retry came after the second the provider asked for (generous bound: timers and scheduling).
+      for (let i = 1; i < calls.length; i++) expect(calls[i].receivedAt - calls[i - 1].answeredAt!).toBeGreaterThanOrEqual(900);
+      expect((await usage()).credit_balance).toBe(before);
+    } finally {
+      model.setChat(articleModelResponder());
+    }
+  });
 });

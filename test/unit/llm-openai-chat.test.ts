@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { APIConnectionError } from "openai";
+import { APIConnectionTimeoutError } from "openai";
 import { openAICompatibleComplete } from "../../shared/llm/openai-chat";
+import { retryingComplete } from "../../shared/llm/retry";
 
 interface Recorded {
   method: string;
@@ -50,7 +51,7 @@ describe("openAICompatibleComplete", () => {
   it("posts the chat request and returns the answer with its token usage", async () => {
     const server = await fakeChatServer((_, res, body) => completion(res, body.model, "This chunk covers encryption."));
     try {
-      const complete = openAICompatibleComplete({ baseURL: server.baseURL, apiKey: "sk-test-123", model: "gpt-4o-mini", maxRetries: 0 });
+      const complete = openAICompatibleComplete({ baseURL: server.baseURL, apiKey: "sk-test-123", model: "gpt-4o-mini" });
       const messages = [
         { role: "system" as const, content: "You situate passages." },
         { role: "user" as const, content: "<document>…</document>" },
@@ -60,6 +61,20 @@ describe("openAICompatibleComplete", () => {
       expect(server.calls).toHaveLength(1);
       expect(server.calls[0]).toMatchObject({ method: "POST", url: "/v1/chat/completions", authorization: "Bearer sk-test-123" });
       expect(server.calls[0].body).toEqual({ model: "gpt-4o-mini", messages, temperature: 0, max_tokens: 150 });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("makes one attempt per call", async () => {
+    const server = await fakeChatServer((_, res) => {
+      res.writeHead(503, { "content-type": "application/json" });
+      res.end(JSON.stringify({ error: { message: "overloaded", type: "server_error", code: null, param: null } }));
+    });
+    try {
+      const complete = openAICompatibleComplete({ baseURL: server.baseURL, apiKey: "k", model: "m" });
+      await expect(complete([{ role: "user", content: "hi" }])).rejects.toMatchObject({ status: 503 });
+      expect(server.calls).toHaveLength(1);
     } finally {
       await server.close();
     }
@@ -76,7 +91,8 @@ describe("openAICompatibleComplete", () => {
       res.end(JSON.stringify({ id: "x", object: "chat.completion", created: 1, model: body.model, choices: [{ index: 0, message: { role: "assistant", content: "ok" }, finish_reason: "stop" }] }));
     });
     try {
-      const complete = openAICompatibleComplete({ baseURL: server.baseURL, apiKey: "k", model: "llama3.1", maxRetries: 1 });
+      // One attempt per call (the SDK's retries are off); the retries are retry.ts's.
+      const complete = retryingComplete(openAICompatibleComplete({ baseURL: server.baseURL, apiKey: "k", model: "llama3.1" }), { maxRetries: 1 });
       await expect(complete([{ role: "user", content: "hi" }])).resolves.toEqual({ text: "ok", tokensIn: 0, tokensOut: 0 });
       expect(server.calls).toHaveLength(2);
       expect(server.calls[1].body).not.toHaveProperty("max_tokens");
@@ -88,9 +104,9 @@ describe("openAICompatibleComplete", () => {
   it("gives up after the timeout when the server does not answer", async () => {
     const server = await fakeChatServer(() => undefined);
     try {
-      const complete = openAICompatibleComplete({ baseURL: server.baseURL, apiKey: "k", model: "m", timeoutMs: 200, maxRetries: 0 });
-      // The SDK aborts the request; depending on the moment it reports a timeout or a connection error (its parent class).
-      await expect(complete([{ role: "user", content: "hi" }])).rejects.toBeInstanceOf(APIConnectionError);
+      const complete = openAICompatibleComplete({ baseURL: server.baseURL, apiKey: "k", model: "m", timeoutMs: 200 });
+      // The SDK aborts the request; whatever connection error it then reports, one at the deadline is the timeout.
+      await expect(complete([{ role: "user", content: "hi" }])).rejects.toBeInstanceOf(APIConnectionTimeoutError);
       expect(server.calls).toHaveLength(1);
     } finally {
       await server.close();

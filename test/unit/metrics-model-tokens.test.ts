@@ -16,7 +16,7 @@ describe("model token metrics", () => {
   };
 
   it("adds each call's prompt and completion tokens", async () => {
-    const complete = openAICompatibleComplete({ baseURL: fake.baseURL, apiKey: "test", model: "metrics-model", maxRetries: 0 });
+    const complete = openAICompatibleComplete({ baseURL: fake.baseURL, apiKey: "test", model: "metrics-model" });
     const [inBefore, outBefore] = [await tokens("in", "metrics-model"), await tokens("out", "metrics-model")];
     await complete([{ role: "user", content: "hello" }]);
     await complete([{ role: "user", content: "again" }]);

@@ -311,7 +311,7 @@ export const ARTICLE_STAGE_KEYS = Object.keys(STAGES);
 export async function runArticleStage(deps: ArticleStageDeps, call: StageCallParams): Promise<StageOutcome> {
   const run = (STAGES as Record<string, StageRunner | undefined>)[call.stage];
   if (!run) throw new Error(`unknown article stage "${call.stage}"`);
-  const model = deps.complete ? new MeteredModel(deps.complete, deps.recordTokens, deps.modelRetries) : undefined;
+  const model = deps.complete ? new MeteredModel(deps.complete, deps.recordTokens, deps.modelRetries, call.job_id) : undefined;
   let outcome: StageOutcome;
   try {
     outcome = await run(deps, call, parseArticleInput(call.input), model);

@@ -11,7 +11,7 @@ export interface ModelUsage {
   model_ms: number;
 }
 
-/** A failed model call after the SDK's retries: fails the stage (and so the job, whose credits are refunded). */
+/** A failed model call after its retries: fails the stage (and so the job, whose credits are refunded). */
 export class ModelFailure extends Error {
   constructor(message: string) {
     super(message);
@@ -22,8 +22,9 @@ export class ModelFailure extends Error {
 /**
  * The chat model as the stages use it: every call's tokens are sent to billing as soon as it returns (without
  * holding up the next step; the stage settles them before it ends), and its usage and time are counted for
- * the stage's meta. A transport failure (after the retries) throws
- * a ModelFailure with a readable reason; an answer that is not what was asked is the caller's to handle.
+ * the stage's meta (the time a call waits for a slot of the process's scheduler included). A transport failure
+ * (after the retries) throws a ModelFailure with a readable reason; an answer that is not what was asked is the
+ * caller's to handle.
  */
 export class MeteredModel {
   readonly usage: ModelUsage = { calls: 0, tokens_in: 0, tokens_out: 0, model_ms: 0 };
@@ -33,13 +34,15 @@ export class MeteredModel {
     private readonly complete: CompleteFn,
     private readonly recordTokens: (tokensIn: number, tokensOut: number) => Promise<void>,
     private readonly maxRetries: number,
+    /** The job whose calls these are: every call carries it (`options.job`), so the process's scheduler shares slots fairly between jobs. */
+    private readonly job?: string,
   ) {}
 
   async text(messages: ChatMessage[], options?: CompleteOptions): Promise<string> {
     const started = performance.now();
     let answer;
     try {
-      answer = await this.complete(messages, options);
+      answer = await this.complete(messages, this.job === undefined ? options : { ...options, job: this.job });
     } catch (err) {
       throw new ModelFailure(describeModelFailure(err, this.maxRetries));
     } finally {
