@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { createOrgWithKey } from "../test/support/admin";
 import { ADMIN_TOKEN } from "../test/support/cluster";
 import { articleModelResponder, startFakeOpenAI, type FakeOpenAI, type LoggedRequest } from "../test/support/fake-openai";
@@ -12,6 +14,7 @@ const LATENCY_MS = numberOption("BENCH_MODEL_LATENCY_MS", 1000);
 /** Knowledge-base pages pasted as text sources (the issue's measure used two). */
 const PAGES = numberOption("BENCH_MODEL_PATH_PAGES", 2);
 const AT_ONCE = 5;
+const RESULTS = path.resolve(__dirname, "../../bench/results");
 
 const REQUESTS = {
   standard: { topic: "Route planning for field service teams", target_keyword: "route planning", target_words: 1600, mode: "standard" },
@@ -107,6 +110,11 @@ export async function benchModelPath(): Promise<Record<string, unknown>> {
       const tokens = calls.reduce((t, c) => t + (c.usage ? c.usage.prompt_tokens + c.usage.completion_tokens : 0), 0);
       const after = await usageTokens();
       const words = jobs.reduce((t, j) => t + bodyWords(j), 0);
+      // The article itself, to be read (bench/results/model-path-<mode>.md): a number is not a reading.
+      if (n === 1) {
+        const article = (await api(`/v1/articles/${(jobs[0] as Job & { result: { article_id: string } }).result.article_id}`)).body;
+        fs.writeFileSync(path.join(RESULTS, `model-path-${body.mode}.md`), `# ${article.title}\n\n${article.content_markdown}\n`);
+      }
       return {
         jobs: n,
         wall_ms: wallMs,

@@ -4,6 +4,8 @@ import { articleModelResponder, startFakeOpenAI, type FakeOpenAI } from "../supp
 import { ROUTE_PLANNING_PAGES, startFakeSearxng, type FakeSearxng } from "../support/fake-searxng";
 import { client } from "../support/http";
 import { waitForJob } from "../support/jobs";
+import { jobEventSource } from "../support/sse";
+import { waitFor } from "../support/wait";
 import { spawnPlatform, tempDir, type PlatformProcess } from "../support/platform";
 
 const UNSUPPORTED = "Route planning was invented on the Moon in 1802 by a crew of astronauts.";
@@ -140,6 +142,42 @@ describe("article pipeline: model writer and web research over HTTP", () => {
       expect((await usage()).credit_balance).toBe(before);
     } finally {
       model.setChat(articleModelResponder());
+    }
+  });
+
+  it("writes the sections side by side, the search metadata beside them, and the live events show both stages running", async () => {
+    model.setDelay(400);
+    try {
+      const { key, api } = await newOrg();
+      const from = model.requests.length;
+      const created = await api("/v1/articles", { method: "POST", body: ARTICLE });
+      const events = jobEventSource(`${platform.url}/v1/jobs/${created.body.id}/events`, key);
+      const job = await waitForJob(platform.url, key, created.body.id);
+      expect(job.status).toBe("succeeded");
+      await waitFor(() => (events.events.some((e) => e.event === "job.succeeded") ? true : undefined), "the final event");
+      events.close();
+
+      // Every section's call was made before the first of them was answered: one round trip for the draft.
+      // (A thin section the edit researches again and rewrites comes after the draft's end: not counted.)
+      const draftEnded = Date.parse(job.stages.find((s: any) => s.key === "draft").endedAt);
+      const sectionCalls = model.requests
+        .slice(from)
+        .filter((r) => r.body?.messages?.[0]?.content.startsWith("You write one section") && r.receivedAt <= draftEnded);
+      const outlineSize = job.stages.find((s: any) => s.key === "plan").meta.sections;
+      expect(sectionCalls.length).toBe(outlineSize);
+      const firstAnswer = Math.min(...sectionCalls.map((c) => c.answeredAt!));
+      expect(sectionCalls.every((c) => c.receivedAt < firstAnswer)).toBe(true);
+      // Each passage went to one section only.
+      const cited = sectionCalls.map((c) => [...String(c.body.messages[1].content).matchAll(/^\[(e\d+)\]/gm)].map((m) => m[1]));
+      expect(new Set(cited.flat()).size).toBe(cited.flat().length);
+
+      const stage = (key: string) => job.stages.find((s: any) => s.key === key);
+      expect(Date.parse(stage("seo").startedAt)).toBeLessThan(Date.parse(stage("draft").endedAt));
+      const overlapping = events.events.filter((e) => e.data.stages?.filter((s: any) => s.status === "running").length >= 2);
+      expect(overlapping.length).toBeGreaterThan(0);
+      expect(overlapping.some((e) => ["draft", "seo"].every((k) => e.data.stages.find((s: any) => s.key === k).status === "running"))).toBe(true);
+    } finally {
+      model.setDelay(0);
     }
   });
 });
