@@ -1,4 +1,5 @@
 import jsonld from "jsonld";
+import { stageNeeds } from "../../shared/job-types";
 import { articleMetrics } from "../../shared/text/metrics";
 import { countWords, sentencesOf } from "../../shared/text/segment";
 import { createOrgWithKey } from "../support/admin";
@@ -91,10 +92,13 @@ describe("article pipeline: offline writer over HTTP", () => {
     expect(job.error).toBeNull();
     expect(job.status).toBe("succeeded");
 
-    // Every stage ran, in order, each after the one before.
+    // Every stage ran, each after the stages it needs had ended (seo beside the draft, the cover beside the edit).
     expect(job.stages.map((s: any) => [s.key, s.status])).toEqual(ARTICLE_STAGES.map((k) => [k, "done"]));
-    const times = job.stages.flatMap((s: any) => [Date.parse(s.startedAt), Date.parse(s.endedAt)]);
-    for (let i = 1; i < times.length; i++) expect(times[i]).toBeGreaterThanOrEqual(times[i - 1]);
+    const at = new Map<string, { start: number; end: number }>(job.stages.map((s: any) => [s.key, { start: Date.parse(s.startedAt), end: Date.parse(s.endedAt) }]));
+    for (const key of ARTICLE_STAGES) {
+      expect(at.get(key)!.end).toBeGreaterThanOrEqual(at.get(key)!.start);
+      for (const need of stageNeeds("article", key)) expect(at.get(key)!.start).toBeGreaterThanOrEqual(at.get(need)!.end);
+    }
     const meta = Object.fromEntries(job.stages.map((s: any) => [s.key, s.meta]));
     expect(meta.research.brand_passages).toBeGreaterThan(5);
     expect(meta.draft).toMatchObject({ writer: "extractive" });
