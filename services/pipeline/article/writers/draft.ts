@@ -158,7 +158,7 @@ async function writeSections(
   written: (result: WrittenSection) => void,
 ): Promise<WrittenSection[]> {
   if (writer.drafting === "side-by-side") {
-    const assigned = assignEvidence(outline, passagesAbout(evidence, brief), brief.language);
+    const assigned = assignEvidence(outline, passagesAbout(evidence, brief), brief);
     const byId = new Map(evidence.map((e) => [e.id, e]));
     return Promise.all(
       outline.sections.map(async (section) => {

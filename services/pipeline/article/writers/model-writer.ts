@@ -106,6 +106,8 @@ export class ModelSectionWriter implements SectionWriter {
     const pack = languagePack(brief.language);
     const cited = new Set(input.earlier.flatMap((s) => s.paragraphs.flatMap((p) => p.sentences.flatMap((x) => x.cites))));
     const passages = input.passages ?? passagesForSection(passagesAbout(input.evidence, brief), section.query, brief.topic, brief.language, cited);
+    // Nothing to write from: the section is not written (and no model is paid to write it from nothing).
+    if (!passages.length) return { section: { key: section.key, role: section.role, heading: section.heading, paragraphs: [] }, droppedCitations: 0 };
     // The article's part of the prompt comes first and is the same for every section (providers cache a
     // repeated prefix); what is this section's own follows.
     const user = [

@@ -1,0 +1,51 @@
+import { decideBriefByRules } from "../../services/pipeline/article/brief/recon";
+import { assignEvidence } from "../../services/pipeline/article/writers/assignment";
+import type { Evidence, Outline, PlannedSection } from "../../services/pipeline/article/types";
+
+const brief = decideBriefByRules(
+  { topic: "Route planning for field service teams", target_keyword: "route planning", language: "en", mode: "standard", target_words: 800, derivatives: [], image: false } as never,
+  null,
+  [],
+);
+
+const passage = (id: string, quote: string, heading = ""): Evidence => ({ id, url: `https://guides.example/${id}`, title: "Field service guide", heading, quote, fetched_at: "2026-01-01T00:00:00Z", origin: "web" });
+
+const POOL: Evidence[] = [
+  passage("e1", "Route planning decides how much of a technician's day is spent working and how much is spent driving. Cutting that share adds billable jobs."),
+  passage("e2", "Teams that cluster jobs within a 15-minute drive radius save between 40 and 70 minutes of driving per technician per day.", "Clustering"),
+  passage("e3", "Clustering works best when the office books new jobs into days when a technician is already nearby in the same neighbourhood.", "Clustering"),
+  passage("e4", "Most residential service companies offer arrival windows of two to four hours; a two-hour window is a common compromise.", "Arrival windows"),
+  passage("e5", "Customers told about a delay before the arrival window ends rarely complain about the late arrival.", "Arrival windows"),
+  passage("e6", "Good route planning also makes arrival times predictable and lets dispatchers plan the evening before."),
+];
+
+const section = (key: string, role: PlannedSection["role"], heading: string, budget: number): PlannedSection => ({ key, role, heading, brief: heading, query: `${heading} route planning`, budget });
+
+const outline = (sections: PlannedSection[]): Outline => ({ requested_words: 800, target_words: 800, planned_by: "rules", sections });
+
+describe("evidence shared out for sections written side by side", () => {
+  it("gives each passage to one section, a body section its own material, the introduction what no heading claims", () => {
+    const plan = outline([
+      section("intro", "intro", "", 80),
+      section("s1", "body", "Clustering jobs by neighbourhood", 200),
+      section("s2", "body", "Arrival windows customers trust", 200),
+      section("s3", "body", "Keeping parts on the van", 200),
+      section("end", "conclusion", "Conclusion", 60),
+    ]);
+    const assigned = assignEvidence(plan, POOL, brief);
+    const all = [...assigned.values()].flat();
+    expect(new Set(all).size).toBe(all.length);
+    expect(assigned.get("s1")!.sort()).toEqual(["e2", "e3"]);
+    expect(assigned.get("s2")!.sort()).toEqual(["e4", "e5"]);
+    // Nothing in the pool is about van stock: the section gets nothing rather than another section's material.
+    expect(assigned.get("s3")).toEqual([]);
+    expect([...assigned.get("intro")!, ...assigned.get("end")!].sort()).toEqual(["e1", "e6"]);
+  });
+
+  it("stops giving a section passages once it holds about 1.6 × its budget in words", () => {
+    const plan = outline([section("s1", "body", "Clustering jobs by neighbourhood", 10), section("s2", "body", "Arrival windows customers trust", 10)]);
+    const assigned = assignEvidence(plan, POOL, brief);
+    expect(assigned.get("s1")).toHaveLength(1);
+    expect(assigned.get("s2")).toHaveLength(1);
+  });
+});
