@@ -38,6 +38,7 @@ type Job = {
 };
 
 const round = (n: number, digits = 2) => Number(n.toFixed(digits));
+const pick = (meta: Record<string, unknown> | undefined, keys: string[]) => Object.fromEntries(keys.filter((k) => meta?.[k] !== undefined).map((k) => [k, meta![k]]));
 
 /** The most model requests in flight at once among `calls` (from arrival and answer times). */
 function peakConcurrency(calls: readonly LoggedRequest[]): number {
@@ -126,7 +127,7 @@ export async function benchModelPath(): Promise<Record<string, unknown>> {
         tokens,
         tokens_per_word: words ? round(tokens / words, 1) : null,
         usage_exact: after.in - before.in + (after.out - before.out) === tokens,
-        stages: n === 1 ? jobs[0].stages.map((s) => ({ key: s.key, ms: s.startedAt && s.endedAt ? Date.parse(s.endedAt) - Date.parse(s.startedAt) : null, calls: s.meta?.model_calls ?? 0 })) : undefined,
+        stages: n === 1 ? jobs[0].stages.map((s) => ({ key: s.key, ms: s.startedAt && s.endedAt ? Date.parse(s.endedAt) - Date.parse(s.startedAt) : null, calls: s.meta?.model_calls ?? 0, ...pick(s.meta, ["empty_sections", "dropped_sections", "re_researched", "rewritten", "faq"]) })) : undefined,
       };
     };
 

@@ -42,6 +42,19 @@ describe("evidence shared out for sections written side by side", () => {
     expect([...assigned.get("intro")!, ...assigned.get("end")!].sort()).toEqual(["e1", "e6"]);
   });
 
+  it("an overview heading takes what no heading claims; a heading sharing one word with a passage does not take it", () => {
+    const plan = outline([
+      section("s0", "body", "Route planning: the essentials", 300),
+      section("s1", "body", "Matching skills to jobs", 200),
+      section("s2", "body", "Arrival windows customers trust", 200),
+    ]);
+    const assigned = assignEvidence(plan, POOL, brief);
+    // e2 and e3 say "jobs", not skills: they are not about matching skills to jobs.
+    expect(assigned.get("s1")).toEqual([]);
+    // The overview takes what is clearly about route planning; e3 (clustering, no word of the topic) is left unsent.
+    expect(assigned.get("s0")!.sort()).toEqual(["e1", "e2", "e6"]);
+  });
+
   it("stops giving a section passages once it holds about 1.6 × its budget in words", () => {
     const plan = outline([section("s1", "body", "Clustering jobs by neighbourhood", 10), section("s2", "body", "Arrival windows customers trust", 10)]);
     const assigned = assignEvidence(plan, POOL, brief);

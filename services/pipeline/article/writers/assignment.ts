@@ -1,6 +1,8 @@
 import { Bm25Index } from "../../../../shared/text/bm25";
 import { countWords } from "../../../../shared/text/segment";
 import { tokenize } from "../../../../shared/text/tokenize";
+import { termSet } from "../evidence/similarity";
+import { analyseRequest } from "../relevance";
 import type { ArticleBrief, Evidence, Outline, PlannedSection } from "../types";
 
 /**
@@ -14,26 +16,26 @@ const MAX_PASSAGES = 10;
 const STRONG_MATCH = 0.5;
 
 /**
- * What a section is ranked by: a body section's own words (its heading without the topic's and keyword's,
- * which every section shares), or the whole query when the heading has none; the introduction and the
- * conclusion, which speak of the whole topic, by the query. `general`: a section that may take any passage
- * about the topic.
+ * A body section's own words: the subject of its heading (the relevance model's `analyseRequest`: without an
+ * angle such as "the essentials") without the topic's and keyword's words, which every section shares. None for
+ * the introduction, the conclusion, and a heading that adds nothing to the topic: those speak of the whole topic.
  */
-function rankingOf(section: PlannedSection, brief: ArticleBrief): { query: string; general: boolean } {
-  if (section.role !== "body") return { query: section.query, general: true };
+function ownTerms(section: PlannedSection, brief: ArticleBrief): string[] {
+  if (section.role !== "body") return [];
   const shared = new Set(tokenize(`${brief.topic} ${brief.keyword}`, brief.language));
-  const own = tokenize(section.heading, brief.language).filter((t) => !shared.has(t));
-  return own.length ? { query: own.join(" "), general: false } : { query: section.query, general: true };
+  return [...new Set(analyseRequest(section.heading, "", brief.language).subject.map((t) => t.term).filter((t) => !shared.has(t)))];
 }
 
 /**
  * The evidence of an outline shared out before its sections are written side by side, each passage to one
  * section only, so sections that cannot see each other's text still do not retell the same evidence (the
- * outline's headings and briefs tell each writer what the others cover). Sections take turns picking the
+ * outline's headings and briefs tell each writer what the others cover). The introduction first picks the
+ * passage most about the whole topic; then sections take turns picking the
  * passage that matches them best (BM25 over title, heading and quote) until each holds about
- * `EVIDENCE_PER_WORD` × its budget in words: first passages that are clearly theirs (at least half their best
- * match on their own words), then weaker matches of their own words; only the introduction, the conclusion
- * and sections whose heading adds nothing to the topic take what no heading claims. A section with no passage
+ * `EVIDENCE_PER_WORD` × its budget in words: first passages that are clearly theirs (holding half their own
+ * words, and matching them at least half as well as their best), then weaker such matches; only the
+ * introduction, the conclusion and sections whose heading adds nothing to the topic ("Route planning: the
+ * essentials") take what no heading claims and is clearly about the whole topic. A section with no passage
  * of its own gets none: it is not written (rather than written from another section's material), and
  * passages nobody takes are not sent (they are paid for and would be padding).
  */
@@ -41,16 +43,26 @@ export function assignEvidence(outline: Outline, about: readonly Evidence[], bri
   const lang = brief.language;
   const index = Bm25Index.fromTexts(about.map((e) => ({ id: e.id, text: `${e.title}\n${e.heading ?? ""}\n${e.quote}` })), lang);
   const words = new Map(about.map((e) => [e.id, countWords(e.quote, lang)]));
+  const terms = new Map(about.map((e) => [e.id, termSet(`${e.heading ?? ""} ${e.quote}`, lang)]));
   const rankings = outline.sections.map((section) => {
-    const { query, general } = rankingOf(section, brief);
-    const hits = index.search(query, Infinity, lang).filter((h) => h.score > 0);
+    const own = ownTerms(section, brief);
+    if (!own.length) return { section, general: true, strong: [] as string[], any: [] as string[] };
+    // A passage is about the section when it holds at least half of the section's own words ("jobs" alone does not
+    // make a passage about "Matching skills to jobs"), ranked by BM25 on them.
+    const holds = (id: string) => own.filter((t) => terms.get(id)!.has(t)).length >= Math.ceil(own.length / 2);
+    const hits = index.search(own.join(" "), Infinity, lang).filter((h) => h.score > 0 && holds(h.id));
     const best = hits[0]?.score ?? 0;
-    return { section, general, strong: hits.filter((h) => h.score >= STRONG_MATCH * best).map((h) => h.id), any: hits.map((h) => h.id) };
+    return { section, general: false, strong: hits.filter((h) => h.score >= STRONG_MATCH * best).map((h) => h.id), any: hits.map((h) => h.id) };
   });
   const assigned = new Map(outline.sections.map((s) => [s.key, [] as string[]]));
   const held = new Map(outline.sections.map((s) => [s.key, 0]));
   const taken = new Set<string>();
   const wants = (s: PlannedSection) => held.get(s.key)! < s.budget * EVIDENCE_PER_WORD && assigned.get(s.key)!.length < MAX_PASSAGES;
+  const take = (section: PlannedSection, id: string) => {
+    taken.add(id);
+    assigned.get(section.key)!.push(id);
+    held.set(section.key, held.get(section.key)! + (words.get(id) ?? 0));
+  };
   const share = (candidates: (r: (typeof rankings)[number]) => readonly string[]) => {
     for (let progress = true; progress; ) {
       progress = false;
@@ -58,16 +70,20 @@ export function assignEvidence(outline: Outline, about: readonly Evidence[], bri
         if (!wants(r.section)) continue;
         const next = candidates(r).find((id) => !taken.has(id));
         if (!next) continue;
-        taken.add(next);
-        assigned.get(r.section.key)!.push(next);
-        held.set(r.section.key, held.get(r.section.key)! + (words.get(next) ?? 0));
+        take(r.section, next);
         progress = true;
       }
     }
   };
+  // What is clearly about the whole topic (half the best match on the topic's words at least): all the
+  // introduction, the conclusion and overview sections may take. The rest of the pool is left unsent.
+  const topicHits = index.search(`${brief.topic} ${brief.keyword}`, Infinity, lang).filter((h) => h.score > 0);
+  const topic = topicHits.filter((h) => h.score >= STRONG_MATCH * topicHits[0].score).map((h) => h.id);
+  // The introduction opens with what is most about the whole topic: it picks once before the sections take their own.
+  const opening = rankings.find((r) => r.section.role === "intro");
+  if (opening && topic[0]) take(opening.section, topic[0]);
   share((r) => r.strong);
   share((r) => r.any);
-  const topic = index.search(`${brief.topic} ${brief.keyword}`, Infinity, lang).map((h) => h.id);
   share((r) => (r.general ? topic : []));
   return assigned;
 }
