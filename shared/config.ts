@@ -2,6 +2,10 @@ import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 
+/** Model calls: retries per call and calls one process has in flight (docs/article-pipeline.md, "Scheduling, fairness and retries"). */
+export const DEFAULT_LLM_MAX_RETRIES = 3;
+export const DEFAULT_LLM_CONCURRENCY = 16;
+
 export const ALL_SERVICES = ["gateway", "auth", "billing", "articles", "brand-knowledge", "pipeline", "webhooks"] as const;
 export type ServiceName = (typeof ALL_SERVICES)[number];
 
@@ -105,9 +109,9 @@ const envSchema = z.object({
   CRAWL_TIMEOUT_MS: positiveInt.default(60000),
   CRAWL_PAGE_TIMEOUT_MS: positiveInt.default(10000),
   LLM_TIMEOUT_MS: positiveInt.default(60000),
-  LLM_MAX_RETRIES: z.string().regex(/^\d+$/, "must be a whole number").transform(Number).pipe(z.number().int().min(0).max(10)).default(3),
+  LLM_MAX_RETRIES: z.string().regex(/^\d+$/, "must be a whole number").transform(Number).pipe(z.number().int().min(0).max(10)).default(DEFAULT_LLM_MAX_RETRIES),
   // Model calls in flight at once per process, shared round-robin between jobs (docs/article-pipeline.md, "Model calls").
-  LLM_CONCURRENCY: positiveInt.default(8),
+  LLM_CONCURRENCY: positiveInt.default(DEFAULT_LLM_CONCURRENCY),
   IMAGES_BASE_URL: z.string().url("must be a URL").optional(),
   IMAGES_API_KEY: z.string().min(1).optional(),
   IMAGES_MODEL: z.string().min(1).optional(),

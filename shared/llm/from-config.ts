@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Config } from "../config";
+import { DEFAULT_LLM_CONCURRENCY, DEFAULT_LLM_MAX_RETRIES, type Config } from "../config";
 import { CallScheduler, scheduledComplete } from "./call-scheduler";
 import { openAICompatibleComplete } from "./openai-chat";
 import { openAICompatibleImages, type GenerateImageFn } from "./openai-images";
@@ -11,9 +11,6 @@ type CallLimits = Partial<Pick<Config, "LLM_TIMEOUT_MS" | "LLM_MAX_RETRIES" | "L
 type ChatModelConfig = Pick<Config, "LLM_BASE_URL" | "LLM_API_KEY" | "LLM_MODEL"> & CallLimits;
 type ImageModelConfig = Pick<Config, "IMAGES_BASE_URL" | "IMAGES_API_KEY" | "IMAGES_MODEL"> & CallLimits;
 
-/** The defaults of shared/config.ts, for callers that pass a partial config (tests, scripts). */
-const DEFAULT_MAX_RETRIES = 3;
-const DEFAULT_CONCURRENCY = 8;
 
 /**
  * The process's scheduler for a provider account (address and key): every model built from the config in this
@@ -35,8 +32,8 @@ function schedulerFor(baseURL: string, apiKey: string, limit: number): CallSched
 function endpoint(baseURL: string | undefined, apiKey: string | undefined, model: string | undefined, limits: CallLimits) {
   if (!baseURL || !model) return undefined;
   const key = apiKey ?? "none";
-  const scheduler = schedulerFor(baseURL, key, limits.LLM_CONCURRENCY ?? DEFAULT_CONCURRENCY);
-  const retries: RetryPolicy = { maxRetries: limits.LLM_MAX_RETRIES ?? DEFAULT_MAX_RETRIES, onRateLimited: (until) => scheduler.pauseUntil(until) };
+  const scheduler = schedulerFor(baseURL, key, limits.LLM_CONCURRENCY ?? DEFAULT_LLM_CONCURRENCY);
+  const retries: RetryPolicy = { maxRetries: limits.LLM_MAX_RETRIES ?? DEFAULT_LLM_MAX_RETRIES, onRateLimited: (until) => scheduler.pauseUntil(until) };
   return { client: { baseURL, apiKey: key, model, timeoutMs: limits.LLM_TIMEOUT_MS }, scheduler, retries };
 }
 
