@@ -12,7 +12,8 @@ const FABRICATED = "https://fabricated.example/route-study";
 const OFF_TOPIC = "Sourdough bread needs a starter fed with flour and water for a week before the first bake.";
 
 /**
- * The model path on a brand profile made of a two-page route-planning guide pasted as text (no web research):
+ * The model path on a brand profile made of the twelve field-service guides pasted as text (no web research; the
+ * sections get only passages about them, and three pages left a misbehaving model's article under the length floor):
  * a model that writes from the evidence it is handed gets an article; one that misbehaves gets its invention,
  * its fabricated address and its off-topic section removed, is asked again once when it answers in another
  * language, and fails the job (credits back) when it keeps doing so. Its own "supported" verdicts count for
@@ -42,7 +43,7 @@ describe("article pipeline: a misbehaving model on pasted sources", () => {
     ({ key } = await createOrgWithKey(platform.url, ADMIN_TOKEN, { credits: 500 }));
     api = client(platform.url, key);
     profileId = (await api("/v1/brand-profiles", { method: "POST", body: { name: "Field Ops Guides" } })).body.id;
-    for (const page of ROUTE_PLANNING_PAGES.slice(0, 3)) {
+    for (const page of ROUTE_PLANNING_PAGES) {
       const source = await api(`/v1/brand-profiles/${profileId}/sources`, { method: "POST", body: { type: "text", title: page.title, content: pageAsMarkdown(page) } });
       expect(source.status).toBe(202);
       expect((await waitForJob(platform.url, key, source.body.ingest_job_id)).status).toBe("succeeded");
