@@ -280,5 +280,27 @@ describe("job engine", () => {
       expect(refunds).toEqual([job._id]);
       expect(await db.collection(OUTBOX).countDocuments({ kind: "job.failed" })).toBe(1);
     });
+
+    it("two stages failing side by side both show their error; the job fails once with the first", async () => {
+      const job = await queueArticle(40);
+      const { runner, refunds } = runnerWith(async (_a, call) => {
+        if (call.stage === "seo") throw new Error("the model answered 500");
+        if (call.stage === "draft") {
+          await pause(100);
+          throw new Error("the model wrote German twice");
+        }
+        return { state: { [call.stage]: true } };
+      });
+      runner.start();
+      const failed = await waitFor(async () => {
+        const j = await getJob(db, ORG, job._id);
+        return j.finalize?.event === "done" ? j : undefined;
+      }, "job to fail");
+      await runner.stop();
+      expect(failed.error).toBe("Optimizing for search failed: the model answered 500");
+      const status = Object.fromEntries(failed.stages.map((s) => [s.key, s.status]));
+      expect(status).toMatchObject({ draft: "error", seo: "error", edit: "pending" });
+      expect(refunds).toEqual([job._id]);
+    });
   });
 });

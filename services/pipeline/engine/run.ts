@@ -201,8 +201,7 @@ export class JobRunner {
     try {
       outcome = await this.deps.callStage(spec.action, this.stageCall(run, i), this.opts.stageTimeoutMs);
     } catch (err) {
-      if (run.lost || err instanceof LostLeaseError) throw new LostLeaseError(run.job._id);
-      return () => this.stageFailed(run, i, spec.action, err);
+      return this.stageFailed(run, i, spec.action, err);
     }
     await this.recordStage(run, i, outcome, startedAt);
     return "done";
@@ -242,8 +241,12 @@ export class JobRunner {
     return { job_id: job._id, org_id: job.org_id, type: job.type, stage: job.stages[i].key, stage_index: i, fence: run.fence, input: job.input, state: run.state };
   }
 
-  /** A stage that threw: an unreachable handler is waited for (not an attempt); anything else fails the job. */
-  private async stageFailed(run: Run, i: number, action: string, err: unknown): Promise<void> {
+  /**
+   * A stage that threw: an unreachable handler is waited for (not an attempt); anything else fails the job. The
+   * stage is marked `error` at once (two stages running side by side may both fail, and each shows it); what ends
+   * the run is returned, for the run to do once the stages in flight have settled.
+   */
+  private async stageFailed(run: Run, i: number, action: string, err: unknown): Promise<() => Promise<void>> {
     const { job, fence } = run;
     const stage = job.stages[i];
     if (run.lost || err instanceof LostLeaseError) throw new LostLeaseError(job._id);
@@ -251,9 +254,9 @@ export class JobRunner {
       const retries = job.unreachable_retries ?? 0;
       if (retries < MAX_UNREACHABLE_RETRIES) {
         run.log.warn({ stage: stage.key, err: (err as Error).name, retries }, "stage handler unreachable; the job waits for it");
-        return this.release(job, fence, unreachableDelayMs(retries), { attempts: -1, unreachable_retries: 1 });
+        return () => this.release(job, fence, unreachableDelayMs(retries), { attempts: -1, unreachable_retries: 1 });
       }
-      return this.finish(job, fence, { status: "failed", error: `${stage.label} failed: its handler (${action}) stayed unreachable.` });
+      return () => this.finish(job, fence, { status: "failed", error: `${stage.label} failed: its handler (${action}) stayed unreachable.` });
     }
     const message = errorMessage(err);
     const endedAt = this.deps.clock.now();
@@ -262,8 +265,9 @@ export class JobRunner {
     });
     this.deps.changed?.(errored);
     run.log.warn({ stage: stage.key, error: message }, "stage failed");
-    return this.finish(job, fence, { status: "failed", error: `${stage.label} failed: ${message}` });
+    return () => this.finish(job, fence, { status: "failed", error: `${stage.label} failed: ${message}` });
   }
+
 
   /** A stage's outcome: its state for later stages, its meta, the result when it gives one; the stage is done. */
   private async recordStage(run: Run, i: number, outcome: StageOutcome, startedAt: Date): Promise<void> {
