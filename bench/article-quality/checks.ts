@@ -327,7 +327,10 @@ export function formProblems(article: ApiArticle, sections: ArticleSection[], so
     if (!q.endsWith("?") || (lang === "es" && !q.startsWith("¿"))) problems.push({ kind: "faq question form", text: q });
     if (DOUBLED.test(q)) problems.push({ kind: "faq doubled word", text: q });
     const nq = normalizeText(q);
-    const pasted = headingTexts.find((h) => nq.includes(h));
+    // A heading pasted in is a heading's title run into a question ("What is tweaking candidate version: an overview?"):
+    // four words or more, or a question with a colon. A two- or three-word noun phrase that is also a heading
+    // somewhere ("What are backup and recovery operations?", "What does the kernel do?") is how questions are asked.
+    const pasted = headingTexts.find((h) => nq.includes(h) && (wordCount(h) >= 4 || q.includes(":")));
     if (pasted) problems.push({ kind: "faq heading in question", text: `${q} ⟵ "${pasted}"` });
     const copied = sentencesOf(answer, lang).map(normalizeText).find((s) => wordCount(s) >= 5 && bodySet.has(s));
     if (normalizeText(answer) && (bodySet.has(normalizeText(answer)) || copied)) problems.push({ kind: "faq answer copies body", text: answer.slice(0, 200) });

@@ -129,6 +129,9 @@ describe("article-quality checks", () => {
     );
     const clean = article({ content_markdown: "Intro about APT pinning.\n\n## Why pinning matters\n\nPinning keeps a package stable.", faq: [{ question: "What is APT pinning?", answer: "A preference for versions." }] });
     expect(formProblems(clean, parseArticleMarkdown(clean.content_markdown!, "en", ["What is APT pinning?"]), [])).toEqual([]);
+    // A short noun phrase that is also a source's heading is how a question asks, not a heading pasted in.
+    const asked = article({ content_markdown: "Intro about backups.\n\n## Why backups matter\n\nBackups keep data.", faq: [{ question: "What are backup and recovery operations?", answer: "Copies kept to restore data." }] });
+    expect(formProblems(asked, parseArticleMarkdown(asked.content_markdown!, "en", ["What are backup and recovery operations?"]), ["Backup and recovery"])).toEqual([]);
   });
 
   it("requires the Spanish opening question mark", () => {
