@@ -1,6 +1,6 @@
 import { createOrgWithKey } from "../test/support/admin";
 import { ADMIN_TOKEN } from "../test/support/cluster";
-import { articleModelResponder, startFakeOpenAI, type FakeOpenAI } from "../test/support/fake-openai";
+import { articleModelResponder, startFakeOpenAI, type FakeOpenAI, type LoggedRequest } from "../test/support/fake-openai";
 import { pageAsMarkdown, ROUTE_PLANNING_PAGES, startFakeSearxng } from "../test/support/fake-searxng";
 import { client } from "../test/support/http";
 import { waitForJob } from "../test/support/jobs";
@@ -15,7 +15,6 @@ const ARTICLE = { topic: "Route planning for field service teams", target_keywor
 interface StageTiming {
   key: string;
   ms: number;
-  model_ms: number;
   model_calls: number;
 }
 
@@ -25,9 +24,22 @@ function stageTimings(job: Job): StageTiming[] {
   return job.stages.map((s) => ({
     key: s.key,
     ms: Date.parse(s.endedAt) - Date.parse(s.startedAt),
-    model_ms: Number(s.meta?.model_ms ?? 0),
     model_calls: Number(s.meta?.model_calls ?? 0),
   }));
+}
+
+/** How long at least one of `calls` was in flight (the union of their arrival-to-answer intervals). */
+function inFlightMs(calls: readonly LoggedRequest[]): number {
+  const spans = calls.map((c) => [c.receivedAt, c.answeredAt ?? c.receivedAt] as const).sort((x, y) => x[0] - y[0]);
+  let total = 0;
+  let [start, end] = [-Infinity, -Infinity];
+  for (const [s, e] of spans) {
+    if (s > end) {
+      if (end > start) total += end - start;
+      [start, end] = [s, e];
+    } else end = Math.max(end, e);
+  }
+  return end > start ? total + (end - start) : total;
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -50,7 +62,7 @@ async function measure(model: FakeOpenAI, search: { url: string } | undefined): 
       LLM_BASE_URL: model.baseURL,
       LLM_MODEL: "bench-model",
       LLM_MAX_RETRIES: "0",
-      // The fake answers any number of calls at once: no cap, so model_ms is the model's time, not a wait for a slot.
+      // The fake answers any number of calls at once: no cap, so the time calls are in flight is the model's, not a wait for a slot.
       LLM_CONCURRENCY: "1000",
       ...(search ? { SEARCH_PROVIDER: "searxng", SEARXNG_URL: search.url } : {}),
     },
@@ -76,11 +88,15 @@ async function measure(model: FakeOpenAI, search: { url: string } | undefined): 
     await run();
     const runs: { total: number; modelMs: number; calls: number; overhead: number; stages: StageTiming[]; words: number }[] = [];
     for (let i = 0; i < OVERHEAD_RUNS; i++) {
+      const from = model.requests.length;
       const job = await run();
       const stages = stageTimings(job);
-      const total = stages.reduce((n, s) => n + s.ms, 0);
-      const modelMs = stages.reduce((n, s) => n + s.model_ms, 0);
-      runs.push({ total, modelMs, calls: stages.reduce((n, s) => n + s.model_calls, 0), overhead: (total - modelMs) / modelMs, stages, words: job.result.word_count });
+      // Stages run side by side and a stage's calls overlap: the job's wall time (first start to last end) against
+      // the time at least one of its model calls was in flight, from the model server's own log.
+      const total = Math.max(...job.stages.map((s) => Date.parse(s.endedAt))) - Math.min(...job.stages.map((s) => Date.parse(s.startedAt)));
+      const calls = model.requests.slice(from).filter((r) => r.path === "/v1/chat/completions");
+      const modelMs = inFlightMs(calls);
+      runs.push({ total, modelMs, calls: calls.length, overhead: (total - modelMs) / modelMs, stages, words: job.result.word_count });
     }
     const typical = runs.find((r) => r.overhead === median(runs.map((x) => x.overhead)))!;
 
@@ -93,11 +109,11 @@ async function measure(model: FakeOpenAI, search: { url: string } | undefined): 
         median_fraction: round(typical.overhead),
         min_fraction: round(Math.min(...runs.map((r) => r.overhead))),
         max_fraction: round(Math.max(...runs.map((r) => r.overhead))),
-        total_stage_ms: typical.total,
-        model_ms: typical.modelMs,
+        job_wall_ms: typical.total,
+        model_in_flight_ms: typical.modelMs,
         model_calls: typical.calls,
         word_count: typical.words,
-        per_stage: typical.stages.map((s) => ({ stage: s.key, ms: s.ms, model_ms: s.model_ms, own_ms: s.ms - s.model_ms })),
+        per_stage: typical.stages.map((s) => ({ stage: s.key, ms: s.ms, model_calls: s.model_calls })),
       },
       throughput: {
         concurrent_jobs: CONCURRENT_JOBS,
@@ -113,8 +129,9 @@ async function measure(model: FakeOpenAI, search: { url: string } | undefined): 
 
 /**
  * The article pipeline with a model that answers after a fixed 100 ms (the fake OpenAI-compatible server):
- * (1) the pipeline's own overhead for a 1600-word article, (total stage time − time waiting for the model) /
- * time waiting for the model, from the stage timestamps and the `model_ms` each stage reports; (2) jobs per
+ * (1) the pipeline's own overhead for a 1600-word article, (the job's wall time − the time at least one of its
+ * model calls was in flight) / that model time, from the stage timestamps and the model server's log (stages run
+ * side by side and a draft's calls overlap, so per-stage sums would count the model twice); (2) jobs per
  * minute with 20 jobs in flight. Measured with the knowledge base alone, then with web research added
  * (page fetching and extraction are work the pipeline does, so they count as overhead there).
  */
