@@ -162,6 +162,7 @@ async function runCase(platform: PlatformProcess, state: BenchState, c: QualityC
   outcome.credits_charged = job.credits_charged;
   outcome.seconds = seconds(job.created_at, job.finished_at) ?? (Date.now() - started) / 1000;
   outcome.stage_seconds = Object.fromEntries(job.stages.filter((s: any) => s.startedAt).map((s: any) => [s.key, seconds(s.startedAt, s.endedAt)]));
+  if (process.env.BENCH_QUALITY_STAGE_META) console.error(JSON.stringify({ case: c.id, stages: job.stages.map((s: any) => ({ key: s.key, meta: s.meta })) }));
   outcome.after = await settledBalance(api, job.status === "succeeded" ? before - job.credits_charged : before);
   if (job.status === "succeeded") {
     const got = await api(`/v1/articles/${job.result.article_id}?format=markdown`);
