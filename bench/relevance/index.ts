@@ -7,6 +7,7 @@ import { corpusOf, debianReference, pastedText, type Corpus } from "./corpus";
 import { bestThreshold, confusion, fitLogistic, predict, recallThreshold, type Coefficients } from "./fit";
 import { COMPOSTING_FACTS, NATURAL_REQUESTS, type NaturalRequest, type Verdict } from "./knowledge-bases";
 import { labelledPairs, structureRequests, type Fit, type LabelledPair } from "./structure";
+import { readerAgreement } from "./reader-agreement";
 
 /**
  * `npm run bench relevance`: fits the relevance model's numbers (`relevance/calibration.ts`) on labelled data
@@ -108,6 +109,8 @@ export async function benchRelevance(): Promise<Record<string, unknown>> {
     committed: CALIBRATION,
     committed_matches_fit: JSON.stringify(fitted) === JSON.stringify({ ...CALIBRATION }),
     sentence_level: sentenceLevel,
+    // A reader's labels on structure-relevant sentences, under the committed numbers (what the pipeline does).
+    reader_agreement: readerAgreement(corpora, CALIBRATION, CALIBRATION.coefficients, CALIBRATION.relevant),
     request_level: { calibration: table(calibrationRequests), held_out: table(outcomes.filter((o) => o.i % 2 === 1)), all: table(outcomes) },
     requests: outcomes.map((o) => ({ kb: o.r.kb, lang: o.r.lang, topic: o.r.topic, expect: o.r.expect, verdict: verdictOf(o, floor.value), coverage: round(o.coverage), relevant_sentences: o.usable, subject: o.subject, split: o.i % 2 === 0 ? "calibration" : "held-out" })),
   };
