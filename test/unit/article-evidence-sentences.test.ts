@@ -4,11 +4,13 @@ import {
   hasUnpairedMarks,
   isHeadingLike,
   isUsableSentence,
+  sendsElsewhere,
   speaksInFirstPerson,
   stripCrossReferences,
   unitsOfEvidence,
 } from "../../services/pipeline/article/evidence/units";
 import type { Evidence } from "../../services/pipeline/article/types";
+import { READER_LABELS } from "../../bench/relevance/reader-agreement";
 
 /**
  * The form rules of citable units (docs/article-pipeline.md#form-of-citable-units), each on the defect the
@@ -296,5 +298,34 @@ describe("what makes a sentence about the topic", () => {
     expect(about.some((t) => t.startsWith("Wichtige Daten des Gebietsschemas"))).toBe(false);
     const compound = relevance.aboutUnits.find((u) => u.text.startsWith("Halten Sie"))!;
     expect(relevance.onTopic(relevance.unit(compound))).toBe(true);
+  });
+});
+
+describe("sentences a reader labelled off topic for what they are, not what they say (bench/relevance/reader-labels.json)", () => {
+  const labels = READER_LABELS;
+  const pointing = labels.filter((l) => l.why === "points elsewhere");
+  const leaning = labels.filter((l) => l.why === "leans on what is not there");
+
+  it("a sentence that only sends the reader to other documentation is boilerplate, in every language", () => {
+    expect(pointing.length).toBeGreaterThanOrEqual(9);
+    expect(new Set(pointing.map((l) => l.lang))).toEqual(new Set(["fr", "de", "es"]));
+    for (const l of pointing) expect([l.lang, l.text, sendsElsewhere(l.text, l.lang)]).toEqual([l.lang, l.text, true]);
+    expect(sendsElsewhere("For more details, read apt_preferences(5).", "en")).toBe(true);
+  });
+
+  it("no sentence a reader found on topic is taken for a pointer", () => {
+    for (const l of labels.filter((x) => x.on_topic)) expect([l.text, sendsElsewhere(l.text, l.lang)]).toEqual([l.text, false]);
+    // Reading is not sending elsewhere: "read" as a fact, or a manual page named in a statement.
+    expect(sendsElsewhere("Reading a file does not change its atime when the filesystem is mounted with noatime.", "en")).toBe(false);
+    expect(sendsElsewhere("The gzipped tar(1) archive uses the file extension .tgz or .tar.gz.", "en")).toBe(false);
+  });
+
+  it("'the latter problem', « ce dernier problème », 'este último problema' lean on the sentence before", () => {
+    const latter = leaning.filter((l) => /latter|dernier|último|above/i.test(l.text));
+    expect(latter.length).toBeGreaterThanOrEqual(4);
+    for (const l of latter) expect([l.text, dependsOnPrevious(l.text, l.lang)]).toEqual([l.text, true]);
+    expect(dependsOnPrevious("Die obige Regel gilt nur für lokale Dateien.", "de")).toBe(true);
+    // "The latest version" is not "the latter".
+    expect(dependsOnPrevious("Les paquets de backports apportent la dernière version de certains programmes.", "fr")).toBe(false);
   });
 });

@@ -174,8 +174,46 @@ const BOILERPLATE: Record<SupportedLanguage, RegExp> = {
 };
 
 export function isBoilerplate(sentence: string, lang: string): boolean {
-  return BOILERPLATE[supported(lang)].test(sentence) || BOILERPLATE.en.test(sentence);
+  return BOILERPLATE[supported(lang)].test(sentence) || BOILERPLATE.en.test(sentence) || sendsElsewhere(sentence, lang);
 }
+
+/**
+ * Sending the reader to other documentation: a sentence that opens by telling them to read or consult (after a
+ * "for details," at most), or that says where something "is described", and names documentation (a manual page,
+ * a path under /usr/share/doc, or a word for documentation). Its content is elsewhere; in the customer's article it
+ * says nothing. Readers labelled every such sentence of the sample off topic (bench/relevance/reader-labels.json:
+ * « Vous devriez lire l'excellente documentation officielle. », "Für weitere Details lesen Sie ssh-agent(1) und
+ * ssh-add(1).", "Consulte los documentos pam_ldap.conf(5) …").
+ */
+const SENDS_TO: Record<SupportedLanguage, RegExp> = {
+  en: /^(for (more |further )?(details|information)\b[^,]*,\s*)?(please\s+)?(read|see|consult|refer to)\b|\byou (should|can|may|must) (read|consult|refer to)\b|\b(is|are) (described|documented|explained) in\b/i,
+  fr: /^(pour (plus|davantage) de (détails|informations)[^,]*,\s*)?(veuillez\s+)?(lisez|lire|consultez|voyez|reportez-vous)\b|\bvous (devriez|pouvez|devez) (lire|consulter)\b|\b(est|sont) (décrite?s?|documentée?s?|expliquée?s?) dans\b/i,
+  de: /^(für (weitere|mehr|nähere) (details|informationen)[^,]*,?\s*)?(lesen|konsultieren) sie\b|\b(wird|werden|ist|sind) in\b.*\b(beschrieben|dokumentiert|erklärt)\b/i,
+  es: /^(para (más|obtener más) (detalles|información)[^,]*,\s*)?(consulte|lea|vea|revise)\b|\b(debería|puede) (leer|consultar)\b|\b(es|está|son|están) (descrit[oa]s?|documentad[oa]s?|explicad[oa]s?) en\b|\bse (describe|documenta|explica) en\b/iu,
+};
+const DOCUMENTATION: Record<SupportedLanguage, RegExp> = {
+  en: /\b(documentation|manual|guide|readme|howto|faq|standard)\b/i,
+  fr: /\b(documentation|manuel|guide|readme|howto|faq|norme)\b/i,
+  de: /\b(dokumentation|handbuch|anleitung|readme|howto|faq)\b/i,
+  es: /(?<![\p{L}])(documentación|documentos?|manual|guía|readme|howto|faq|estándar|especificación)(?![\p{L}])/iu,
+};
+
+export function sendsElsewhere(sentence: string, lang: string): boolean {
+  const l = supported(lang);
+  return SENDS_TO[l].test(sentence) && (MAN_PAGE.test(sentence) || /\/usr\/share\/doc\b/.test(sentence) || DOCUMENTATION[l].test(sentence));
+}
+
+/**
+ * Words that name what the sentence before said: "the latter problem", "the above rule", « ce dernier problème »,
+ * "obige Regel", "este último problema". Readers labelled such a sentence off topic when it stood alone
+ * (bench/relevance/reader-labels.json: "Debian does not suffer the latter problem." in three languages).
+ */
+const ANTECEDENT: Record<SupportedLanguage, RegExp> = {
+  en: /\bthe (latter|former|above)\b/i,
+  fr: /(?<![\p{L}])(ce|cette|ces) derni(er|ère|ers|ères)(?![\p{L}])/iu,
+  de: /(?<![\p{L}])(letztere[nrms]?|erstere[nrms]?|obige[nrms]?)(?![\p{L}])/iu,
+  es: /(?<![\p{L}])((est|es)[eao]s? últim[oa]s?|lo anterior)(?![\p{L}])/iu,
+};
 
 /** Pronouns that point back wherever they stand ("Teams that plan them a week ahead…"). */
 const ANAPHORA: Record<SupportedLanguage, ReadonlySet<string>> = {
@@ -242,6 +280,7 @@ export function dependsOnPrevious(sentence: string, lang: string): boolean {
   if (opensWithConnective(lower, base)) return true;
   const comma = lower.indexOf(", ");
   if (comma > 0 && CLAUSE_POINTERS[supported(base)].test(lower.slice(comma + 2))) return true;
+  if (ANTECEDENT[supported(base)].test(sentence)) return true;
   const anaphora = ANAPHORA[supported(base)];
   // "it" and "they" as the first word were handled above; elsewhere German "sie" is also the polite "you", so only the opener counts there.
   return base !== "de" && words.some((w) => anaphora.has(w));
