@@ -292,7 +292,8 @@ const CODE_LIKE: [string, RegExp][] = [
 const wordCount = (s: string) => s.split(/\s+/).filter(Boolean).length;
 
 /** Function words grammar does double ("für die die andere Seite", "he said that that was enough", "nous nous"). */
-const LEGITIMATELY_DOUBLED = new Set(["that", "had", "die", "der", "das", "den", "dem", "des", "nous", "vous"]);
+// German doubles "sie" as "Sie sie" ("you … it": « können Sie sie … zurücksetzen »), as it does its articles.
+const LEGITIMATELY_DOUBLED = new Set(["that", "had", "die", "der", "das", "den", "dem", "des", "sie", "nous", "vous"]);
 
 /** A doubled word, unless it is one grammar doubles. */
 function doubledWord(text: string): boolean {
