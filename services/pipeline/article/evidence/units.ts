@@ -170,7 +170,7 @@ const BOILERPLATE: Record<SupportedLanguage, RegExp> = {
   en: /^(list|table|figure) of\b|\bfollowing (entries|lines|commands?|examples?|tables?|lists?|code|steps|settings|files?)\b|\b(let's|let us|as follows|the following|see (below|above)|shown (below|above)|below is|here is|here are|click|this (chapter|section|page|document|manual|guide|tutorial)|in this (chapter|section|document|manual)|(see|in) (section|chapter) \d|chapter \d)|^see\b/i,
   fr: /\b(voici|ci-dessous|ci-dessus|suivant(e|es|s)?|comme suit|cliquez|ce (chapitre|document|manuel)|cette (section|page)|section \d|chapitre \d|voyons)|^voir\b/i,
   de: /\b(folgende[nrms]?|wie folgt|siehe|hier (ist|sind)|klicken|dieses (kapitel|dokument|handbuch)|dieser abschnitt|in diesem (kapitel|abschnitt)|abschnitt \d|kapitel \d)/i,
-  es: /\b(a continuación|siguientes?|como sigue|véase|vea|haga clic|este (capítulo|documento|manual)|esta (sección|página)|sección \d|capítulo \d)|^(aquí (está|están|estan|esta|tiene)|revisemos|veamos|permítanos|permitanos)(?![\p{L}])/iu,
+  es: /\b(a continuación|siguientes?|como sigue|véase|vea|haga clic|este (capítulo|documento|manual)|esta (sección|página)|sección \d|capítulo \d)|^(aquí (está|están|estan|esta|tiene|hay)|revisemos|veamos|permítanos|permitanos)(?![\p{L}])/iu,
 };
 
 export function isBoilerplate(sentence: string, lang: string): boolean {
@@ -179,17 +179,17 @@ export function isBoilerplate(sentence: string, lang: string): boolean {
 
 /**
  * Sending the reader to other documentation: a sentence that opens by telling them to read or consult (after a
- * "for details," at most), or that says where something "is described", and names documentation (a manual page,
+ * leading clause at most: "For details, …", « Como guía de red moderna de Debian, lea … »), or that says where something "is described", and names documentation (a manual page,
  * a path under /usr/share/doc, or a word for documentation). Its content is elsewhere; in the customer's article it
  * says nothing. Readers labelled every such sentence of the sample off topic (bench/relevance/reader-labels.json:
  * « Vous devriez lire l'excellente documentation officielle. », "Für weitere Details lesen Sie ssh-agent(1) und
  * ssh-add(1).", "Consulte los documentos pam_ldap.conf(5) …").
  */
 const SENDS_TO: Record<SupportedLanguage, RegExp> = {
-  en: /^(for (more |further )?(details|information)\b[^,]*,\s*)?(please\s+)?(read|see|consult|refer to)\b|\byou (should|can|may|must) (read|consult|refer to)\b|\b(is|are) (described|documented|explained) in\b/i,
-  fr: /^(pour (plus|davantage) de (détails|informations)[^,]*,\s*)?(veuillez\s+)?(lisez|lire|consultez|voyez|reportez-vous)\b|\bvous (devriez|pouvez|devez) (lire|consulter)\b|\b(est|sont) (décrite?s?|documentée?s?|expliquée?s?) dans\b/i,
+  en: /^([^,]{0,80},\s*)?(please\s+)?(read|see|consult|refer to)\b|\byou (should|can|may|must) (read|consult|refer to)\b|\b(is|are) (described|documented|explained) in\b/i,
+  fr: /^([^,]{0,80},\s*)?(veuillez\s+)?(lisez|lire|consultez|voyez|reportez-vous)\b|\bvous (devriez|pouvez|devez) (lire|consulter)\b|\b(est|sont) (décrite?s?|documentée?s?|expliquée?s?) dans\b/i,
   de: /^(für (weitere|mehr|nähere) (details|informationen)[^,]*,?\s*)?(lesen|konsultieren) sie\b|\b(wird|werden|ist|sind) in\b.*\b(beschrieben|dokumentiert|erklärt)\b/i,
-  es: /^(para (más|obtener más) (detalles|información)[^,]*,\s*)?(consulte|lea|vea|revise)\b|\b(debería|puede) (leer|consultar)\b|\b(es|está|son|están) (descrit[oa]s?|documentad[oa]s?|explicad[oa]s?) en\b|\bse (describe|documenta|explica) en\b/iu,
+  es: /^([^,]{0,80},\s*)?(consulte|lea|vea|revise)\b|\b(debería|puede) (leer|consultar)\b|\b(es|está|son|están) (descrit[oa]s?|documentad[oa]s?|explicad[oa]s?) en\b|\bse (describe|documenta|explica) en\b/iu,
 };
 const DOCUMENTATION: Record<SupportedLanguage, RegExp> = {
   en: /\b(documentation|manual|guide|readme|howto|faq|standard)\b/i,
