@@ -203,8 +203,9 @@ describe("the quality score", () => {
     expect(Math.max(...bad)).toBeLessThan(Math.min(...goodScores));
     const topical = offTopicScore.quality_breakdown.topical_relevance / 100;
     // Two thirds replaced: the metrics-review sentences sit on a page titled for "field service" teams, the
-    // request's audience, and some pass the model (a known miss of a lexical model); the rest do not.
-    expect(topical).toBeLessThan(0.55);
+    // request's audience, and some pass the model (a known miss of a lexical model); the rest do not. The last
+    // refit (`relevant` 0.82 → 0.78, docs/relevance.md) lets more of them pass: under 0.55 before, 0.62 now.
+    expect(topical).toBeLessThan(0.65);
     expect(offTopicScore.quality_score).toBeLessThanOrEqual(150 * topical);
     expect(frenchScore.quality_breakdown.language_consistency).toBeLessThan(20);
     expect(frenchScore.quality_score).toBeLessThanOrEqual(30);
