@@ -7,7 +7,8 @@ import { decideBriefByRules } from "../../services/pipeline/article/brief/recon"
 import { relevanceModel } from "../../services/pipeline/article/relevance";
 import { supportShare, topicalShare } from "../../services/pipeline/article/quality/score";
 import { groundFaq } from "../../services/pipeline/article/search/faq";
-import { metaDescriptionFrom, optimizeForSearch, placeKeyword, titleCandidates } from "../../services/pipeline/article/search/seo";
+import { metaDescriptionFrom, placeKeyword, titleCandidates } from "../../services/pipeline/article/search/seo";
+import { optimizeForSearch } from "../../services/pipeline/article/search/metadata";
 import { embedPhrase, gerund, topicShape } from "../../services/pipeline/article/search/topic-phrasing";
 import { type ArticleBody, type Evidence, sentencesIn } from "../../services/pipeline/article/types";
 import { tokenize } from "../../shared/text/tokenize";

@@ -17,7 +17,7 @@ import {
   shareCap,
 } from "../../services/pipeline/article/quality/score";
 import { hasDoubledWord, tidyHeading } from "../../services/pipeline/article/language/phrases";
-import { optimizeForSearch } from "../../services/pipeline/article/search/seo";
+import { optimizeForSearch } from "../../services/pipeline/article/search/metadata";
 import { type ArticleBody, type Evidence, sentencesIn } from "../../services/pipeline/article/types";
 import { articleMetrics } from "../../shared/text/metrics";
 import { evidenceFromPages } from "../support/article-evidence";

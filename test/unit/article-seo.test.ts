@@ -5,7 +5,8 @@ import { ExtractiveSectionWriter } from "../../services/pipeline/article/writers
 import { MeteredModel } from "../../services/pipeline/article/model/metered-model";
 import { planOutlineByRules } from "../../services/pipeline/article/brief/outline";
 import { decideBriefByRules } from "../../services/pipeline/article/brief/recon";
-import { containsKeyword, namesKeyword, optimizeForSearch, placeKeyword, slugify, truncateAtWord } from "../../services/pipeline/article/search/seo";
+import { containsKeyword, namesKeyword, placeKeyword, slugify, truncateAtWord } from "../../services/pipeline/article/search/seo";
+import { optimizeForSearch } from "../../services/pipeline/article/search/metadata";
 import type { ArticleBody, Evidence } from "../../services/pipeline/article/types";
 import { evidenceFromPages } from "../support/article-evidence";
 import { ROUTE_PLANNING_PAGES } from "../support/fake-searxng";

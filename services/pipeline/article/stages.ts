@@ -22,7 +22,7 @@ import { gatherEvidence, RESEARCH_DEPTH, researchQueries, sectionQueries, type R
 import { scoreArticle, type ArticleScore } from "./quality/score";
 import type { SectionWriter } from "./writers/section-writer";
 import { countGrades, gradePassagesWithModel, weighRequest, type TermStats } from "./relevance";
-import { finishSearchMetadata, likelyOpening, planSearchMetadata, type SeoPlan } from "./search/seo";
+import { finishSearchMetadata, likelyOpening, planSearchMetadata, type SeoPlan } from "./search/metadata";
 import type { ArticleBody, ArticleBrief, Evidence, Outline, SeoResult } from "./types";
 import type { SearchProvider } from "./evidence/web-search";
 
