@@ -260,30 +260,34 @@ describe("job engine", () => {
       expect(stagesSeen).toContain("seo");
     });
 
-    it("a stage that fails while another runs: the other settles first, the job fails once and is refunded once", async () => {
+    /** An article job run until its end is finalized, its stages answered by `callStage`: the job and the refunds made. */
+    const runToFailure = async (callStage: RunnerDeps["callStage"]) => {
       const job = await queueArticle(40);
-      const { runner, refunds } = runnerWith(async (_a, call) => {
-        if (call.stage === "seo") throw new Error("the model answered 500");
-        if (call.stage === "draft") await pause(150);
-        return { state: { [call.stage]: true } };
-      });
+      const { runner, refunds } = runnerWith(callStage);
       runner.start();
       const failed = await waitFor(async () => {
         const j = await getJob(db, ORG, job._id);
         return j.finalize?.event === "done" ? j : undefined;
       }, "job to fail");
       await runner.stop();
+      return { job, failed, refunds, status: Object.fromEntries(failed.stages.map((s) => [s.key, s.status])) };
+    };
+
+    it("a stage that fails while another runs: the other settles first, the job fails once and is refunded once", async () => {
+      const { job, failed, refunds, status } = await runToFailure(async (_a, call) => {
+        if (call.stage === "seo") throw new Error("the model answered 500");
+        if (call.stage === "draft") await pause(150);
+        return { state: { [call.stage]: true } };
+      });
       expect(failed.status).toBe("failed");
       expect(failed.error).toBe("Optimizing for search failed: the model answered 500");
-      const status = Object.fromEntries(failed.stages.map((s) => [s.key, s.status]));
       expect(status).toMatchObject({ draft: "done", seo: "error", edit: "pending", score: "pending" });
       expect(refunds).toEqual([job._id]);
       expect(await db.collection(OUTBOX).countDocuments({ kind: "job.failed" })).toBe(1);
     });
 
     it("two stages failing side by side both show their error; the job fails once with the first", async () => {
-      const job = await queueArticle(40);
-      const { runner, refunds } = runnerWith(async (_a, call) => {
+      const { job, failed, refunds, status } = await runToFailure(async (_a, call) => {
         if (call.stage === "seo") throw new Error("the model answered 500");
         if (call.stage === "draft") {
           await pause(100);
@@ -291,14 +295,7 @@ describe("job engine", () => {
         }
         return { state: { [call.stage]: true } };
       });
-      runner.start();
-      const failed = await waitFor(async () => {
-        const j = await getJob(db, ORG, job._id);
-        return j.finalize?.event === "done" ? j : undefined;
-      }, "job to fail");
-      await runner.stop();
       expect(failed.error).toBe("Optimizing for search failed: the model answered 500");
-      const status = Object.fromEntries(failed.stages.map((s) => [s.key, s.status]));
       expect(status).toMatchObject({ draft: "error", seo: "error", edit: "pending" });
       expect(refunds).toEqual([job._id]);
     });
