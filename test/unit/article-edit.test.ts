@@ -121,6 +121,27 @@ describe("edit, offline", () => {
   });
 });
 
+describe("edit, sections written again side by side", () => {
+  it("a sentence two rewrites both bring is kept once: a later rewrite loses what an earlier one already says", async () => {
+    const body = bodyOf([s(VERBATIM, ["e1"])], [s(INVENTED, ["e1"])], [s(INVENTED, ["e1"])]);
+    const fresh: Evidence = { id: "e3", url: "https://guides.example/c", title: "More", quote: "Route planning that re-sequences stops keeps the technician moving toward the next closest customer. Route planning software can re-sequence the remaining stops when a job runs long.", fetched_at: "2025-01-01T00:00:00Z", origin: "web" };
+    const [shared, own] = fresh.quote.split(/(?<=\.) /);
+    const { body: edited, report } = await editArticle(body, brief, outline, EVIDENCE, {
+      researchSection: async (_section, pool) => [...pool, { ...fresh, id: `e${pool.length + 1}` }],
+      // Both thin sections are written again from the new passage, and both say its first sentence.
+      rewriteSection: async (section, _others, pool) => {
+        const id = pool[pool.length - 1].id;
+        const sentences = section.key === outline.sections[1].key ? [s(shared, [id])] : [s(shared, [id]), s(own, [id])];
+        return { key: section.key, role: section.role, heading: section.heading, paragraphs: [{ sentences }] };
+      },
+    });
+    expect(report.rewritten.length).toBeGreaterThanOrEqual(2);
+    expect(texts(edited).filter((t) => t === shared)).toHaveLength(1);
+    expect(texts(edited)).toContain(own);
+    expect(report.removed).toEqual(expect.arrayContaining([expect.objectContaining({ claim: shared, reason: "duplicate" })]));
+  });
+});
+
 describe("edit with a model", () => {
   /** A fake chat model: entailment verdicts by rule, every prompt kept. */
   function fakeModel(supported: (claim: string) => boolean) {

@@ -115,13 +115,11 @@ async function editPass(
     report.tightened += edit.tightened;
   }
 
-  const said = locate(context).map((l) => termSet(l.sentence.text, lang));
+  const repeats = repeatedSentences(sections, context, lang);
   for (const at of located) {
-    const terms = termSet(at.sentence.text, lang);
-    if (said.some((t) => nearDuplicate(t, terms))) {
-      remove(at, "duplicate");
-      report.removed_duplicates++;
-    } else said.push(terms);
+    if (!repeats.has(at.sentence)) continue;
+    remove(at, "duplicate");
+    report.removed_duplicates++;
   }
 
   const remaining = located.filter((at) => !drop.has(at.sentence));
@@ -172,6 +170,18 @@ async function editPass(
   return { sections: withoutEmpty(kept), report: { ...report, removed } };
 }
 
+/** The sentences of `sections` that say again what `context`, or an earlier sentence of `sections`, already says. */
+function repeatedSentences(sections: readonly ArticleSection[], context: readonly ArticleSection[], lang: string): Set<ArticleSentence> {
+  const said = locate(context).map((l) => termSet(l.sentence.text, lang));
+  const repeats = new Set<ArticleSentence>();
+  for (const { sentence } of locate(sections)) {
+    const terms = termSet(sentence.text, lang);
+    if (said.some((t) => nearDuplicate(t, terms))) repeats.add(sentence);
+    else said.push(terms);
+  }
+  return repeats;
+}
+
 /** A cited sentence that leans on the one before it ("This command…") while that one goes, or that opens its paragraph. The pipeline's own framing leans on nothing. */
 function isDangling(sentences: readonly ArticleSentence[], i: number, gone: ReadonlySet<ArticleSentence>, lang: string): boolean {
   const sentence = sentences[i];
@@ -183,6 +193,13 @@ function withoutSentences(p: ArticleParagraph, gone: ReadonlySet<ArticleSentence
   const sentences = p.sentences.filter((x) => !gone.has(x));
   if (sentences[0] !== p.sentences[0] && sentences[0]?.lead) delete sentences[0].lead;
   return { sentences };
+}
+
+/** `section` without the sentences `others` already say (each reported), or undefined when nothing is left. */
+function withoutRepeatsOf(section: ArticleSection, others: readonly ArticleSection[], lang: string, removed: (claim: string) => void): ArticleSection | undefined {
+  const repeats = repeatedSentences([section], others, lang);
+  for (const sentence of repeats) removed(sentence.text);
+  return withoutEmpty([{ ...section, paragraphs: section.paragraphs.map((p) => withoutSentences(p, repeats)) }])[0];
 }
 
 /** The cited sentences that are not about the topic against `pool`, removed (with those that leaned on them). */
@@ -269,7 +286,13 @@ export async function editArticle(
   for (const { planned, second } of rewrites) {
     report = merge(report, second.report);
     const current = sections.find((s) => s.key === planned.key);
-    const rewritten = second.sections[0];
+    // Sections rewritten side by side were each checked against the others as they were before: what an earlier
+    // rewrite (now in `sections`) already says goes from this one.
+    const others = sections.filter((s) => s.key !== planned.key);
+    const rewritten = second.sections[0] && withoutRepeatsOf(second.sections[0], others, lang, (claim) => {
+      report.removed_duplicates++;
+      report.removed.push({ section: planned.key, claim, reason: "duplicate" });
+    });
     if (rewritten && sectionWords(rewritten, lang) > (current ? sectionWords(current, lang) : 0)) {
       const order = outline.sections.map((s) => s.key);
       sections = [...sections.filter((s) => s.key !== planned.key), rewritten].sort((a, b) => order.indexOf(a.key) - order.indexOf(b.key));
