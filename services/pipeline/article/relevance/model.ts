@@ -41,6 +41,8 @@ export interface RelevanceModel {
   coverage: CoverageView;
   /** Units of the pool graded relevant and in the article's language. */
   aboutUnits: readonly EvidenceUnit[];
+  /** The passages those units come from, in the pool's order. */
+  aboutPassages: readonly Evidence[];
   /** Whether an article sentence is on topic: a quotation by its unit, a written sentence by its words, an uncited framing sentence when it names the subject. */
   isAboutSentence(text: string, cites: readonly string[], heading?: string): boolean;
   /** How well a text matches extra terms (a section heading's own terms), idf-weighted over the pool. */
@@ -225,6 +227,7 @@ function buildModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceM
 
   // The reference strength: the mean of the three strongest relevant units (the logit is positive there).
   const aboutUnits = units.filter(isAbout);
+  const aboutIds = new Set(aboutUnits.map((u) => u.evidenceId));
   const best = aboutUnits.map(strength).sort((a, b) => b - a).slice(0, 3).filter((x) => x > 0);
   const reference = best.length ? best.reduce((a, b) => a + b, 0) / best.length : 0;
   return {
@@ -249,6 +252,7 @@ function buildModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceM
       sentenceIsAbout,
     },
     aboutUnits,
+    aboutPassages: evidence.filter((e) => aboutIds.has(e.id)),
     isAboutSentence: (text, cites, heading = "") => {
       const quoted = quotedUnits(text, cites);
       if (quoted.length) return quoted.some(isAbout);
@@ -262,13 +266,6 @@ function buildModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceM
 }
 
 /** The passages of a pool with something about the request in the article's language: all a model writer is shown. */
-const aboutPassagesCache = new WeakMap<readonly Evidence[], readonly Evidence[]>();
-export function passagesAbout(evidence: readonly Evidence[], brief: ArticleBrief): readonly Evidence[] {
-  let about = aboutPassagesCache.get(evidence);
-  if (!about) {
-    const ids = new Set(relevanceModel(evidence, brief).aboutUnits.map((u) => u.evidenceId));
-    about = evidence.filter((e) => ids.has(e.id));
-    aboutPassagesCache.set(evidence, about);
-  }
-  return about;
+export function passagesAbout(evidence: readonly Evidence[], brief: BriefLike): readonly Evidence[] {
+  return relevanceModel(evidence, brief).aboutPassages;
 }
