@@ -192,7 +192,7 @@ export async function gatherEvidence(
   for (let r = 0; r < rounds && !pool.full; r++) for (const list of candidates) if (list[r]) pool.add(list[r]);
   const evidence = pool.toArray();
   const added = evidence.slice(existing.length);
-  // A knowledge-base source is cited by one address (its page, or the platform's address of a pasted text), whichever chunk was quoted.
+  // A knowledge-base source is cited by one address (its page, or the address a pasted text gave, else its `urn:uuid:` identifier), whichever chunk was quoted.
   const brandSources = new Set(added.filter((e) => e.origin === "brand").map((e) => e.url));
   return {
     evidence,

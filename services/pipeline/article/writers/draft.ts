@@ -7,7 +7,7 @@ import type { ResearchReport } from "../evidence/research";
 import { type ArticleBody, type ArticleBrief, type ArticleSection, type Evidence, type Outline, sentencesIn } from "../types";
 
 /**
- * The evidence threshold, counted in sentences ABOUT the topic and in the article's language (`coverage.ts`):
+ * The evidence threshold, counted in sentences ABOUT the topic and in the article's language (`relevance/`):
  * an outline of W words is fully backed by W / 40 of them (an evidence sentence averages about 20 words, so
  * that is evidence for half the planned words). Below MIN_TOPIC_SENTENCES, or when the pool does not cover
  * the topic's concepts at all, the job fails before writing, saying what is missing. In between, the article

@@ -34,7 +34,7 @@ const OWNERSHIP_SHARE = 0.5;
 /** When a section borrows, each later section keeps its best passages (this many) for itself. */
 const PROTECTED_PER_SECTION = 2;
 const PARAGRAPH_MAX_SENTENCES = 4;
-/** The introduction's opening sentences are at least this relevant (relative to the pool's best, `relevance.ts`). */
+/** The introduction's opening sentences are at least this relevant (relative to the pool's best, `relevance/`). */
 const STRONG_RELEVANCE = 0.75;
 const PARAGRAPH_MAX_WORDS = 110;
 

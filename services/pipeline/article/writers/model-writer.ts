@@ -30,11 +30,6 @@ export function passagesForSection(evidence: readonly Evidence[], query: string,
   return ids.map((id) => byId.get(id)!);
 }
 
-/**
- * A passage as the model reads it: one line of its prose sentences. Heading lines, code and table rows are left
- * out (the heading is given beside the title), so nothing fuses a heading into a sentence or cuts a passage at
- * its first line break.
- */
 /** The language a written section is mostly in, when that is not the requested one (more than a fifth of its sentences). */
 function offLanguage(paragraphs: ArticleParagraph[], brief: ArticleBrief): string | null {
   const judged = paragraphs.flatMap((p) => p.sentences.map((s) => identifyLanguage(s.text))).filter((l) => l !== UNDETERMINED);
@@ -45,6 +40,11 @@ function offLanguage(paragraphs: ArticleParagraph[], brief: ArticleBrief): strin
   return [...counts].sort((a, b) => b[1] - a[1])[0][0];
 }
 
+/**
+ * A passage as the model reads it: one line of its prose sentences. Heading lines, code and table rows are left
+ * out (the heading is given beside the title), so nothing fuses a heading into a sentence or cuts a passage at
+ * its first line break.
+ */
 export function passageProse(e: Evidence, lang: string): string {
   const prose = splitSentences(e.quote, lang).map((s) => s.text).filter((s) => isUsableSentence(s, lang) || /[.!?]$/.test(s));
   return (prose.length ? prose.join(" ") : e.quote).replace(/\s+/g, " ").trim();

@@ -5,7 +5,7 @@ export interface SectionWriteInput {
   brief: ArticleBrief;
   outline: Outline;
   section: PlannedSection;
-  /** The sections already written, in order: what the article has said so far. */
+  /** Sections the writer must not repeat: those written before it (in order), or the others when one is written again; none when sections are written side by side. */
   earlier: readonly ArticleSection[];
   evidence: readonly Evidence[];
   /** Units (keys) kept for the FAQ's answers: the extractive writer does not quote them (`search/faq.ts`). */
