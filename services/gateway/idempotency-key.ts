@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { IdempotencyKey } from "../../shared/schemas/articles";
+import { IdempotencyKey } from "../../shared/schemas/idempotency-key";
 import { creatingRouteAt } from "./routes";
 
 /** The request header, as Node names it. */

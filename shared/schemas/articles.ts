@@ -126,8 +126,6 @@ export const GeneratedArticle = z.strictObject({
 });
 export type GeneratedArticle = z.output<typeof GeneratedArticle>;
 
-export { IdempotencyKey };
-
 /** What `articles.create` receives: the validated body, the organization and the optional Idempotency-Key. */
 export const CreateArticleParams = CreateArticleBody.extend({ org_id: orgId, idempotency_key: IdempotencyKey.optional() });
 

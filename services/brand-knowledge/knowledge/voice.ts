@@ -6,7 +6,6 @@ import { normalizeWord } from "../../../shared/text/tokenize";
 
 import type { Person, VoiceProfile } from "../../../shared/schemas/brand";
 
-export type { Person, VoiceProfile } from "../../../shared/schemas/brand";
 
 export interface VoiceInput {
   writingSamples: string[];

@@ -10,7 +10,7 @@ import { isAdminToken } from "../../../shared/bearer";
 import { NotFoundError, ValidationError } from "../../../shared/errors";
 import { ARTICLE_ROUTES } from "./articles-routes";
 import { BRAND_ROUTES } from "./brand-routes";
-import { cursorFrom, formParams, intField, nextCursor } from "./forms";
+import { cursorFrom, doneNotice, formParams, intField, nextCursor } from "./forms";
 import { html, type Html } from "./html";
 import { nullIfNotFound, redirect, sendHtml, sendJson } from "./http";
 import type { Call, DashboardRoute, OrgCall, SessionCall } from "./router";
@@ -146,10 +146,7 @@ type Done = keyof typeof DONE_MESSAGES;
 /** Back to a section of the organization (a path without a query), with a message by name. */
 const done = (c: OrgCall, rest: string, message: Done) => redirect(c.res, `${orgUrl(c.org.id, rest)}?done=${message}`);
 
-const doneNotice = (c: Call): Notice | undefined => {
-  const key = c.query.get("done");
-  return key && Object.prototype.hasOwnProperty.call(DONE_MESSAGES, key) ? { kind: "ok", text: DONE_MESSAGES[key as Done] } : undefined;
-};
+const doneNoticeOf = (c: Call): Notice | undefined => doneNotice(c.query, DONE_MESSAGES);
 
 /**
  * "Confirm, then act" on an item the organization owns, at `/orgs/:org<path>` (`/<section>/:<item>/<verb>`):
@@ -274,7 +271,7 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
     path: "/orgs",
     access: "operator",
     async handler(c) {
-      sendHtml(c.res, 200, await showOrgList(c, doneNotice(c)));
+      sendHtml(c.res, 200, await showOrgList(c, doneNoticeOf(c)));
     },
   },
   {
@@ -321,7 +318,7 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
     path: "/orgs/:org",
     access: "org",
     async handler(c) {
-      sendHtml(c.res, 200, await showOverview(c, { notice: doneNotice(c) }));
+      sendHtml(c.res, 200, await showOverview(c, { notice: doneNoticeOf(c) }));
     },
   },
   {
@@ -329,7 +326,7 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
     path: "/orgs/:org/keys",
     access: "org",
     async handler(c) {
-      sendHtml(c.res, 200, await showKeys(c, doneNotice(c)));
+      sendHtml(c.res, 200, await showKeys(c, doneNoticeOf(c)));
     },
   },
   {
@@ -364,7 +361,7 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
     path: "/orgs/:org/integrations",
     access: "org",
     async handler(c) {
-      sendHtml(c.res, 200, await showIntegrations(c, doneNotice(c)));
+      sendHtml(c.res, 200, await showIntegrations(c, doneNoticeOf(c)));
     },
   },
   {
@@ -421,7 +418,7 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
     path: "/orgs/:org/webhooks",
     access: "org",
     async handler(c) {
-      sendHtml(c.res, 200, await showWebhooks(c, doneNotice(c)));
+      sendHtml(c.res, 200, await showWebhooks(c, doneNoticeOf(c)));
     },
   },
   {
@@ -429,7 +426,7 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
     path: "/orgs/:org/webhooks/:endpoint",
     access: "org",
     async handler(c) {
-      sendHtml(c.res, 200, await showDeliveries(c, doneNotice(c)));
+      sendHtml(c.res, 200, await showDeliveries(c, doneNoticeOf(c)));
     },
   },
   {
