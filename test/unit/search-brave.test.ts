@@ -51,6 +51,10 @@ describe("Brave Search", () => {
     expect(q.split(" ").length).toBeLessThanOrEqual(50);
     expect(q.length).toBeLessThanOrEqual(400);
     expect(long.startsWith(q)).toBe(true);
+    // Short words reach the word cap before the character cap: exactly 50 are sent.
+    const many = Array.from({ length: 80 }, (_, i) => `w${i}`).join(" ");
+    await provider.search(many, { language: "en", limit: 5 });
+    expect(brave.requests.at(-1)!.params.q.split(" ")).toHaveLength(50);
   });
 
   it("keeps http(s) results only, each once, at most the limit (count capped at Brave's 20)", async () => {
