@@ -36,12 +36,6 @@ export interface OnTopic {
   worst: { heading: string; text: string }[];
 }
 
-/** Where a quoted sentence stands in its source: the page title and the heading path of its section. */
-export interface SourceContext {
-  title: string;
-  headingPath: string[];
-}
-
 /** Words that make a sentence continue the one before it ("This…", "It…", "Dies…", "Cela…", "Esto…"). */
 const CONTINUES = /^\(.*\)[.!]?$|\b(do|does|did|doing|done) (this|that)\b|\b(celle|celui|ceux|celles)\b|^[("“„«¿¡]*(this|that|these|those|it|its|they|their|them|such|both|there|then|thus|dies|diese[rsnm]?|dabei|damit|dadurch|er|sie|es|ihr|ihre|sein|seine|ce|cet|cette|ces|cela|ceci|il|elle|ils|elles|son|sa|ses|leur|leurs|esto|esta|este|estos|estas|ello|él|ella|ellos|ellas|su|sus)\b|\b(it|they|them|those|these|such|he|she|him|his|her)\b/i;
 
@@ -100,7 +94,6 @@ export interface SourcePage {
   headings: string[];
 }
 
-/** Fetches and extracts each cited page once; a page that cannot be fetched or read has status ≠ 200. */
 /**
  * The bench's own words of a text for the support check: lower case, split at anything but letters and digits,
  * words of four characters or more (which leaves out most function words in all four languages), unstemmed.
@@ -110,6 +103,7 @@ export function benchWords(text: string): string[] {
   return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length >= 4);
 }
 
+/** Fetches and extracts each cited page once; a page that cannot be fetched or read has status ≠ 200. */
 export class SourcePages {
   private readonly pages = new Map<string, Promise<SourcePage>>();
   private readonly termCache = new Map<string, string[][]>();

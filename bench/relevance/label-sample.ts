@@ -4,7 +4,7 @@ import { corpusOf, debianReference } from "./corpus";
 import { labelledPairs, structureRequests, type LabelledPair } from "./structure";
 
 /**
- * The sentences a person labels by hand (`hand-labels.json`): sentences of a manual's section that the structure
+ * The sentences a person labels by hand (`reader-labels.json`): sentences of a manual's section that the structure
  * calls relevant to the section's heading, as crawled, drawn at random (seeded) per language, half of them
  * stating none of the request's words themselves (admitted by their heading or neighbours: where structure labels
  * are least reliable), half stating some. Printed as JSON lines with the request and the sentence only, without
