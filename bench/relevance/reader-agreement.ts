@@ -23,9 +23,15 @@ export interface ReaderLabel {
   text: string;
   on_topic: boolean;
   why?: string;
+  /** Set for a sentence met while reading an article rather than drawn by `label-sample.ts`: kept apart from the sample's figures. */
+  from?: string;
 }
 
-export const READER_LABELS = labels as ReaderLabel[];
+const ALL_LABELS = labels as ReaderLabel[];
+/** The random sample: what the agreement figures are computed on. */
+export const READER_LABELS = ALL_LABELS.filter((l) => !l.from);
+/** Sentences labelled while reading articles: whether the pipeline would still quote each is reported, nothing more. */
+export const READ_IN_ARTICLES = ALL_LABELS.filter((l) => l.from);
 
 export function readerAgreement(corpora: ReadonlyMap<string, Corpus>, fit: Fit, c: Coefficients, relevant: number) {
   const units: { lang: string; request: string; text: string; p: number }[] = [];
@@ -65,6 +71,7 @@ export function readerAgreement(corpora: ReadonlyMap<string, Corpus>, fit: Fit, 
     ...Object.fromEntries([...corpora.keys()].map((lang) => [lang, summary(rows.filter((r) => r.lang === lang))])),
     off_topic_kept_by_why: offKept,
     off_topic_kept: rows.filter((r) => !r.on_topic && r.kept).map((r) => `${r.lang} ${r.text}`),
+    read_in_articles: READ_IN_ARTICLES.map((l) => ({ lang: l.lang, text: l.text, on_topic: l.on_topic, quotable: isUsableSentence(l.text, l.lang) && !dependsOnPrevious(l.text, l.lang) })),
     on_topic_dropped: rows.filter((r) => r.on_topic && !r.kept).map((r) => `${r.lang} ${r.text}`),
   };
 }
