@@ -1,6 +1,7 @@
 import { setTimeout as sleepFor } from "node:timers/promises";
 import { APIConnectionError, APIError } from "openai";
 import { rootLogger } from "../logger";
+import { retryAfterHeaderMs } from "../net/retry-after";
 import type { CompleteFn } from "./types";
 
 /** The longest Retry-After we wait for a retry. A provider asking for more is out of quota, not briefly busy: the call fails. */
@@ -28,11 +29,7 @@ export function retryAfterMs(err: unknown, now: number = Date.now()): number | u
   if (!(err instanceof APIError) || !err.headers || typeof err.headers.get !== "function") return undefined;
   const ms = err.headers.get("retry-after-ms")?.trim();
   if (ms && /^\d+(\.\d+)?$/.test(ms)) return Number(ms);
-  const after = err.headers.get("retry-after")?.trim();
-  if (!after) return undefined;
-  if (/^\d+(\.\d+)?$/.test(after)) return Number(after) * 1000;
-  const date = Date.parse(after);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+  return retryAfterHeaderMs(err.headers.get("retry-after"), now);
 }
 
 /** The provider asked to wait longer than we do before retrying: the call fails now, saying so. */

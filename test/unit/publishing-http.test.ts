@@ -1,6 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { multipart, retryAfterMs, upstreamClient, UpstreamError } from "../../services/articles/publishing/http";
+import { multipart, upstreamClient, UpstreamError } from "../../services/articles/publishing/http";
+import { retryAfterHeaderMs as retryAfterMs } from "../../shared/net/retry-after";
 
 const readError = (d: any) => (typeof d?.message === "string" ? d.message : undefined);
 

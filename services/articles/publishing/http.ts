@@ -1,5 +1,6 @@
 import { OutboundRequestError } from "../../../shared/net/errors";
 import { safeFetch, type SafeResponse } from "../../../shared/net/safe-fetch";
+import { retryAfterHeaderMs } from "../../../shared/net/retry-after";
 import type { HostResolver, UrlPolicy } from "../../../shared/net/url-guard";
 
 /**
@@ -62,14 +63,6 @@ const MAX_REASON = 300;
 const BASE_BACKOFF_MS = 250;
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
-/** Seconds or an HTTP date, as milliseconds from now; undefined when absent or unreadable. */
-export function retryAfterMs(value: string | undefined, now: number): number | undefined {
-  if (!value) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
-
 function parseJson(res: SafeResponse): any {
   if (res.body.length === 0) return undefined;
   try {
@@ -130,7 +123,7 @@ export function upstreamClient(opts: UpstreamOptions, readError: ErrorReader) {
       if (res.status >= 200 && res.status < 300) return { status: res.status, headers: res.headers, data };
       if (req.allow?.includes(res.status)) return { status: res.status, headers: res.headers, data };
       if (RETRYABLE(res.status) && attempt < opts.maxRetries) {
-        const wait = retryAfterMs(res.headers["retry-after"], now()) ?? BASE_BACKOFF_MS * 2 ** attempt * (0.5 + Math.random() / 2);
+        const wait = retryAfterHeaderMs(res.headers["retry-after"], now()) ?? BASE_BACKOFF_MS * 2 ** attempt * (0.5 + Math.random() / 2);
         if (now() + wait < opts.deadlineAt) {
           await sleep(wait);
           continue;
