@@ -1,8 +1,4 @@
-import { createHash } from "node:crypto";
-import { ValidationError } from "../../shared/errors";
-import { canonicalJson } from "../../shared/idempotency";
-
-export { canonicalJson };
+import { assertSameRequest, requestHash } from "../../shared/idempotency";
 import type { ArticleJobInput, JobAcknowledgement } from "../../shared/schemas/articles";
 import type { ArticleCollections, ArticleRequestDoc } from "./store";
 
@@ -12,17 +8,14 @@ import type { ArticleCollections, ArticleRequestDoc } from "./store";
  * (`derivatives` is a set: its order does not matter).
  */
 export function hashArticleRequest(input: ArticleJobInput): string {
-  const canonical = canonicalJson({ ...input, derivatives: [...input.derivatives].sort() });
-  return createHash("sha256").update(canonical).digest("hex");
+  return requestHash({ ...input, derivatives: [...input.derivatives].sort() });
 }
 
 export const findKeyedRequest = (c: ArticleCollections, orgId: string, key: string) => c.requests.findOne({ org_id: orgId, idempotency_key: key });
 
 /** A request under the same key must be for the same body: anything else is a 400, never a silent replay. */
 export function assertSameBody(earlier: ArticleRequestDoc, bodyHash: string): void {
-  if (earlier.body_hash !== bodyHash) {
-    throw new ValidationError("Idempotency-Key: was already used with a different request body (use a new key for a different request)");
-  }
+  assertSameRequest(earlier.body_hash, bodyHash);
 }
 
 /** The acknowledgement of an accepted (or queued) request, replayed; null while it is still `charging`. */

@@ -1,5 +1,6 @@
 import { acknowledgement, articleJobInput, articleStages } from "../../services/articles/create-article";
-import { canonicalJson, hashArticleRequest } from "../../services/articles/idempotency";
+import { hashArticleRequest } from "../../services/articles/idempotency";
+import { canonicalJson } from "../../shared/idempotency";
 import { mediaHeaders, mediaUrl } from "../../services/articles/media";
 import { publicBaseUrl } from "../../shared/public-url";
 import { buildParams } from "../../services/gateway/http-input";
