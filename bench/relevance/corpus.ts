@@ -4,7 +4,7 @@ import { chunkDocument } from "../../services/brand-knowledge/knowledge/chunk";
 import type { Evidence } from "../../services/pipeline/article/types";
 import { Bm25Index, termFrequencies } from "../../shared/text/bm25";
 import type { ExtractedDocument } from "../../shared/text/document";
-import { cleanHeading, extractDocument } from "../../shared/text/extract";
+import { cleanHeading, extractDocument, extractPlainText } from "../../shared/text/extract";
 import type { TermStats } from "../../services/pipeline/article/relevance";
 import { DEBIAN_REFERENCE_DIR, pageFiles, type Lang } from "../article-quality/sites";
 
@@ -51,7 +51,7 @@ export function debianReference(lang: Lang): ExtractedDocument[] {
     .map((f) => extractDocument({ url: `http://reference.example/${f}`, contentType: "text/html", body: fs.readFileSync(path.join(DEBIAN_REFERENCE_DIR, f), "utf8") }));
 }
 
-/** A pasted text as ingestion extracts it. */
-export function pastedText(url: string, content: string): ExtractedDocument {
-  return extractDocument({ url, contentType: "text/markdown", body: content });
+/** A pasted text as ingestion extracts it, under the title the customer gave the source. */
+export function pastedText(url: string, content: string, title?: string): ExtractedDocument {
+  return extractPlainText({ url, content, title });
 }

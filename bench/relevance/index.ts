@@ -1,6 +1,6 @@
 import { MIN_TOPIC_SENTENCES } from "../../services/pipeline/article/writers/draft";
 import { unitsOfPool } from "../../services/pipeline/article/evidence/units";
-import { analyseRequest, CALIBRATION, relevanceModel, SMALL_PROFILE_CHUNKS, subjectWeights, termsToCount } from "../../services/pipeline/article/relevance";
+import { analyseRequest, CALIBRATION, relevanceModel, SMALL_PROFILE_CHUNKS, subjectFromPool, subjectWeights, termsToCount } from "../../services/pipeline/article/relevance";
 import { subjectQuery } from "../../services/pipeline/article/evidence/research";
 import { LANGUAGES } from "../article-quality/sites";
 import { corpusOf, debianReference, pastedText, type Corpus } from "./corpus";
@@ -8,6 +8,7 @@ import { bestThreshold, confusion, fitLogistic, predict, recallThreshold, type C
 import { COMPOSTING_FACTS, NATURAL_REQUESTS, type NaturalRequest, type Verdict } from "./knowledge-bases";
 import { labelledPairs, structureRequests, type Fit, type LabelledPair } from "./structure";
 import { readerAgreement } from "./reader-agreement";
+import { smallKbStrips } from "./small-kbs";
 
 /**
  * `npm run bench relevance`: fits the relevance model's numbers (`relevance/calibration.ts`) on labelled data
@@ -37,10 +38,15 @@ function naturalOutcome(corpus: Corpus, r: NaturalRequest, fit: Fit, c: Coeffici
   const query = subjectQuery(brief as Parameters<typeof subjectQuery>[0]);
   const ids = [...new Set([...corpus.index.search(query, POOL_PASSAGES / 2, r.lang), ...corpus.index.search(r.topic, POOL_PASSAGES / 2, r.lang)].map((h) => h.id))];
   const pool = ids.map((id) => corpus.passages.find((p) => p.id === id)!);
-  const model = relevanceModel(pool, brief);
+  const model = relevanceModel(pool, { ...brief, subject: subject ?? subjectFromPool(pool, brief, fit) });
   const units = unitsOfPool(pool, r.lang);
   const usable = units.filter((u) => model.coverage.inLanguage(u) && predict(c, model.features(u)) >= relevant).reduce((n, u) => n + u.sentences.length, 0);
   return { coverage: model.coverage.poolCoverage, usable, subject: model.subject.terms.map((t) => `${t.surface}${t.ubiquitous ? "*" : ""}`).join(" ") };
+}
+
+function byTopic(strips: readonly { topic: string; relevant: boolean; p: number }[], threshold: number) {
+  const topics = [...new Set(strips.map((s) => s.topic))];
+  return Object.fromEntries(topics.map((t) => [t, confusion(strips.filter((s) => s.topic === t), threshold)]));
 }
 
 const verdictOf = (o: { coverage: number; usable: number }, floor: number): Verdict => (o.coverage >= floor && o.usable >= MIN_TOPIC_SENTENCES ? "write" : "refuse");
@@ -48,7 +54,7 @@ const verdictOf = (o: { coverage: number; usable: number }, floor: number): Verd
 export async function benchRelevance(): Promise<Record<string, unknown>> {
   const started = Date.now();
   const corpora = new Map<string, Corpus>(LANGUAGES.map((lang) => [lang, corpusOf(debianReference(lang), lang)]));
-  const composting = corpusOf(COMPOSTING_FACTS.map((f) => pastedText(f.url, f.content)), "en");
+  const composting = corpusOf(COMPOSTING_FACTS.map((f) => pastedText(f.url, f.content, f.title)), "en");
   const requests = [...corpora.values()].flatMap((corpus) => structureRequests(corpus).map((r) => ({ corpus, r })));
 
   // 1. Sentence level: for each fit of the weights, the logistic model on the calibration chapters; the best by calibration F1.
@@ -70,9 +76,18 @@ export async function benchRelevance(): Promise<Record<string, unknown>> {
   const heldOut = scored(pairs.filter((p) => !calibrationChapter(p.chapter)), c);
   const sentenceLevel: Record<string, unknown> = { calibration: confusion(calibration, relevant), held_out: confusion(heldOut, relevant) };
   for (const lang of LANGUAGES) {
-    for (const headless of [false, true]) sentenceLevel[`held_out_${lang}${headless ? "_headless" : ""}`] = confusion(heldOut.filter((p) => p.lang === lang && p.headless === headless), relevant);
+    for (const layout of ["crawled", "headless", "pasted"] as const) sentenceLevel[`held_out_${lang}${layout === "crawled" ? "" : `_${layout}`}`] = confusion(heldOut.filter((p) => p.lang === lang && p.layout === layout), relevant);
   }
   const round = (x: number) => Math.round(x * 100) / 100;
+
+  // 1b. A reader's labels on the two small knowledge bases (fact lists pasted as text, weighed over the pool's
+  // sentences): held out from the fit, like the even chapters.
+  const smallKbLevel = Object.fromEntries(
+    (["coffee", "composting"] as const).map((kb) => {
+      const strips = smallKbStrips(kb, fit, c);
+      return [kb, { ...confusion(strips, relevant), by_request: byTopic(strips, relevant) }];
+    }),
+  );
 
   // 2. Request level: the pool floor fit on every other natural request, reported on the rest.
   const outcomes = NATURAL_REQUESTS.map((r, i) => ({ r, i, ...naturalOutcome(r.kb === "composting" ? composting : corpora.get(r.lang)!, r, fit, c, relevant) }));
@@ -109,6 +124,7 @@ export async function benchRelevance(): Promise<Record<string, unknown>> {
     committed: CALIBRATION,
     committed_matches_fit: JSON.stringify(fitted) === JSON.stringify({ ...CALIBRATION }),
     sentence_level: sentenceLevel,
+    small_knowledge_bases: smallKbLevel,
     // A reader's labels on structure-relevant sentences, under the committed numbers (what the pipeline does).
     reader_agreement: readerAgreement(corpora, CALIBRATION, CALIBRATION.coefficients, CALIBRATION.relevant),
     request_level: { calibration: table(calibrationRequests), held_out: table(outcomes.filter((o) => o.i % 2 === 1)), all: table(outcomes) },

@@ -5,6 +5,7 @@
 export const COMPOSTING_FACTS = [
   {
     url: "https://greenleaf.example/facts/basics",
+    title: "Composting facts 1",
     content: `Home composting turns kitchen scraps and garden waste into a dark, crumbly soil improver.
 Bacteria, fungi and worms do the work of breaking down the organic matter in a compost heap.
 A compost heap needs a mix of green material and brown material to break down well.
@@ -23,6 +24,7 @@ Cooked food with oil or fat also attracts pests to the compost heap.`,
   },
   {
     url: "https://greenleaf.example/facts/practice",
+    title: "Composting facts 2",
     content: `A closed compost bin keeps rain off the heap and holds its warmth through the winter.
 A compost bin works best on bare soil in a sunny or half-shaded spot, where worms can move in from below.
 Chopping stems and branches into small pieces helps them break down faster.
@@ -38,6 +40,59 @@ Sieved compost mixed with soil makes a good growing medium for seedlings and pot
 A wormery lets people compost kitchen scraps on a balcony or in a small flat.
 A bokashi bucket ferments food waste, including cooked food, before it goes into a compost heap.
 Composting at home keeps food waste out of landfill, where it would release methane.`,
+  },
+];
+
+/**
+ * A second small knowledge base, for a reader's labels on strips (`fact-labels.ts`): 36 plain facts about
+ * making coffee at home, pasted as two texts with no headings, one fact per line, written for this bench. Its
+ * facts change subject from one line to the next (grind, water, ratio, methods, beans, cleaning), as a
+ * customer's pasted notes do.
+ */
+export const COFFEE_FACTS = [
+  {
+    url: "https://brewbench.example/notes/brewing",
+    title: "Coffee notes 1",
+    content: `Freshly ground coffee loses much of its aroma within half an hour of grinding.
+A burr grinder crushes beans to an even size, while a blade grinder chops them unevenly.
+Coarse grounds suit a French press, and fine grounds suit an espresso machine.
+Grounds that are too fine for the brewing method over-extract and taste bitter.
+Grounds that are too coarse under-extract and make a sour, thin cup.
+A medium grind, like coarse sand, works well for drip and pour-over brewers.
+Water just off the boil, between 90 and 96 °C, extracts coffee best.
+Boiling water scorches the grounds and brings out harsh, bitter flavours.
+Filtered water makes cleaner coffee than hard tap water full of minerals.
+A common starting ratio is one gram of coffee to sixteen grams of water.
+Weighing the beans on a kitchen scale gives more consistent cups than measuring with a spoon.
+Doubling the amount of coffee for the same water makes a stronger, heavier cup.
+A French press steeps the grounds in hot water for about four minutes before the plunger is pressed down.
+Pressing the plunger too hard forces fine particles through the mesh and makes the cup muddy.
+Coffee left standing on the grounds in a French press keeps extracting and turns bitter.
+Pour-over brewing means pouring hot water slowly over the grounds in a paper filter cone.
+Wetting the paper filter first rinses out its papery taste and warms the cone.
+A short first pour, called the bloom, lets trapped carbon dioxide escape from fresh grounds.
+An espresso machine forces hot water through finely ground, tightly packed coffee at high pressure.
+A single espresso shot usually takes between 25 and 30 seconds to pull.`,
+  },
+  {
+    url: "https://brewbench.example/notes/beans-and-care",
+    title: "Coffee notes 2",
+    content: `Roasted coffee beans taste best within two to four weeks of their roast date.
+Beans keep longer in an airtight, opaque container away from light, heat and moisture.
+Storing beans in the fridge exposes them to moisture and the smells of other food.
+Whole beans stay fresh far longer than coffee that is bought already ground.
+Light roasts keep more of the bean's fruity acidity, while dark roasts taste smoky and bitter.
+Arabica beans are generally sweeter and less bitter than robusta beans.
+Robusta beans contain roughly twice as much caffeine as arabica beans.
+Coffee oils build up in a machine and give later cups a rancid taste if they are not cleaned away.
+Rinsing the French press and the grinder after use stops old oils from spoiling the next brew.
+Limescale from hard water clogs coffee machines and slows the flow of water.
+Descaling a coffee machine with a citric acid solution every month or two removes limescale.
+A cold brew steeps coarse grounds in cold water for twelve to twenty-four hours.
+Cold brew tastes smoother and less acidic than coffee brewed hot.
+Milk for a latte is steamed to about 60 °C, where it tastes sweetest.
+A moka pot brews strong coffee on the stove by pushing boiling water up through the grounds.
+Bitter coffee usually means over-extraction: too fine a grind, too hot water or too long a brew.`,
   },
 ];
 

@@ -19,6 +19,13 @@ export interface LabelledPair {
   /** The chapter (page) the request comes from: the split is by chapter, so held-out requests are unseen topics. */
   chapter: number;
   headless: boolean;
+  /**
+   * How the passages were laid out: "crawled" (headings situate them), "headless" (each passage pasted alone) or
+   * "pasted" (the section pasted with the sections either side of it as one headless text, so a sentence's
+   * neighbours can be about a sibling subject: the case of a pasted page or fact list that changes subject
+   * from one line to the next, which passages cut along section lines never show the fit).
+   */
+  layout: "crawled" | "headless" | "pasted";
   relevant: boolean;
   text: string;
   features: RelevanceFeatures;
@@ -46,6 +53,8 @@ export interface StructureRequest {
   chapter: number;
   positives: Evidence[];
   negatives: Evidence[];
+  /** The passages of the sections just before and after it in its chapter (for the "pasted" layout). */
+  siblings: { before: Evidence[]; after: Evidence[] };
 }
 
 /** The requests of one manual: every section under a chapter with at least two passages' worth of prose. */
@@ -55,6 +64,11 @@ export function structureRequests(corpus: Corpus, maxPerChapter = 12): Structure
     if (p.path.length < 2) continue;
     const key = `${p.doc}\u0000${p.path.slice(0, 2).join(" › ")}`;
     bySection.set(key, [...(bySection.get(key) ?? []), p]);
+  }
+  const sectionsOf = new Map<string, string[]>();
+  for (const key of bySection.keys()) {
+    const doc = key.split("\u0000")[0];
+    sectionsOf.set(doc, [...(sectionsOf.get(doc) ?? []), key]);
   }
   const rand = random(7);
   const perChapter = new Map<number, number>();
@@ -79,7 +93,10 @@ export function structureRequests(corpus: Corpus, maxPerChapter = 12): Structure
       const pick = others[Math.floor(rand() * others.length)];
       if (!negatives.includes(pick)) negatives.push(pick);
     }
-    out.push({ lang: corpus.lang, request, chapter, positives: passages.slice(0, 6), negatives });
+    const order = sectionsOf.get(doc) ?? [];
+    const at = order.indexOf(key);
+    const siblings = { before: (bySection.get(order[at - 1]) ?? []).slice(-2), after: (bySection.get(order[at + 1]) ?? []).slice(0, 2) };
+    out.push({ lang: corpus.lang, request, chapter, positives: passages.slice(0, 6), negatives, siblings });
   }
   return out;
 }
@@ -92,7 +109,8 @@ export function labelledPairs(corpus: Corpus, requests: readonly StructureReques
   for (const r of requests) {
     const analysis = analyseRequest(r.request, r.request, corpus.lang);
     const subject = subjectWeights(analysis, corpus.stats(termsToCount(analysis)), "profile", fit);
-    for (const headless of [false, true]) {
+    for (const layout of ["crawled", "headless"] as const) {
+      const headless = layout === "headless";
       const positives = headless ? r.positives.map(headlessCopy) : r.positives;
       const negatives = headless ? r.negatives.map(headlessCopy) : r.negatives;
       const pool = [...positives, ...negatives];
@@ -108,10 +126,37 @@ export function labelledPairs(corpus: Corpus, requests: readonly StructureReques
           if (seen.has(u.text) || !model.coverage.inLanguage(u)) continue;
           if (!relevantIds.has(e.id) && heaviest && withCompounds(termSet(u.text, corpus.lang), [heaviest], corpus.lang).has(heaviest)) continue;
           seen.add(u.text);
-          pairs.push({ lang: corpus.lang, request: r.request, chapter: r.chapter, headless, relevant: relevantIds.has(e.id), text: u.text, features: model.features(u) });
+          pairs.push({ lang: corpus.lang, request: r.request, chapter: r.chapter, headless, layout, relevant: relevantIds.has(e.id), text: u.text, features: model.features(u) });
         }
       }
     }
+    pairs.push(...pastedPairs(corpus, r, subject));
+  }
+  return pairs;
+}
+
+/**
+ * The "pasted" layout: the sections before and after the request's section and the section itself, pasted as
+ * one headless text. The section's sentences are relevant; the siblings' are not (they are about the chapter's
+ * other subjects, the nearest thing to a fact list's other facts), except those stating the request's most
+ * discriminating term, which the structure cannot label. A unit that spans a section boundary is left out.
+ */
+function pastedPairs(corpus: Corpus, r: StructureRequest, subject: ReturnType<typeof subjectWeights>): LabelledPair[] {
+  const { before, after } = r.siblings;
+  if (!before.length && !after.length) return [];
+  const own = r.positives.map((p) => p.quote).join("\n");
+  const others = [...before, ...after].map((p) => p.quote).join("\n");
+  const text = [...before, ...r.positives, ...after].map((p) => p.quote).join("\n");
+  const pasted: Evidence = { id: `${r.positives[0].id}~pasted`, url: "", title: "", heading: "", quote: text, fetched_at: r.positives[0].fetched_at, origin: "brand" };
+  const model = relevanceModel([pasted], { topic: r.request, keyword: r.request, language: corpus.lang, subject });
+  const heaviest = [...subject.terms].sort((a, b) => b.weight - a.weight)[0]?.term;
+  const pairs: LabelledPair[] = [];
+  for (const u of unitsOfEvidence(pasted, corpus.lang)) {
+    if (!model.coverage.inLanguage(u)) continue;
+    const relevant = own.includes(u.text);
+    if (!relevant && !others.includes(u.text)) continue;
+    if (!relevant && heaviest && withCompounds(termSet(u.text, corpus.lang), [heaviest], corpus.lang).has(heaviest)) continue;
+    pairs.push({ lang: corpus.lang, request: r.request, chapter: r.chapter, headless: true, layout: "pasted", relevant, text: u.text, features: model.features(u) });
   }
   return pairs;
 }

@@ -8,7 +8,7 @@ import { CALIBRATION } from "./calibration";
 import { relevanceLogit, relevanceProbability, subjectShare, withCompounds, type RelevanceFeatures } from "./features";
 import { analyseRequest } from "./request";
 import type { PassageGrades } from "./model-grades";
-import { idf, subjectWeights, termsToCount, type RequestSubject, type WeightedTerm } from "./weights";
+import { idf, subjectWeights, termsToCount, type RequestSubject, type WeightedTerm, type WeightFit } from "./weights";
 
 /**
  * THE relevance model (docs/relevance.md): one calibrated judgement of how much a passage, a unit of it or a
@@ -90,7 +90,7 @@ function languageOfEvidence(evidence: Evidence): string {
  * research only, or a profile too small for chunk counts to tell words apart (`SMALL_PROFILE_CHUNKS`), whose
  * pool is then most of the profile.
  */
-function subjectFromPool(evidence: readonly Evidence[], brief: BriefLike): RequestSubject {
+export function subjectFromPool(evidence: readonly Evidence[], brief: Pick<BriefLike, "topic" | "keyword" | "language">, fit: WeightFit = CALIBRATION): RequestSubject {
   const request = analyseRequest(brief.topic, brief.keyword, brief.language);
   const wanted = termsToCount(request).map((t) => t.term);
   const df: Record<string, number> = Object.fromEntries(wanted.map((t) => [t, 0]));
@@ -99,7 +99,7 @@ function subjectFromPool(evidence: readonly Evidence[], brief: BriefLike): Reque
     const terms = withCompounds(termSet(u.text, brief.language), wanted, brief.language);
     for (const t of wanted) if (terms.has(t)) df[t]++;
   }
-  return subjectWeights(request, { chunks: units.length, df }, "pool");
+  return subjectWeights(request, { chunks: units.length, df }, "pool", fit);
 }
 
 function buildModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceModel {
