@@ -321,6 +321,8 @@ export function formProblems(article: ApiArticle, sections: ArticleSection[], so
     const q = question.trim();
     if (!q.endsWith("?") || (lang === "es" && !q.startsWith("¿"))) problems.push({ kind: "faq question form", text: q });
     if (DOUBLED.test(q)) problems.push({ kind: "faq doubled word", text: q });
+    // An article capitalised inside a question is a sentence's opening pasted in ("What does The APT system do?").
+    if (/\s(The|A|An|Le|La|Les|Un|Une|Der|Die|Das|Ein|Eine|El|Los|Las|Una)\s/.test(q.slice(1))) problems.push({ kind: "faq question casing", text: q });
     const nq = normalizeText(q);
     // A heading pasted in is a heading's title run into a question ("What is tweaking candidate version: an overview?"):
     // four words or more, or a question with a colon. A two- or three-word noun phrase that is also a heading

@@ -103,6 +103,19 @@ export function aggregate(outcomes: JobOutcome[]): Record<string, unknown> {
           met: overScored.length === 0 && underFloor.length === 0,
         };
       })(),
+      faq: (() => {
+        // The issue's FAQ target: a covered article of 800 words or more carries at least 3 well-formed pairs
+        // (malformed ones are counted under form). Whether its evidence held definitions, procedures or reasons
+        // is not judged here: every long article is counted.
+        const long = written.filter((o) => o.checks!.words.body_words >= FAQ_TARGET.fromWords);
+        const withPairs = long.filter((o) => (o.article?.faq.length ?? 0) >= FAQ_TARGET.pairs);
+        return {
+          target: `≥ ${FAQ_TARGET.pairs} pairs in every article of ≥ ${FAQ_TARGET.fromWords} body words`,
+          articles: `${withPairs.length}/${long.length}`,
+          pairs: long.map((o) => `${o.case.profile}-${o.case.id} ${o.article?.faq.length ?? 0}`),
+          met: withPairs.length === long.length,
+        };
+      })(),
       score_ordering: {
         target: "every refused (0) or bad case below every good one",
         good: good.length,
@@ -114,6 +127,8 @@ export function aggregate(outcomes: JobOutcome[]): Record<string, unknown> {
     },
   };
 }
+
+const FAQ_TARGET = { fromWords: 800, pairs: 3 };
 
 function cell(s: string, width: number): string {
   return s.length > width ? `${s.slice(0, width - 1)}…` : s.padEnd(width);

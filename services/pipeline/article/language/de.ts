@@ -1,5 +1,8 @@
 import type { LanguageProfile } from "./profile";
 
+/** Capitalised sentence openers that are no name: pronouns, demonstratives and adverbs. */
+const NOT_NAMES = /^(Es|Er|Sie|Dies|Das|Dieser|Diese|Dieses|Jenes|Man|Hier|Dort|Da|Dann|Jetzt|Nun|Was|Wer|Alles|Jeder|Jede|Jedes|Nichts|Beides)$/;
+
 export const GERMAN: LanguageProfile = {
   code: "de",
   name: "German",
@@ -17,6 +20,8 @@ export const GERMAN: LanguageProfile = {
     { shape: /^Um ((?:[\p{L}\p{N}'’-]+ ){0,6}?)zu ([\p{L}]+), /u, ask: (m) => `Wie kann man ${m[1]}${m[2]}?` },
     // „Ein Paket ist eine …" → „Was ist ein Paket?"
     { shape: /^((?:Der|Die|Das|Ein|Eine) (?:[\p{L}\p{N}'’-]+ ){0,2}[\p{L}\p{N}'’-]+) (ist|sind) (?:ein|eine|einer|der|die|das) /u, ask: (m) => `Was ${m[2]} ${m[1].charAt(0).toLowerCase()}${m[1].slice(1)}?` },
+    // „Aptitude ist ein Werkzeug …" → „Was ist Aptitude?" (a name: one capitalised word, not a pronoun)
+    { shape: /^(\p{Lu}[\p{L}\p{N}._+-]*) (ist|sind) (?:ein|eine|einer|der|die|das) /u, ask: (m) => (NOT_NAMES.test(m[1]) ? undefined : `Was ${m[2]} ${m[1]}?`) },
   ],
   phrases: {
     name: "German",

@@ -1,5 +1,8 @@
 import type { LanguageProfile } from "./profile";
 
+/** What follows a leading "To" without being a procedure. */
+const NOT_PROCEDURES = /^(date|sum|conclude|summari[sz]e|be|this|that|these|those|the|a|an|some|my|our|your|its|their|me|us|them|him|her|what|which|whom)\b/i;
+
 export const ENGLISH: LanguageProfile = {
   code: "en",
   name: "English",
@@ -18,7 +21,8 @@ export const ENGLISH: LanguageProfile = {
     cut cutting reduce reducing improve improving increase increasing boost boosting save saving speed lower lowering grow growing faster smarter easier cheaper`,
   faqShapes: [
     // "To restore a backup, run …" → "How do you restore a backup?"
-    { shape: /^To ((?:[\p{L}\p{N}'’-]+ ){0,7}[\p{L}\p{N}'’-]+), /u, ask: (m) => `How do you ${m[1]}?` },
+    // ("To date, …", "To sum up, …", "To this end, …" are no procedure)
+    { shape: /^To ((?:[\p{L}\p{N}'’-]+ ){0,7}[\p{L}\p{N}'’-]+), /u, ask: (m) => (NOT_PROCEDURES.test(m[1]) ? undefined : `How do you ${m[1]}?`) },
     // "You can pin a package by …" → "How can you pin a package?"
     { shape: /^You can ((?:[\p{L}\p{N}'’-]+ ){1,7}[\p{L}\p{N}'’-]+) (?:by|with|using|through) /u, ask: (m) => `How can you ${m[1]}?` },
     // "A wormery is a …" → "What is a wormery?"

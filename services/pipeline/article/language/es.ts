@@ -1,5 +1,8 @@
 import type { LanguageProfile } from "./profile";
 
+/** Capitalised sentence openers that are no name: pronouns, demonstratives and adverbs. */
+const NOT_NAMES = /^(Esto|Este|Esta|Estos|Estas|Eso|Esa|Ese|Ello|Él|Ella|Ellos|Ellas|Aquí|Allí|Hay|Lo|Que|Quien|Todo|Cada|Nada|Uno|Una)$/;
+
 export const SPANISH: LanguageProfile = {
   code: "es",
   name: "Spanish",
@@ -14,9 +17,13 @@ export const SPANISH: LanguageProfile = {
     reducir mejore mejorar aumentar ahorrar acelerar rápido rápida fácilmente`,
   faqShapes: [
     // «Para instalar un paquete, use …» → «¿Cómo instalar un paquete?»
-    { shape: /^Para ((?:[\p{L}\p{N}'’-]+ ){0,7}[\p{L}\p{N}'’-]+), /u, ask: (m) => `¿Cómo ${m[1]}?` },
+    // (an infinitive only, "se" attached at most: «Para actualizaciones parciales, …» asks nothing, and
+    // «Para configurarlo, …» asks about what "lo" stood for)
+    { shape: /^Para (\p{L}+(?:ar|er|ir)(?:se)?(?: [\p{L}\p{N}'’-]+){0,7}), /iu, ask: (m) => `¿Cómo ${m[1]}?` },
     // «El paquete es un …» → «¿Qué es el paquete?»
     { shape: /^((?:El|La|Los|Las|Un|Una) (?:[\p{L}\p{N}'’-]+ ){0,3}[\p{L}\p{N}'’-]+) (es|son) (?:un|una|el|la|los|las) /u, ask: (m) => `¿Qué ${m[2]} ${m[1].charAt(0).toLowerCase()}${m[1].slice(1)}?` },
+    // «Aptitude es una herramienta …» → «¿Qué es Aptitude?» (a name: one capitalised word, not a pronoun)
+    { shape: /^(\p{Lu}[\p{L}\p{N}._+-]*) (es|son) (?:un|una|el|la|los|las) /u, ask: (m) => (NOT_NAMES.test(m[1]) ? undefined : `¿Qué ${m[2]} ${m[1]}?`) },
   ],
   phrases: {
     name: "Spanish",

@@ -1,5 +1,8 @@
 import type { LanguageProfile } from "./profile";
 
+/** Capitalised sentence openers that are no name: pronouns and demonstratives. */
+const NOT_NAMES = /^(Ce|Cela|Ceci|Il|Elle|Ils|Elles|On|Voici|Voilà|Tout|Tous|Chacun|Rien|Personne|Qui|Quoi)$/;
+
 export const FRENCH: LanguageProfile = {
   code: "fr",
   name: "French",
@@ -14,10 +17,13 @@ export const FRENCH: LanguageProfile = {
     exemples liste question questions réponse réponses nouveau nouvelle moderne
     réduire réduisez améliorer améliorez augmenter accélérer économiser gagner plus rapide rapidement`,
   faqShapes: [
-    // « Pour installer un paquet, utilisez … » → « Comment installer un paquet ? »
-    { shape: /^Pour ((?:[\p{L}\p{N}'’-]+ ){0,7}[\p{L}\p{N}'’-]+), /u, ask: (m) => `Comment ${m[1]} ?` },
+    // « Pour installer un paquet, utilisez … » → « Comment installer un paquet ? » (an infinitive only: « Pour des
+    // petites sauvegardes, … » asks nothing, and « Pour le faire, … » asks about what « le » stood for)
+    { shape: /^Pour ((?:se |s['’])?\p{L}+(?:er|ir|re|oir)(?: [\p{L}\p{N}'’-]+){0,7}), /iu, ask: (m) => `Comment ${m[1]} ?` },
     // « Le paquet est un … » → « Qu'est-ce que le paquet ? »
     { shape: /^((?:Le|La|Les|L['’]|Un|Une) ?(?:[\p{L}\p{N}'’-]+ ){0,3}[\p{L}\p{N}'’-]+) (?:est|sont) (?:un|une|le|la|les|l['’]|des) /u, ask: (m) => `Qu'est-ce que ${m[1].charAt(0).toLowerCase()}${m[1].slice(1)} ?` },
+    // « Aptitude est un outil … » → « Qu'est-ce qu'Aptitude ? » (a name: one capitalised word, not a pronoun)
+    { shape: /^(\p{Lu}[\p{L}\p{N}._+-]*) (?:est|sont) (?:un|une|le|la|les|l['’]|des) /u, ask: (m) => (NOT_NAMES.test(m[1]) ? undefined : `Qu'est-ce ${/^[aeiouyéèêàâîôûh]/iu.test(m[1]) ? "qu'" : "que "}${m[1]} ?`) },
   ],
   phrases: {
     name: "French",

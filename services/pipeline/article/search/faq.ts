@@ -13,6 +13,8 @@ export const FAQ_MAX = 5;
 const COPULA = /\b(is|are|ist|sind|est|sont|es|son)\b/i;
 const FAQ_ANSWER_MAX_WORDS = 70;
 const QUESTION_MAX_WORDS = 20;
+/** Numbered ordinals ("1st", "2e", "3.º", "2ème") and "the latter/former" and their kin, in the supported languages. */
+const POSITIONAL = /(^|[\s(])\d+(?:st|nd|rd|th|e|er|ère|ème|º|ª|\.º|\.ª)(?=[\s,?？)])|\b(latter|former|letztere[rsnm]?|erstere[rsnm]?)\b|\bce(?:tte)? derni(?:er|ère)\b|\best[ea] últim[oa]\b/iu;
 
 /**
  * The FAQ (docs/article-pipeline.md#faq): real questions, each answered by a passage of the evidence that is
@@ -168,6 +170,8 @@ export function isWellFormedQuestion(question: string, brief: Pick<ArticleBrief,
   if (words.some((w, i) => i > 0 && w.toLowerCase() === words[i - 1].toLowerCase())) return false;
   // A colon inside a question is a heading pasted into it ("…: an overview?").
   if (/:\s/.test(q.replace(/\s[?？]$/, ""))) return false;
+  // A thing named by its place in a list or text ("the 1st argument", "the latter") is nothing outside it.
+  if (POSITIONAL.test(q)) return false;
   return isInLanguage(q, brief.language, [brief.topic, brief.keyword]);
 }
 
@@ -198,7 +202,8 @@ export function questionFromUnit(unit: EvidenceUnit, names: ReadonlySet<string>,
   const subjectOf = (raw: string) => {
     const words = raw.trim().split(/\s+/);
     if (!raw.trim() || words.length > SUBJECT_MAX_WORDS || BAD_SUBJECT.test(raw)) return undefined;
-    return names.has(words[0]) || (brandName && raw.startsWith(brandName.split(/\s+/)[0])) ? raw.trim() : embedPhrase(raw);
+    const name = names.has(words[0]) && !/^(the|a|an)$/i.test(words[0]);
+    return name || (brandName && raw.startsWith(brandName.split(/\s+/)[0])) ? raw.trim() : embedPhrase(raw);
   };
   const hasFigure = /\d/.test(first);
   let m = /^(.+?) (costs?|is priced at) (.*)$/.exec(first);

@@ -32,15 +32,20 @@ export const isClause = (phrase: string) => topicShape(phrase) !== "noun" && top
  * ("CRM"), has capitals inside ("HubSpot", "iPhone"), is followed by another capitalised word (a name:
  * "Google Ads"), or is the brand's name.
  */
+const LEADING_ARTICLES = new Set(["the", "a", "an", "le", "la", "les", "un", "une", "der", "die", "das", "ein", "eine", "el", "los", "las", "una"]);
+
 export function embedPhrase(phrase: string, brandName?: string | null): string {
   const text = phrase.trim().replace(/[.?!]+$/, "");
   const [first = "", second = ""] = text.split(/\s+/);
   if (!first || first[0] !== first[0].toUpperCase() || first[0] === first[0].toLowerCase()) return text;
+  // A leading article is never a name's: "The APT system" is asked as "What does the APT system do?".
+  const brand = Boolean(brandName && text.toLowerCase().startsWith(brandName.toLowerCase().split(/\s+/)[0]));
+  if (second && !brand && LEADING_ARTICLES.has(first.toLowerCase())) return first.toLowerCase() + text.slice(first.length);
   const keep =
     (first.length > 1 && first === first.toUpperCase()) ||
     /\p{Lu}/u.test(first.slice(1)) ||
     (/^\p{Lu}/u.test(second) && !/^(I|A)$/.test(second)) ||
-    (brandName && text.toLowerCase().startsWith(brandName.toLowerCase().split(/\s+/)[0]));
+    brand;
   return keep ? text : first[0].toLowerCase() + text.slice(1);
 }
 
