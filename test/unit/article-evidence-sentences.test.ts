@@ -3,6 +3,7 @@ import {
   dependsOnPrevious,
   hasUnpairedMarks,
   isHeadingLike,
+  isLabelledItem,
   isUsableSentence,
   sendsElsewhere,
   speaksInFirstPerson,
@@ -10,7 +11,7 @@ import {
   unitsOfEvidence,
 } from "../../services/pipeline/article/evidence/units";
 import type { Evidence } from "../../services/pipeline/article/types";
-import { READER_LABELS } from "../../bench/relevance/reader-agreement";
+import { READ_IN_ARTICLES, READER_LABELS } from "../../bench/relevance/reader-agreement";
 
 /**
  * The form rules of citable units (docs/article-pipeline.md#form-of-citable-units), each on the defect the
@@ -330,5 +331,23 @@ describe("sentences a reader labelled off topic for what they are, not what they
     expect(dependsOnPrevious("Die obige Regel gilt nur für lokale Dateien.", "de")).toBe(true);
     // "The latest version" is not "the latter".
     expect(dependsOnPrevious("Les paquets de backports apportent la dernière version de certains programmes.", "fr")).toBe(false);
+  });
+});
+
+describe("a list item of the \"label: description\" kind is no sentence (bench/relevance/reader-labels.json)", () => {
+  it("is not quoted when neither side of the colon has a verb: the items read in the bench's articles", () => {
+    const items = READ_IN_ARTICLES.filter((l) => l.why?.startsWith("not a sentence"));
+    expect(items.length).toBeGreaterThanOrEqual(3);
+    for (const l of items) expect([l.text, isLabelledItem(l.text, l.lang), isUsableSentence(l.text, l.lang)]).toEqual([l.text, true, false]);
+    expect(isLabelledItem("Conseil : une sauvegarde hors site par semaine au minimum.", "fr")).toBe(true);
+  });
+
+  it("keeps a sentence with a colon: a verb on either side, a description that opens a sentence, a German verb in -t", () => {
+    for (const l of READER_LABELS.filter((x) => x.on_topic)) expect([l.text, isLabelledItem(l.text, l.lang)]).toEqual([l.text, false]);
+    expect(isLabelledItem("The rule is simple: back up often and test your restores.", "en")).toBe(false);
+    expect(isLabelledItem("Note: Back up the whole system before you upgrade it.", "en")).toBe(false);
+    expect(isLabelledItem("Attention : les sauvegardes doivent être testées régulièrement.", "fr")).toBe(false);
+    expect(isLabelledItem("Tipp: Verwenden Sie immer ein Passwort mit mehr als zwölf Zeichen.", "de")).toBe(false);
+    expect(isLabelledItem("Vorsicht: dieses Programm löscht alle Daten ohne Rückfrage.", "de")).toBe(false);
   });
 });

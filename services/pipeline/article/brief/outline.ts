@@ -127,7 +127,8 @@ export function outlineFromHeadings(
 
 /**
  * plan offline: the first body section names the keyword (an overview), then the subjects the brand's
- * knowledge base covers near the topic (its own headings), then headings typical of the search intent.
+ * knowledge base covers near the topic (its own headings), then headings typical of the search intent (which
+ * never name the keyword: `LanguagePack.bodyHeadings`).
  */
 export function planOutlineByRules(brief: ArticleBrief, requestedWords: number, themes: readonly KnowledgeTheme[]): Outline {
   const target = clampTargetWords(requestedWords);
@@ -148,8 +149,7 @@ export function planOutlineByRules(brief: ArticleBrief, requestedWords: number, 
   }
   for (const template of pack.bodyHeadings[brief.intent]) {
     if (headings.length >= count) break;
-    if (template.includes("{K}") && !fits) continue;
-    const heading = tidyHeading(capitalizeFirst(fill(template, { K: keyword })));
+    const heading = tidyHeading(template);
     if (taken.has(heading.toLowerCase())) continue;
     taken.add(heading.toLowerCase());
     headings.push({ heading, brief: `${heading}, for ${brief.topic}.` });

@@ -50,7 +50,7 @@ export function isUsableSentence(sentence: string, lang: string): boolean {
   // Table rows flattened by extraction ("Starter | $29 | 5") are data, not prose.
   if (sentence.includes(" | ")) return false;
   if (looksLikeCode(sentence) || isBoilerplate(sentence, lang) || isFragment(sentence)) return false;
-  if (hasUnpairedMarks(sentence) || speaksInFirstPerson(sentence, lang) || isHeadingLike(sentence, lang)) return false;
+  if (hasUnpairedMarks(sentence) || speaksInFirstPerson(sentence, lang) || isHeadingLike(sentence, lang) || isLabelledItem(sentence, lang)) return false;
   return /^[\p{Lu}\p{N}"“„«¿¡(]/u.test(sentence);
 }
 
@@ -117,6 +117,32 @@ const FINITE: Record<SupportedLanguage, RegExp> = {
   es: /\b(es|son|era|eran|será|serán|sería|está|están|puede|pueden|podría|debe|deben|debería|permite|permiten|hay|tiene|tienen|hace|hacen|requiere|requieren|resulta|ayuda|sirve|supone|implica|consiste|significa|evita|garantiza|basta)\b/i,
   de: /(^|\s)(ist|sind|war|waren|wird|werden|wurde|wurden|kann|können|konnte|muss|müssen|soll|sollte|sollten|darf|dürfen|hat|haben|hatte|lässt|lassen|will|wollen|möchte|gibt|ich|du|er|sie|es|wir|ihr|man|Sie)(?=[\s,.;:]|$)/,
 };
+
+/**
+ * A list item of the "label: description" kind, with no verb on either side of the colon: "Cron job as a user
+ * process: files in "/var/spool/cron/crontabs" directory and restart cron(8).", "Idiotensicheres Vorgehen:
+ * Sicherung durch einen einfachen Befehl.", "Paketmanagement-Werkzeuge: apt, apt-get / apt-cache und aptitude."
+ * In its list it answered the list's lead ("what to back up"); quoted alone it states nothing. A description
+ * that opens in upper case after an English, French or Spanish label is a sentence of its own ("Note: Back up
+ * first.") and stays; German capitalises nouns, so there only a verb tells: one of the common ones, or a
+ * lower-case word in -t, the third person singular.
+ */
+const LABEL_MAX_WORDS = 6;
+export function isLabelledItem(sentence: string, lang: string): boolean {
+  const m = /^([^:]{2,80}):\s+(.+)$/u.exec(sentence.trim());
+  if (!m) return false;
+  const base = baseLanguage(lang);
+  const finite = FINITE[supported(base)];
+  const [label, description] = [m[1], m[2]];
+  if (wordsOf(label, lang).length > LABEL_MAX_WORDS || finite.test(label) || finite.test(description)) return false;
+  // An English label with an infinitive is an instruction: "Try to upgrade step wise: oldstable → stable → …".
+  if (base === "en" && /\bto \p{L}/u.test(label)) return false;
+  if (base !== "de") return !/^\p{Lu}/u.test(description);
+  // German: a verb in the third person singular (lower case, ending in -t: "nutzt", "gibt") makes it a sentence.
+  return !wordsOf(description, lang).some((w) => /^\p{Ll}{3,}t$/u.test(w) && !GERMAN_NOT_VERBS.has(w));
+}
+/** Lower-case German words ending in -t that are no verb. */
+const GERMAN_NOT_VERBS = new Set(["nicht", "jetzt", "bereits", "meist", "zuerst", "selbst", "erst", "seit", "oft", "weit", "nachts", "sonst", "zuletzt", "höchst", "mindestens", "samt", "statt", "bit", "apt", "wget", "git"]);
 
 export function isHeadingLike(sentence: string, lang: string): boolean {
   const base = baseLanguage(lang);

@@ -35,7 +35,7 @@ export const GERMAN: LanguageProfile = {
     lowercaseAfterConnective: false,
     overviewHeading: "{K}: ein Überblick",
     bodyHeadings: {
-      informational: ["Warum {K} wichtig ist", "So funktioniert {K} in der Praxis", "Worauf es ankommt", "Häufige Fehler", "Der Einstieg", "Was Sie erwarten können"],
+      informational: ["Warum das wichtig ist", "In der Praxis", "Worauf es ankommt", "Häufige Fehler", "Der Einstieg", "Was Sie erwarten können"],
       commercial: ["Worauf Sie achten sollten", "Optionen im Vergleich", "Kosten und Preise", "So treffen Sie die Wahl", "Fragen vor der Entscheidung"],
       transactional: ["Was Sie bekommen", "Kosten und Tarife", "So starten Sie", "Was Sie vorbereiten sollten", "Unterstützung nach dem Start"],
       navigational: ["Wo Sie es finden", "Was es bietet", "So bekommen Sie Hilfe", "Nächste Schritte"],

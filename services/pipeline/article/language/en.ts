@@ -39,7 +39,7 @@ export const ENGLISH: LanguageProfile = {
     lowercaseAfterConnective: true,
     overviewHeading: "{K}: an overview",
     bodyHeadings: {
-      informational: ["Why {K} matters", "How {K} works in practice", "Key considerations", "Common mistakes to avoid", "Getting started", "What to expect"],
+      informational: ["Why this matters", "In practice", "Key considerations", "Common mistakes to avoid", "Getting started", "What to expect"],
       commercial: ["What to look for", "Options compared", "Costs and pricing", "How to choose", "What customers say", "Questions to ask before you decide"],
       transactional: ["What you get", "Costs and plans", "How to get started", "What to prepare", "Support after you sign up"],
       navigational: ["Where to find it", "What it offers", "How to get help", "Next steps"],

@@ -36,7 +36,7 @@ export const SPANISH: LanguageProfile = {
     lowercaseAfterConnective: true,
     overviewHeading: "{K}: una visión general",
     bodyHeadings: {
-      informational: ["Por qué importa {K}", "Cómo funciona {K} en la práctica", "Aspectos clave", "Errores comunes que conviene evitar", "Cómo empezar", "Qué esperar"],
+      informational: ["Por qué es importante", "En la práctica", "Aspectos clave", "Errores comunes que conviene evitar", "Cómo empezar", "Qué esperar"],
       commercial: ["Qué tener en cuenta", "Opciones comparadas", "Costes y precios", "Cómo elegir", "Preguntas antes de decidir"],
       transactional: ["Qué obtienes", "Costes y planes", "Cómo empezar", "Qué preparar", "Soporte después del alta"],
       navigational: ["Dónde encontrarlo", "Qué ofrece", "Cómo obtener ayuda", "Próximos pasos"],

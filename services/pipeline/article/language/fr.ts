@@ -36,7 +36,7 @@ export const FRENCH: LanguageProfile = {
     lowercaseAfterConnective: true,
     overviewHeading: "{K} : vue d'ensemble",
     bodyHeadings: {
-      informational: ["Pourquoi {K} compte", "{K} en pratique", "Les points essentiels", "Les erreurs à éviter", "Par où commencer", "À quoi s'attendre"],
+      informational: ["Pourquoi c'est important", "En pratique", "Les points essentiels", "Les erreurs à éviter", "Par où commencer", "À quoi s'attendre"],
       commercial: ["Les critères à vérifier", "Les options comparées", "Coûts et tarifs", "Comment choisir", "Les questions à poser avant de décider"],
       transactional: ["Ce que vous obtenez", "Coûts et formules", "Comment démarrer", "Ce qu'il faut préparer", "L'accompagnement après l'inscription"],
       navigational: ["Où le trouver", "Ce qu'il propose", "Comment obtenir de l'aide", "Prochaines étapes"],

@@ -22,7 +22,11 @@ export interface LanguagePack {
   lowercaseAfterConnective: boolean;
   /** The first body heading: it carries the keyword (SEO) and opens the subject. */
   overviewHeading: string;
-  /** Body headings by intent; those with {K} are used only when the keyword is a noun phrase (`keywordFitsTemplates`). */
+  /**
+   * Body headings by intent, none naming the keyword: a keyword set into a heading needs the article and the
+   * agreement the template cannot give it ("Why compost bin matters", "Why composting mistakes matters",
+   * "Warum Passwort wichtig ist"). The overview heading names it.
+   */
   bodyHeadings: Record<SearchIntent, string[]>;
   titles: Record<SearchIntent, string[]>;
   /** The sentence that names the subject in the first paragraph when the evidence does not. No facts in it. */
