@@ -34,6 +34,8 @@ export interface OnTopic {
   share: number;
   /** Off-topic sentences, longest first. */
   worst: { heading: string; text: string }[];
+  /** Every off-topic sentence, in the article's order. */
+  off: { heading: string; text: string }[];
 }
 
 /** Words that make a sentence continue the one before it ("This…", "It…", "Dies…", "Cela…", "Esto…"). */
@@ -46,10 +48,16 @@ const CONTINUES = /^\(.*\)[.!]?$|\b(do|does|did|doing|done) (this|that)\b|\b(cel
 export function vocabularyMatcher(vocabulary: readonly string[]): (text: string) => boolean {
   if (!vocabulary.length) return () => false;
   const escape = (x: string) => x.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const alternatives = vocabulary.map((v) => (v.endsWith("*") ? `${escape(v.slice(0, -1).toLowerCase())}[\\p{L}\\p{N}_-]*` : escape(v.toLowerCase())));
+  const alternatives = vocabulary.map((v) => (v.endsWith("*") ? `${escape(fold(v.slice(0, -1)))}[\\p{L}\\p{N}_-]*` : escape(fold(v))));
   const re = new RegExp(`(?<![\\p{L}\\p{N}])(?:${alternatives.join("|")})(?![\\p{L}\\p{N}])`, "u");
-  return (text) => re.test(text.toLowerCase());
+  return (text) => re.test(fold(text));
 }
+
+/**
+ * Lower case without diacritics, on both sides: a German plural with an umlaut is the word the vocabulary names
+ * ("Passwörter" for "passwort*"), as an unaccented spelling is ("configuracion" for "configuración").
+ */
+const fold = (text: string) => text.toLowerCase().normalize("NFD").replace(/\p{M}/gu, "");
 
 /**
  * The on-topic judge, independent of the writer by construction: a body sentence is on topic when it says a
@@ -71,13 +79,14 @@ export function onTopicShare(body: { text: string; heading: string; first?: bool
     if (!verdicts[i] && verdicts[i + 1] && next.first === false && CONTINUES.test(next.text)) verdicts[i] = true;
   }
   const off = body.flatMap((s, i) => (verdicts[i] ? [] : [{ heading: s.heading, text: s.text }]));
-  off.sort((a, b) => b.text.length - a.text.length);
+  const longest = [...off].sort((a, b) => b.text.length - a.text.length);
   return {
     vocabulary: [...vocabulary],
     sentences: body.length,
     onTopic: body.length - off.length,
     share: body.length ? (body.length - off.length) / body.length : 0,
-    worst: off.slice(0, 3),
+    worst: longest.slice(0, 3),
+    off,
   };
 }
 

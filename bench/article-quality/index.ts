@@ -306,7 +306,7 @@ function summaryOf(o: JobOutcome): Record<string, unknown> {
     failed_targets: o.failedTargets,
     ...(k
       ? {
-          on_topic: { share: round(k.onTopic.share), sentences: k.onTopic.sentences, vocabulary: k.onTopic.vocabulary, worst: k.onTopic.worst },
+          on_topic: { share: round(k.onTopic.share), sentences: k.onTopic.sentences, vocabulary: k.onTopic.vocabulary, worst: k.onTopic.worst, off: k.onTopic.off },
           support: { share: round(k.support.share), citations: k.support.citations, supported: k.support.supported, fabricated: k.support.fabricated, unsupported: k.support.unsupported.slice(0, 3), quotes: { present: k.support.quotes.present, found_on_page: k.support.quotes.foundOnPage } },
           fabricated_addresses: k.fabricated,
           language: Object.fromEntries(Object.entries(k.language).map(([f, v]) => [f, { share: round(v.share), items: v.items, undetermined: v.undetermined, wrong: v.wrong }])),

@@ -209,7 +209,7 @@ export function writeArticleFiles(outcomes: JobOutcome[], dir: string): string[]
         "",
         "## Checks",
         "",
-        ...k.onTopic.worst.map((w) => `- off topic under "${w.heading}": ${w.text}`),
+        ...k.onTopic.off.map((w) => `- off topic under "${w.heading}": ${w.text}`),
         ...k.support.unsupported.slice(0, 10).map((u) => `- unsupported (best window ${u.best}) ${u.url}: ${u.claim}`),
         ...k.support.quotes.missing.slice(0, 5).map((q) => `- quote not on ${q.url}: ${q.quote}`),
         ...k.fabricated.map((f) => `- fabricated address in ${f.field}: ${f.url}`),
