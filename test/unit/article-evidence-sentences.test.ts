@@ -351,3 +351,21 @@ describe("a list item of the \"label: description\" kind is no sentence (bench/r
     expect(isLabelledItem("Vorsicht: dieses Programm löscht alle Daten ohne Rückfrage.", "de")).toBe(false);
   });
 });
+
+describe("more sentences that lean on what a quote leaves out, and an author speaking as \"I\"", () => {
+  it("« les » before an infinitive opening a French sentence points back (reader-labels.json)", () => {
+    const les = READER_LABELS.filter((l) => l.lang === "fr" && l.why === "leans on what is not there" && /^(?:[^,]{0,40},\s*)?les\s/i.test(l.text));
+    expect(les.length).toBeGreaterThanOrEqual(1);
+    for (const l of les) expect([l.text, dependsOnPrevious(l.text, "fr")]).toEqual([l.text, true]);
+    // Read in the French package-management article of the quality bench.
+    expect(dependsOnPrevious("Les utiliser sans comprendre entièrement leurs effets peut casser l’ensemble de votre système.", "fr")).toBe(true);
+    expect(dependsOnPrevious("Les fichiers de configuration sont dans /etc.", "fr")).toBe(false);
+    expect(dependsOnPrevious("Le fichier de configuration est dans /etc.", "fr")).toBe(false);
+  });
+
+  it("the Spanish future in the first person is the manual's author speaking (read in the Spanish network article)", () => {
+    expect(speaksInFirstPerson("Pasaré por encima de las materias pertinentes para una conexión casera.", "es")).toBe(true);
+    expect(speaksInFirstPerson("El paquete instalará la configuración por defecto.", "es")).toBe(false);
+    for (const l of READER_LABELS.filter((x) => x.lang === "es" && x.on_topic)) expect([l.text, speaksInFirstPerson(l.text, "es")]).toEqual([l.text, false]);
+  });
+});

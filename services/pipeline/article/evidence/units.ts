@@ -79,7 +79,8 @@ export function hasUnpairedMarks(sentence: string): boolean {
 const FIRST_PERSON: Partial<Record<SupportedLanguage, RegExp>> = {
   fr: /(^|[^\p{L}])(je|j['’]\p{L}+|moi|moi-même|mon|ma|mes)(?![\p{L}-])/iu,
   de: /(^|[^\p{L}])(ich|mein|meine|meiner|meinen|meinem|meines|mir|mich)(?![\p{L}-])/iu,
-  es: /(^|[^\p{L}])(yo|mi|mis|me|conmigo|recomiendo|utilizo|prefiero|creo|pienso|sugiero|tengo|hago|necesito|instalo|reinstalo)(?![\p{L}-])/iu,
+  // …and the first person singular of the future, which no other person shares ("Pasaré por encima …", "explicaré").
+  es: /(^|[^\p{L}])(yo|mi|mis|me|conmigo|recomiendo|utilizo|prefiero|creo|pienso|sugiero|tengo|hago|necesito|instalo|reinstalo|\p{L}{2,}(?:aré|eré|iré))(?![\p{L}-])/iu,
 };
 
 export function speaksInFirstPerson(sentence: string, lang: string): boolean {
@@ -241,6 +242,18 @@ const ANTECEDENT: Record<SupportedLanguage, RegExp> = {
   es: /(?<![\p{L}])((est|es)[eao]s? últim[oa]s?|lo anterior)(?![\p{L}])/iu,
 };
 
+/**
+ * French: an object pronoun before an infinitive opening the sentence (or its first clause after a short lead):
+ * « Les utiliser sans comprendre leurs effets peut casser le système. », « Au besoin, les installer dans
+ * /usr/local. ». What « les » stands for is in the sentence before.
+ */
+function objectPronounFirst(sentence: string): boolean {
+  // « les » only: a plural noun after the article takes its -s or -x, so « les » + a word in -er, -ir or -re is
+  // the pronoun and a verb; after « le », « la » or « l' » the same word may be a noun (« Le fichier »).
+  const m = /^(?:[^,]{0,40},\s*)?les\s(\p{L}+(?:er|ir|re))(?![\p{L}])/iu.exec(sentence.trim());
+  return Boolean(m) && !NOT_INFINITIVES.has(m![1].toLowerCase());
+}
+
 /** Pronouns that point back wherever they stand ("Teams that plan them a week ahead…"). */
 const ANAPHORA: Record<SupportedLanguage, ReadonlySet<string>> = {
   en: new Set(["it", "they", "them", "those", "these", "he", "she", "him", "his", "her", "such"]),
@@ -307,6 +320,7 @@ export function dependsOnPrevious(sentence: string, lang: string): boolean {
   const comma = lower.indexOf(", ");
   if (comma > 0 && CLAUSE_POINTERS[supported(base)].test(lower.slice(comma + 2))) return true;
   if (ANTECEDENT[supported(base)].test(sentence)) return true;
+  if (base === "fr" && objectPronounFirst(sentence)) return true;
   const anaphora = ANAPHORA[supported(base)];
   // "it" and "they" as the first word were handled above; elsewhere German "sie" is also the polite "you", so only the opener counts there.
   return base !== "de" && words.some((w) => anaphora.has(w));
