@@ -363,6 +363,15 @@ describe("more sentences that lean on what a quote leaves out, and an author spe
     expect(dependsOnPrevious("Le fichier de configuration est dans /etc.", "fr")).toBe(false);
   });
 
+  it("a sentence opening with \"but\" answers the one before (read: \"But this overlooks files created by the maintainer scripts.\")", () => {
+    expect(dependsOnPrevious("But this overlooks files created by the maintainer scripts.", "en")).toBe(true);
+    expect(dependsOnPrevious("Mais cela ne suffit pas pour un serveur.", "fr")).toBe(true);
+    expect(dependsOnPrevious("Aber keine Sorge: der aktuelle su-Befehl nutzt PAM.", "de")).toBe(true);
+    expect(dependsOnPrevious("Pero no es necesario reiniciar el sistema.", "es")).toBe(true);
+    // No reader-labelled sentence found on topic alone opens so.
+    for (const l of READER_LABELS.filter((x) => x.on_topic)) expect([l.text, /^(but|mais|aber|pero)\b/i.test(l.text)]).toEqual([l.text, false]);
+  });
+
   it("the Spanish future in the first person is the manual's author speaking (read in the Spanish network article)", () => {
     expect(speaksInFirstPerson("Pasaré por encima de las materias pertinentes para una conexión casera.", "es")).toBe(true);
     expect(speaksInFirstPerson("El paquete instalará la configuración por defecto.", "es")).toBe(false);

@@ -267,10 +267,10 @@ const ANAPHORA: Record<SupportedLanguage, ReadonlySet<string>> = {
  * "Asimismo, …"): said of what precedes, they mean nothing without it. Matched at the start, lower-cased.
  */
 const CONNECTIVE_OPENERS: Record<SupportedLanguage, RegExp> = {
-  en: /^(however|also|equally|likewise|similarly|otherwise|moreover|furthermore|additionally|in addition|what is more|besides|therefore|hence|thus|consequently|as a result|instead|nevertheless|nonetheless|still|yet|again|on the other hand|in contrast|by contrast|conversely|in that case|for this reason|for that reason|even so|then)(?![\p{L}\p{N}])/u,
-  fr: /^(de même|aussi|également|cependant|toutefois|pourtant|néanmoins|ainsi|donc|sinon|par ailleurs|en outre|de plus|qui plus est|par conséquent|en revanche|au contraire|dans ce cas|pour cette raison|d['’]autre part|enfin|alors)(?![\p{L}\p{N}])/u,
-  de: /^(ebenso|ebenfalls|außerdem|zudem|ferner|darüber hinaus|mehr noch|jedoch|allerdings|dennoch|trotzdem|deshalb|deswegen|daher|darum|also|stattdessen|ansonsten|sonst|gleichfalls|auch|dann|folglich|somit|hingegen|andererseits|in diesem fall)(?![\p{L}\p{N}])/u,
-  es: /^(asimismo|también|además|más aún|sin embargo|no obstante|por tanto|por lo tanto|por consiguiente|así|de lo contrario|igualmente|del mismo modo|de igual modo|por otra parte|por otro lado|en cambio|en ese caso|en este caso|por eso|por ello|entonces|aun así)(?![\p{L}\p{N}])/u,
+  en: /^(however|also|equally|likewise|similarly|otherwise|moreover|furthermore|additionally|in addition|what is more|besides|therefore|hence|thus|consequently|as a result|instead|nevertheless|nonetheless|still|yet|again|on the other hand|in contrast|by contrast|conversely|in that case|for this reason|for that reason|even so|then|but)(?![\p{L}\p{N}])/u,
+  fr: /^(de même|aussi|également|cependant|toutefois|pourtant|néanmoins|ainsi|donc|sinon|par ailleurs|en outre|de plus|qui plus est|par conséquent|en revanche|au contraire|dans ce cas|pour cette raison|d['’]autre part|enfin|alors|mais)(?![\p{L}\p{N}])/u,
+  de: /^(ebenso|ebenfalls|außerdem|zudem|ferner|darüber hinaus|mehr noch|jedoch|allerdings|dennoch|trotzdem|deshalb|deswegen|daher|darum|also|stattdessen|ansonsten|sonst|gleichfalls|auch|dann|folglich|somit|hingegen|andererseits|in diesem fall|aber)(?![\p{L}\p{N}])/u,
+  es: /^(asimismo|también|además|más aún|sin embargo|no obstante|por tanto|por lo tanto|por consiguiente|así|de lo contrario|igualmente|del mismo modo|de igual modo|por otra parte|por otro lado|en cambio|en ese caso|en este caso|por eso|por ello|entonces|aun así|pero)(?![\p{L}\p{N}])/u,
 };
 
 /**
