@@ -332,3 +332,52 @@ export function misbehavingArticleResponder(opts: MisbehaviourOptions): ChatResp
     return base(request, n);
   };
 }
+
+/* ------------------------------------------------------------------------------------------------------------
+ * A model with no domain of its own, for the article-quality bench's model run: it answers every call of the
+ * pipeline from what the prompt gives it, in the prompt's language, the way a careful model would.
+ * ---------------------------------------------------------------------------------------------------------- */
+
+/**
+ * - plan: informational; outline: the target keyword as the first heading, then the knowledge base's subjects the
+ *   prompt lists (fewer than asked makes the pipeline keep its own plan, as a short answer does);
+ * - sections: the sentences of the passages given (`writeSection`);
+ * - grades: "relevant" for a passage whose title, heading or text holds the target keyword as written, else
+ *   "ambiguous" (the lexical model then decides), like a reader skimming for the subject's name;
+ * - citations: supported; search metadata: the topic as the title, variants made of the topic and keyword, no
+ *   questions (the pipeline asks from the evidence); social posts: the title and the first claim.
+ */
+export function documentModelResponder(): ChatResponder {
+  return (request) => {
+    const system = request.messages.find((m) => m.role === "system")?.content ?? "";
+    const user = request.messages.filter((m) => m.role === "user").map((m) => m.content).join("\n");
+    const keyword = field(user, "Target keyword");
+    const topic = field(user, "Topic") || field(user, "Article topic");
+    const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+    if (system.startsWith("You plan long-form articles")) return JSON.stringify({ search_intent: "informational", angle: `A practical guide to ${topic}.` });
+    if (system.startsWith("You outline long-form articles")) {
+      const count = Number(/Write (\d+) body sections/.exec(user)?.[1] ?? 4);
+      const themes = (/^Subjects the brand's knowledge base covers near this topic: (.+)$/m.exec(user)?.[1] ?? "").split("; ").filter(Boolean);
+      const headings = [cap(keyword), ...themes.filter((t) => t.toLowerCase() !== keyword.toLowerCase())].slice(0, count);
+      return JSON.stringify({ sections: headings.map((heading) => ({ heading, brief: `What the evidence says about ${heading}.` })) });
+    }
+    if (system.startsWith("You write one section")) return writeSection(user, undefined);
+    if (system.startsWith("You grade retrieved passages")) {
+      const subject = field(user, "Subject").toLowerCase();
+      const passages = [...user.matchAll(/^Passage (e\d+) \(([^\n]*)\):\n([\s\S]*?)(?=\nPassage e\d+ \(|$)/gm)];
+      return JSON.stringify({ grades: passages.map((m) => ({ id: m[1], grade: `${m[2]} ${m[3]}`.toLowerCase().includes(subject) ? "relevant" : "ambiguous" })) });
+    }
+    if (system.startsWith("You check citations")) {
+      return JSON.stringify({ verdicts: [...user.matchAll(/^Pair (\d+)\n/gm)].map((m) => ({ id: Number(m[1]), supported: true })) });
+    }
+    if (system.startsWith("You write search metadata")) {
+      return JSON.stringify({ title: cap(topic), title_variants: [`${cap(keyword)}`, `${cap(topic)} (${keyword})`, `${cap(keyword)}: ${topic}`], meta_description: "", faq_questions: [] });
+    }
+    if (system.startsWith("You turn an article into social posts")) {
+      const title = field(user, "Title");
+      const claim = /^- (.+?)(?: \(https?:[^)]*\))?$/m.exec(user)?.[1] ?? title;
+      return JSON.stringify({ x_thread: [`1/2 ${title}`, `2/2 ${claim}`], linkedin: `${title}\n\n${claim}`, newsletter: { subject: title.slice(0, 60), body: claim } });
+    }
+    return "OK";
+  };
+}

@@ -69,6 +69,14 @@ describe("edit, offline", () => {
     expect(last.cites).toEqual(["e1"]);
   });
 
+  it("removes a model's sentence whose quotation marks or brackets do not pair up, as malformed", async () => {
+    const broken = "Route planning works best when the office books new jobs into « days when a technician is nearby.";
+    const { body: edited, report } = await editArticle(bodyOf([s(VERBATIM, ["e1"]), s(broken, ["e1"])]), brief, outline, EVIDENCE);
+    expect(texts(edited)).toEqual([VERBATIM]);
+    expect(report).toMatchObject({ removed_malformed: 1 });
+    expect(report.removed).toContainEqual({ section: "intro", claim: broken, reason: "malformed" });
+  });
+
   it("tells framing from an uncited fact", () => {
     expect(isFramingSentence("This article looks at route planning for dispatchers.", brief, "")).toBe(true);
     expect(isFramingSentence("Route planning saves 40 minutes a day.", brief, "")).toBe(false);

@@ -86,6 +86,30 @@ describe("the model writer against an OpenAI-compatible server", () => {
     expect(model.usage).toMatchObject({ calls: 1, tokens_in: 812, tokens_out: 41 });
   });
 
+  it("hands the model only a passage's relevant strips: no sentence in another language, about something else, or kept for the FAQ", async () => {
+    server.setChat(() => "Clustering saves time [e3].");
+    const mixed: Evidence = {
+      id: "e3",
+      url: "https://guides.example/c",
+      title: "Team notes",
+      quote:
+        "Route planning that clusters jobs by area saves technicians an hour of driving every day. " +
+        "Route planning software shows every technician's jobs for the day on one map. " +
+        "Die Routenplanung entscheidet, wie viel Zeit ein Techniker am Tag mit Fahren verbringt. " +
+        "The office kitchen is cleaned every Friday afternoon by an outside company.",
+      fetched_at: "",
+      origin: "web",
+    };
+    const pool = [...EVIDENCE, mixed];
+    const reserved = new Set(["e3#1"]);
+    await new ModelSectionWriter(modelFor(0)).writeSection({ brief, outline, section: outline.sections[1], earlier: [], evidence: pool, passages: [mixed], reserved });
+    const user: string = server.chatRequests()[0].body.messages[1].content;
+    expect(user).toMatch(/^\[e3\] \(Team notes\) Route planning that clusters jobs by area saves technicians an hour of driving every day\.$/m);
+    expect(user).not.toContain("Die Routenplanung");
+    expect(user).not.toContain("office kitchen");
+    expect(user).not.toContain("shows every technician's jobs");
+  });
+
   it("retries 500 and 429 answers, then succeeds", async () => {
     server.setChat((_, n) => (n === 1 ? { status: 500, headers: { "retry-after-ms": "1" } } : n === 2 ? { status: 429, headers: { "retry-after-ms": "1" } } : "Ok [e1]."));
     const section = await new ModelSectionWriter(modelFor(2)).writeSection({ brief, outline, section: outline.sections[1], earlier: [], evidence: EVIDENCE });

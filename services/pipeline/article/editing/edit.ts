@@ -1,6 +1,6 @@
 import { countWords, wordsOf } from "../../../../shared/text/segment";
 import { checkCitationSupport } from "./citation-check";
-import { dependsOnPrevious } from "../evidence/units";
+import { dependsOnPrevious, hasUnpairedMarks } from "../evidence/units";
 import { relevanceModel } from "../relevance";
 import { evidenceById } from "../evidence/passages";
 import type { MeteredModel } from "../model/metered-model";
@@ -13,7 +13,7 @@ import type { ArticleBody, ArticleBrief, ArticleParagraph, ArticleSection, Artic
 const THIN_SECTION_SHARE = 0.5;
 const MAX_FRAMING_WORDS = 30;
 const REMOVED_SAMPLE = 10;
-const REMOVAL_ORDER: RemovedClaim["reason"][] = ["unsupported", "off_topic", "uncited", "dangling", "duplicate"];
+const REMOVAL_ORDER: RemovedClaim["reason"][] = ["unsupported", "off_topic", "malformed", "uncited", "dangling", "duplicate"];
 
 export interface EditDeps {
   model?: MeteredModel;
@@ -29,7 +29,7 @@ export interface EditDeps {
 export interface RemovedClaim {
   section: string;
   claim: string;
-  reason: "unsupported" | "off_topic" | "uncited" | "dangling" | "duplicate";
+  reason: "unsupported" | "off_topic" | "malformed" | "uncited" | "dangling" | "duplicate";
 }
 
 export interface EditReport {
@@ -41,6 +41,8 @@ export interface EditReport {
   removed_uncited: number;
   removed_dangling: number;
   removed_duplicates: number;
+  /** Sentences whose quotation marks or brackets do not pair up: cut out of a quotation or a command, not prose. */
+  removed_malformed: number;
   phrases_replaced: number;
   tightened: number;
   re_researched: string[];
@@ -100,7 +102,7 @@ async function editPass(
 ): Promise<PassResult> {
   const lang = brief.language;
   const removed: RemovedClaim[] = [];
-  const report = { checked: 0, supported: 0, removed_unsupported: 0, removed_off_topic: 0, removed_uncited: 0, removed_dangling: 0, removed_duplicates: 0, phrases_replaced: 0, tightened: 0 };
+  const report = { checked: 0, supported: 0, removed_unsupported: 0, removed_off_topic: 0, removed_uncited: 0, removed_dangling: 0, removed_duplicates: 0, removed_malformed: 0, phrases_replaced: 0, tightened: 0 };
   const drop = new Set<ArticleSentence>();
   const remove = (at: Located, reason: RemovedClaim["reason"]) => {
     drop.add(at.sentence);
@@ -120,6 +122,14 @@ async function editPass(
     if (!repeats.has(at.sentence)) continue;
     remove(at, "duplicate");
     report.removed_duplicates++;
+  }
+
+  // A model's sentence whose quotation marks or brackets do not pair up ("… » por «foo» para todos …") was cut
+  // out of a quotation or a command: the same rule the evidence's units are held to (`hasUnpairedMarks`).
+  for (const at of located) {
+    if (drop.has(at.sentence) || !hasUnpairedMarks(at.sentence.text)) continue;
+    remove(at, "malformed");
+    report.removed_malformed++;
   }
 
   const remaining = located.filter((at) => !drop.has(at.sentence));
@@ -234,6 +244,7 @@ function merge(a: PassResult["report"], b: PassResult["report"]): PassResult["re
     removed_uncited: a.removed_uncited + b.removed_uncited,
     removed_dangling: a.removed_dangling + b.removed_dangling,
     removed_duplicates: a.removed_duplicates + b.removed_duplicates,
+    removed_malformed: a.removed_malformed + b.removed_malformed,
     phrases_replaced: a.phrases_replaced + b.phrases_replaced,
     tightened: a.tightened + b.tightened,
     removed: [...a.removed, ...b.removed],

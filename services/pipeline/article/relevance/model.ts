@@ -43,6 +43,8 @@ export interface RelevanceModel {
   aboutUnits: readonly EvidenceUnit[];
   /** The passages those units come from, in the pool's order. */
   aboutPassages: readonly Evidence[];
+  /** A passage's relevant strips, in its order: all of it a writer is given (corrective retrieval keeps only those). */
+  stripsOf(evidenceId: string): readonly EvidenceUnit[];
   /** Whether an article sentence is on topic: a quotation by its unit, a written sentence by its words, an uncited framing sentence when it names the subject. */
   isAboutSentence(text: string, cites: readonly string[], heading?: string): boolean;
   /** How well a text matches extra terms (a section heading's own terms), idf-weighted over the pool. */
@@ -228,6 +230,9 @@ function buildModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceM
   // The reference strength: the mean of the three strongest relevant units (the logit is positive there).
   const aboutUnits = units.filter(isAbout);
   const aboutIds = new Set(aboutUnits.map((u) => u.evidenceId));
+  const stripsByPassage = new Map<string, EvidenceUnit[]>();
+  for (const u of aboutUnits) stripsByPassage.set(u.evidenceId, [...(stripsByPassage.get(u.evidenceId) ?? []), u]);
+  for (const list of stripsByPassage.values()) list.sort((a, b) => a.position - b.position);
   const best = aboutUnits.map(strength).sort((a, b) => b - a).slice(0, 3).filter((x) => x > 0);
   const reference = best.length ? best.reduce((a, b) => a + b, 0) / best.length : 0;
   return {
@@ -253,6 +258,7 @@ function buildModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceM
     },
     aboutUnits,
     aboutPassages: evidence.filter((e) => aboutIds.has(e.id)),
+    stripsOf: (id) => stripsByPassage.get(id) ?? [],
     isAboutSentence: (text, cites, heading = "") => {
       const quoted = quotedUnits(text, cites);
       if (quoted.length) return quoted.some(isAbout);

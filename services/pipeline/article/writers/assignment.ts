@@ -39,10 +39,16 @@ function ownTerms(section: PlannedSection, brief: ArticleBrief): string[] {
  * of its own gets none: it is not written (rather than written from another section's material), and
  * passages nobody takes are not sent (they are paid for and would be padding).
  */
-export function assignEvidence(outline: Outline, about: readonly Evidence[], brief: ArticleBrief): Map<string, string[]> {
+export function assignEvidence(
+  outline: Outline,
+  about: readonly Evidence[],
+  brief: ArticleBrief,
+  /** The words of a passage its writer will be given (its relevant strips: `passageProse`); the whole quote by default. */
+  wordsOf: (e: Evidence) => number = (e) => countWords(e.quote, brief.language),
+): Map<string, string[]> {
   const lang = brief.language;
   const index = Bm25Index.fromTexts(about.map((e) => ({ id: e.id, text: `${e.title}\n${e.heading ?? ""}\n${e.quote}` })), lang);
-  const words = new Map(about.map((e) => [e.id, countWords(e.quote, lang)]));
+  const words = new Map(about.map((e) => [e.id, wordsOf(e)]));
   const terms = new Map(about.map((e) => [e.id, termSet(`${e.heading ?? ""} ${e.quote}`, lang)]));
   const rankings = outline.sections.map((section) => {
     const own = ownTerms(section, brief);

@@ -1,6 +1,6 @@
 import { unitsOfPool, usableSentenceCount } from "../evidence/units";
 import { allocateBudgets } from "../brief/outline";
-import { CALIBRATION, describeMissingCoverage, passagesAbout, relevanceModel } from "../relevance";
+import { CALIBRATION, describeMissingCoverage, relevanceModel } from "../relevance";
 import { assignEvidence } from "./assignment";
 import { sectionWords, type SectionWriter, type WrittenSection } from "./section-writer";
 import type { ResearchReport } from "../evidence/research";
@@ -158,7 +158,9 @@ async function writeSections(
   written: (result: WrittenSection) => void,
 ): Promise<WrittenSection[]> {
   if (writer.drafting === "side-by-side") {
-    const assigned = assignEvidence(outline, passagesAbout(evidence, brief), brief);
+    const relevance = relevanceModel(evidence, brief);
+    const stripWords = (e: Evidence) => relevance.stripsOf(e.id).reduce((n, u) => n + (reserved?.has(u.key) ? 0 : u.words), 0);
+    const assigned = assignEvidence(outline, relevance.aboutPassages, brief, stripWords);
     const byId = new Map(evidence.map((e) => [e.id, e]));
     return Promise.all(
       outline.sections.map(async (section) => {

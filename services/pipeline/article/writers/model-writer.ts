@@ -1,13 +1,11 @@
 import { Bm25Index } from "../../../../shared/text/bm25";
-import { splitSentences } from "../../../../shared/text/segment";
 import { parseCitedProse } from "./cited-prose";
-import { isUsableSentence } from "../evidence/units";
 import { languagePack } from "../language/phrases";
 import { summarizeSection, type SectionWriteInput, type SectionWriter, type WrittenSection } from "./section-writer";
 import { identifyLanguage, UNDETERMINED } from "../../../../shared/text/language";
 import { baseLanguage } from "../../../../shared/text/stopwords";
 import { ModelFailure, type MeteredModel } from "../model/metered-model";
-import { passagesAbout } from "../relevance";
+import { passagesAbout, relevanceModel, type RelevanceModel } from "../relevance";
 import type { ArticleBrief, ArticleParagraph, Evidence, Outline, VoiceGuide } from "../types";
 
 const MAX_PASSAGES = 12;
@@ -41,13 +39,19 @@ function offLanguage(paragraphs: ArticleParagraph[], brief: ArticleBrief): strin
 }
 
 /**
- * A passage as the model reads it: one line of its prose sentences. Heading lines, code and table rows are left
- * out (the heading is given beside the title), so nothing fuses a heading into a sentence or cuts a passage at
- * its first line break.
+ * A passage as the model reads it: one line of its relevant strips (corrective retrieval keeps only those), in
+ * the passage's order, without those kept for the FAQ. Heading lines, code, table rows, sentences in another
+ * language and the passage's other subjects are left out, so the model is never handed what the article must
+ * not say. Empty when nothing of the passage is left.
  */
-export function passageProse(e: Evidence, lang: string): string {
-  const prose = splitSentences(e.quote, lang).map((s) => s.text).filter((s) => isUsableSentence(s, lang) || /[.!?]$/.test(s));
-  return (prose.length ? prose.join(" ") : e.quote).replace(/\s+/g, " ").trim();
+export function passageProse(e: Evidence, relevance: RelevanceModel, reserved: ReadonlySet<string> = new Set()): string {
+  return relevance
+    .stripsOf(e.id)
+    .filter((u) => !reserved.has(u.key))
+    .map((u) => u.text)
+    .join(" ")
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 /** The writer's standing instructions: the same for every section of every article in a language. */
@@ -105,7 +109,10 @@ export class ModelSectionWriter implements SectionWriter {
     const { brief, section } = input;
     const pack = languagePack(brief.language);
     const cited = new Set(input.earlier.flatMap((s) => s.paragraphs.flatMap((p) => p.sentences.flatMap((x) => x.cites))));
-    const passages = input.passages ?? passagesForSection(passagesAbout(input.evidence, brief), section.query, brief.topic, brief.language, cited);
+    const relevance = relevanceModel(input.evidence, brief);
+    const prose = new Map<string, string>();
+    const proseOf = (e: Evidence) => prose.get(e.id) ?? prose.set(e.id, passageProse(e, relevance, input.reserved)).get(e.id)!;
+    const passages = (input.passages ?? passagesForSection(passagesAbout(input.evidence, brief), section.query, brief.topic, brief.language, cited)).filter((e) => proseOf(e));
     // Nothing to write from: the section is not written (and no model is paid to write it from nothing).
     if (!passages.length) return { section: { key: section.key, role: section.role, heading: section.heading, paragraphs: [] }, droppedCitations: 0 };
     // The article's part of the prompt comes first and is the same for every section (providers cache a
@@ -120,7 +127,7 @@ export class ModelSectionWriter implements SectionWriter {
       "",
       "Evidence:",
       // Passages earlier sections cited are marked, so the model uses them for something new or not at all.
-      ...passages.map((e) => `[${e.id}] (${[e.title, e.heading].filter(Boolean).join(" › ")})${cited.has(e.id) ? " (cited earlier)" : ""} ${passageProse(e, brief.language)}`),
+      ...passages.map((e) => `[${e.id}] (${[e.title, e.heading].filter(Boolean).join(" › ")})${cited.has(e.id) ? " (cited earlier)" : ""} ${proseOf(e)}`),
     ].join("\n");
     const system = sectionSystemPrompt(pack.name);
     const ask = (extra = "") =>
