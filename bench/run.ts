@@ -10,7 +10,8 @@ import { benchWebhooksFanout } from "./webhooks-fanout";
 
 const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   "article-pipeline": benchArticlePipeline,
-  "article-quality": benchArticleQuality,
+  "article-quality": () => benchArticleQuality(),
+  "article-quality-model": () => benchArticleQuality({ model: true }),
   "gateway-auth": benchGatewayAuth,
   ingest: benchIngest,
   "model-path": benchModelPath,

@@ -6,6 +6,7 @@ import { createOrgWithKey } from "../../test/support/admin";
 import { client, request } from "../../test/support/http";
 import { waitForJob } from "../../test/support/jobs";
 import { spawnPlatform, tempDir, type PlatformProcess } from "../../test/support/platform";
+import { documentModelResponder, startFakeOpenAI } from "../../test/support/fake-openai";
 import { waitFor } from "../../test/support/wait";
 import { CASES, type QualityCase } from "./cases";
 import { checkArticle, SourcePages, type ApiArticle } from "./checks";
@@ -179,7 +180,9 @@ async function runCase(platform: PlatformProcess, state: BenchState, c: QualityC
  * manual does not cover) measured from what the API returns and the source pages: refunds, on-topic share,
  * support of citations, fabricated addresses, language per field, form, length and the quality score.
  */
-export async function benchArticleQuality(): Promise<Record<string, unknown>> {
+export async function benchArticleQuality(options: { model?: boolean } = {}): Promise<Record<string, unknown>> {
+  // The model run: the same cases with the project's domain-free fake model configured (`documentModelResponder`).
+  const model = options.model ? await startFakeOpenAI({ chat: documentModelResponder() }) : undefined;
   const reuseDir = process.env.BENCH_QUALITY_DATA_DIR ? path.resolve(process.env.BENCH_QUALITY_DATA_DIR) : undefined;
   if (reuseDir) fs.mkdirSync(reuseDir, { recursive: true });
   const only = process.env.BENCH_QUALITY_ONLY ? new RegExp(process.env.BENCH_QUALITY_ONLY, "i") : undefined;
@@ -207,6 +210,7 @@ export async function benchArticleQuality(): Promise<Record<string, unknown>> {
         CRAWL_TIMEOUT_MS: "900000",
         CRAWL_PAGE_TIMEOUT_MS: "60000",
         REQUEST_TIMEOUT_MS: "120000",
+        ...(model ? { LLM_BASE_URL: model.baseURL, LLM_MODEL: "bench-model", IMAGES_BASE_URL: model.baseURL, IMAGES_MODEL: "bench-images", LLM_MAX_RETRIES: "0" } : {}),
       },
     });
     const bootSeconds = (Date.now() - bootStarted) / 1000;
@@ -263,7 +267,7 @@ export async function benchArticleQuality(): Promise<Record<string, unknown>> {
     const agg = aggregate(outcomes);
     const timings = { platform_start_s: Number(bootSeconds.toFixed(1)), crawl, jobs_s: Number(jobsSeconds.toFixed(1)) };
     printReport(outcomes, agg, timings);
-    const files = writeArticleFiles(outcomes, path.resolve(__dirname, "../../../bench/results/article-quality"));
+    const files = writeArticleFiles(outcomes, path.resolve(__dirname, `../../../bench/results/article-quality${model ? "-model" : ""}`));
     return {
       name: "article quality on Debian's reference manual (en, fr, de, es) crawled as brand profiles, embedded defaults (offline writer)",
       timings,
@@ -274,6 +278,7 @@ export async function benchArticleQuality(): Promise<Record<string, unknown>> {
   } finally {
     await platform?.stop();
     for (const site of sites.values()) await site.close();
+    await model?.close();
   }
 }
 
