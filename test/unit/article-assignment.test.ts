@@ -1,5 +1,6 @@
 import { decideBriefByRules } from "../../services/pipeline/article/brief/recon";
-import { assignEvidence } from "../../services/pipeline/article/writers/assignment";
+import { assignEvidence, shareOutEvidence } from "../../services/pipeline/article/writers/assignment";
+import { relevanceModel } from "../../services/pipeline/article/relevance";
 import type { Evidence, Outline, PlannedSection } from "../../services/pipeline/article/types";
 
 const brief = decideBriefByRules(
@@ -60,5 +61,30 @@ describe("evidence shared out for sections written side by side", () => {
     const assigned = assignEvidence(plan, POOL, brief);
     expect(assigned.get("s1")).toHaveLength(1);
     expect(assigned.get("s2")).toHaveLength(1);
+  });
+});
+
+describe("a long passage shared out in pieces (shareOutEvidence)", () => {
+  it("feeds several sections from one pasted text, each piece under its passage's own id", () => {
+    // One pasted text of route-planning facts on two subjects: shared out whole, only one section could use it.
+    const pasted = passage(
+      "e9",
+      [
+        ...Array.from({ length: 12 }, (_, i) => `Route planning that clusters jobs by neighbourhood saves technicians ${20 + i * 5} minutes of driving on day ${i + 1} of the trial.`),
+        ...Array.from({ length: 12 }, (_, i) => `Route planning with arrival windows of ${2 + (i % 3)} hours kept ${80 + i} percent of customers happy in week ${i + 1}.`),
+      ].join(" "),
+    );
+    const pool = [pasted];
+    const relevance = relevanceModel(pool, brief);
+    const plan = outline([section("intro", "intro", "", 60), section("s1", "body", "Clustering jobs by neighbourhood", 150), section("s2", "body", "Arrival windows customers trust", 150), section("end", "conclusion", "Conclusion", 50)]);
+    const shared = shareOutEvidence(plan, relevance, brief);
+    const given = (key: string) => shared.get(key) ?? [];
+    expect(given("s1").map((e) => e.id)).toEqual(["e9"]);
+    expect(given("s2").map((e) => e.id)).toEqual(["e9"]);
+    expect(given("s1")[0].quote).toContain("neighbourhood");
+    expect(given("s2")[0].quote).toContain("arrival windows");
+    // No strip is given twice.
+    const strips = [...shared.values()].flat().flatMap((e) => e.quote.split("\n"));
+    expect(new Set(strips).size).toBe(strips.length);
   });
 });

@@ -2,7 +2,8 @@ import { Bm25Index } from "../../../../shared/text/bm25";
 import { countWords } from "../../../../shared/text/segment";
 import { tokenize } from "../../../../shared/text/tokenize";
 import { termSet } from "../evidence/similarity";
-import { analyseRequest } from "../relevance";
+import { analyseRequest, type RelevanceModel } from "../relevance";
+import type { EvidenceUnit } from "../evidence/units";
 import type { ArticleBrief, Evidence, Outline, PlannedSection } from "../types";
 
 /**
@@ -39,16 +40,10 @@ function ownTerms(section: PlannedSection, brief: ArticleBrief): string[] {
  * of its own gets none: it is not written (rather than written from another section's material), and
  * passages nobody takes are not sent (they are paid for and would be padding).
  */
-export function assignEvidence(
-  outline: Outline,
-  about: readonly Evidence[],
-  brief: ArticleBrief,
-  /** The words of a passage its writer will be given (its relevant strips: `passageProse`); the whole quote by default. */
-  wordsOf: (e: Evidence) => number = (e) => countWords(e.quote, brief.language),
-): Map<string, string[]> {
+export function assignEvidence(outline: Outline, about: readonly Evidence[], brief: ArticleBrief): Map<string, string[]> {
   const lang = brief.language;
   const index = Bm25Index.fromTexts(about.map((e) => ({ id: e.id, text: `${e.title}\n${e.heading ?? ""}\n${e.quote}` })), lang);
-  const words = new Map(about.map((e) => [e.id, wordsOf(e)]));
+  const words = new Map(about.map((e) => [e.id, countWords(e.quote, lang)]));
   const terms = new Map(about.map((e) => [e.id, termSet(`${e.heading ?? ""} ${e.quote}`, lang)]));
   const rankings = outline.sections.map((section) => {
     const own = ownTerms(section, brief);
@@ -93,3 +88,45 @@ export function assignEvidence(
   share((r) => (r.general ? topic : []));
   return assigned;
 }
+
+/**
+ * Words of relevant strips one shared-out piece of a passage holds at most. A pasted text of thirty facts is one
+ * passage: shared out whole it would feed one section, and the others would go unwritten though it holds their
+ * material too.
+ */
+const PIECE_WORDS = 120;
+
+/**
+ * The evidence each section is written from, side by side: the passages' relevant strips (none kept for the FAQ)
+ * cut into pieces of at most `PIECE_WORDS`, shared out by `assignEvidence`, then given back under their passages'
+ * own ids (a section given two pieces of one passage sees one passage), so every citation names real evidence.
+ */
+export function shareOutEvidence(outline: Outline, relevance: RelevanceModel, brief: ArticleBrief, reserved?: ReadonlySet<string>): Map<string, Evidence[]> {
+  const pieces = new Map<string, { passage: Evidence; piece: Evidence }>();
+  for (const passage of relevance.aboutPassages) {
+    const runs: EvidenceUnit[][] = [];
+    let words = PIECE_WORDS;
+    for (const u of relevance.stripsOf(passage.id).filter((x) => !reserved?.has(x.key))) {
+      if (words + u.words > PIECE_WORDS) (runs.push([]), (words = 0));
+      runs[runs.length - 1].push(u);
+      words += u.words;
+    }
+    runs.forEach((run, k) => {
+      const id = runs.length > 1 ? `${passage.id}~${k + 1}` : passage.id;
+      pieces.set(id, { passage, piece: { ...passage, id, quote: run.map((u) => u.text).join("\n") } });
+    });
+  }
+  const assigned = assignEvidence(outline, [...pieces.values()].map((p) => p.piece), brief);
+  return new Map(
+    outline.sections.map((section) => {
+      const given = new Map<string, Evidence>();
+      for (const id of assigned.get(section.key) ?? []) {
+        const { passage, piece } = pieces.get(id)!;
+        const before = given.get(passage.id);
+        given.set(passage.id, { ...passage, quote: before ? `${before.quote}\n${piece.quote}` : piece.quote });
+      }
+      return [section.key, [...given.values()]];
+    }),
+  );
+}
+

@@ -1,7 +1,7 @@
 import { unitsOfPool, usableSentenceCount } from "../evidence/units";
 import { allocateBudgets } from "../brief/outline";
 import { CALIBRATION, describeMissingCoverage, relevanceModel } from "../relevance";
-import { assignEvidence } from "./assignment";
+import { shareOutEvidence } from "./assignment";
 import { sectionWords, type SectionWriter, type WrittenSection } from "./section-writer";
 import type { ResearchReport } from "../evidence/research";
 import { type ArticleBody, type ArticleBrief, type ArticleSection, type Evidence, type Outline, sentencesIn } from "../types";
@@ -158,13 +158,10 @@ async function writeSections(
   written: (result: WrittenSection) => void,
 ): Promise<WrittenSection[]> {
   if (writer.drafting === "side-by-side") {
-    const relevance = relevanceModel(evidence, brief);
-    const stripWords = (e: Evidence) => relevance.stripsOf(e.id).reduce((n, u) => n + (reserved?.has(u.key) ? 0 : u.words), 0);
-    const assigned = assignEvidence(outline, relevance.aboutPassages, brief, stripWords);
-    const byId = new Map(evidence.map((e) => [e.id, e]));
+    const assigned = shareOutEvidence(outline, relevanceModel(evidence, brief), brief, reserved);
     return Promise.all(
       outline.sections.map(async (section) => {
-        const passages = (assigned.get(section.key) ?? []).map((id) => byId.get(id)!);
+        const passages = assigned.get(section.key) ?? [];
         const result = await writer.writeSection({ brief, outline, section, earlier: [], evidence, reserved, passages });
         written(result);
         return result;

@@ -45,9 +45,12 @@ function offLanguage(paragraphs: ArticleParagraph[], brief: ArticleBrief): strin
  * not say. Empty when nothing of the passage is left.
  */
 export function passageProse(e: Evidence, relevance: RelevanceModel, reserved: ReadonlySet<string> = new Set()): string {
+  // A passage shared out in pieces (`shareOutEvidence`) carries only its piece's strips in its quote.
+  const flat = (text: string) => text.replace(/\s+/g, " ");
+  const quote = flat(e.quote);
   return relevance
     .stripsOf(e.id)
-    .filter((u) => !reserved.has(u.key))
+    .filter((u) => !reserved.has(u.key) && quote.includes(flat(u.text)))
     .map((u) => u.text)
     .join(" ")
     .replace(/\s+/g, " ")
