@@ -61,12 +61,27 @@ export interface Sentence {
 /** Sentences of a text, trimmed; a line break always ends a sentence (UAX #29 rule SB4), so list items stay apart. */
 export function splitSentences(text: string, lang = "en"): Sentence[] {
   const out: Sentence[] = [];
+  const german = lang.toLowerCase().startsWith("de");
   for (const { segment } of segmentsOf(text, lang, "sentence")) {
     const trimmed = segment.trim();
-    if (trimmed) out.push({ text: trimmed, endsParagraph: /\n\s*$/.test(segment) });
+    if (!trimmed) continue;
+    const last = out[out.length - 1];
+    // German writes ordinals with a full stop ("seit dem 1. Januar 1970", "im 3. Kapitel"), which the segmenter
+    // takes for a sentence end before the capitalised noun: joined again when the line goes on.
+    if (german && last && !last.endsParagraph && GERMAN_ORDINAL_END.test(last.text) && GERMAN_AFTER_ORDINAL.test(trimmed)) {
+      last.text = `${last.text} ${trimmed}`;
+      last.endsParagraph = /\n\s*$/.test(segment);
+      continue;
+    }
+    out.push({ text: trimmed, endsParagraph: /\n\s*$/.test(segment) });
   }
   return out;
 }
+
+const GERMAN_ORDINAL_END = /(^|[\s(])\d{1,2}\.$/;
+/** What follows a German ordinal: a month, or a noun counted in order. */
+const GERMAN_AFTER_ORDINAL =
+  /^(Januar|Jänner|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember|Kapitel|Abschnitt|Jahrhundert|Jahrhunderts|Schritt|Stelle|Mal|Tag|Tages|Woche|Monat|Monats|Jahr|Ebene|Stufe|Platz|Auflage|Version|Quartal)\b/;
 
 export function sentencesOf(text: string, lang = "en"): string[] {
   return splitSentences(text, lang).map((s) => s.text);
