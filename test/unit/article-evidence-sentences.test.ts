@@ -372,6 +372,33 @@ describe("more sentences that lean on what a quote leaves out, and an author spe
     for (const l of READER_LABELS.filter((x) => x.on_topic)) expect([l.text, /^(but|mais|aber|pero)\b/i.test(l.text)]).toEqual([l.text, false]);
   });
 
+  it("a Spanish copula with its subject dropped leans on the sentence before; the impersonal one stands alone", () => {
+    // Every sentence of the Spanish manual that opens with "Es"/"Son" and the like, each labelled by reading it alone.
+    const leaning = [
+      "Es similar a Apple Bonjour / Apple Rendezvous .",
+      "Son similares a las tuberías con nombre (FIFO) y permiten que los procesos intercambien información entre diferentes equipos.",
+      "Es (más o menos) una copia del contenido de la memoria del equipo.",
+      "Es una gran herramienta para buscar palabras en los documentos.",
+      "Es la manera más rápida de navegar a través de la ingente cantidad de información de Linux.",
+      "Es una funcionalidad de MC muy útil.",
+      "Es una opción de reserva en antiguos sistemas Debian en los que apt no esta disponible.",
+      "Es una herramienta muy poderosa y por tanto es necesario usarla con cuidado.",
+      "Es usado por arranque de CD.",
+      "Es un programa que inica el núcleo en el espacio de usuario y entrega el control para la próxima fase.",
+      "Es decir, « MIARCHIVO » y « MiArchivo » son archivos diferentes.",
+    ];
+    const standing = [
+      "Es recomendable usar el manual de GNU Emacs para aprender.",
+      "Es una buena práctica registrar la actividad del intérprete de órdenes en un archivo para poder revisarlo más tarde.",
+      "Es una mala idea emitir contraseñas en texto plano en una red descentralizada donde pueden ser interceptados.",
+      "Es posible que deba, primero, aprobar su IP de host.",
+      "Es asunto del usuario evitar la redundancia y cómo configurar partes de las fuentes instaladas.",
+      "Están bloqueadas las conexiones del puerto SMTP (25) de los hosts servidos por la red de nivel de consumidor a Internet.",
+    ];
+    for (const x of leaning) expect([x, dependsOnPrevious(x, "es")]).toEqual([x, true]);
+    for (const x of standing) expect([x, dependsOnPrevious(x, "es")]).toEqual([x, false]);
+  });
+
   it("the Spanish future in the first person is the manual's author speaking (read in the Spanish network article)", () => {
     expect(speaksInFirstPerson("Pasaré por encima de las materias pertinentes para una conexión casera.", "es")).toBe(true);
     expect(speaksInFirstPerson("El paquete instalará la configuración por defecto.", "es")).toBe(false);

@@ -254,6 +254,22 @@ function objectPronounFirst(sentence: string): boolean {
   return Boolean(m) && !NOT_INFINITIVES.has(m![1].toLowerCase());
 }
 
+/**
+ * Spanish drops the subject: "Es similar a Apple Bonjour.", "Es una herramienta muy poderosa …", "Son similares a
+ * las tuberías …" say something of what the sentence before named. The impersonal copula has its subject after
+ * it, an infinitive or a clause: "Es recomendable usar …", "Es una mala idea emitir …", "Es posible que …" stand
+ * alone. An infinitive governed by a preposition ("la manera más rápida de navegar") is no subject.
+ */
+const SPANISH_COPULA = /^(es|son|era|eran|fue|fueron)$/;
+const SPANISH_PREPOSITIONS = new Set(["a", "al", "de", "del", "para", "por", "sin", "con", "en", "tras"]);
+function copulaWithoutSubject(sentence: string): boolean {
+  const words = wordsOf(sentence, "es").map((w) => w.toLowerCase());
+  if (!words.length || !SPANISH_COPULA.test(words[0])) return false;
+  if (words.slice(1, 3).includes("que")) return false;
+  const infinitive = (w: string, i: number) => /\p{L}{2,}(ar|er|ir)(se|la|lo|las|los|le|les)?$/u.test(w) && !NOT_INFINITIVES.has(w) && !SPANISH_PREPOSITIONS.has(words[i - 1] ?? "");
+  return !words.slice(1, 9).some((w, i) => infinitive(w, i + 1));
+}
+
 /** Pronouns that point back wherever they stand ("Teams that plan them a week ahead…"). */
 const ANAPHORA: Record<SupportedLanguage, ReadonlySet<string>> = {
   en: new Set(["it", "they", "them", "those", "these", "he", "she", "him", "his", "her", "such"]),
@@ -270,7 +286,7 @@ const CONNECTIVE_OPENERS: Record<SupportedLanguage, RegExp> = {
   en: /^(however|also|equally|likewise|similarly|otherwise|moreover|furthermore|additionally|in addition|what is more|besides|therefore|hence|thus|consequently|as a result|instead|nevertheless|nonetheless|still|yet|again|on the other hand|in contrast|by contrast|conversely|in that case|for this reason|for that reason|even so|then|but)(?![\p{L}\p{N}])/u,
   fr: /^(de même|aussi|également|cependant|toutefois|pourtant|néanmoins|ainsi|donc|sinon|par ailleurs|en outre|de plus|qui plus est|par conséquent|en revanche|au contraire|dans ce cas|pour cette raison|d['’]autre part|enfin|alors|mais)(?![\p{L}\p{N}])/u,
   de: /^(ebenso|ebenfalls|außerdem|zudem|ferner|darüber hinaus|mehr noch|jedoch|allerdings|dennoch|trotzdem|deshalb|deswegen|daher|darum|also|stattdessen|ansonsten|sonst|gleichfalls|auch|dann|folglich|somit|hingegen|andererseits|in diesem fall|aber)(?![\p{L}\p{N}])/u,
-  es: /^(asimismo|también|además|más aún|sin embargo|no obstante|por tanto|por lo tanto|por consiguiente|así|de lo contrario|igualmente|del mismo modo|de igual modo|por otra parte|por otro lado|en cambio|en ese caso|en este caso|por eso|por ello|entonces|aun así|pero)(?![\p{L}\p{N}])/u,
+  es: /^(asimismo|también|además|más aún|sin embargo|no obstante|por tanto|por lo tanto|por consiguiente|así|de lo contrario|igualmente|del mismo modo|de igual modo|por otra parte|por otro lado|en cambio|en ese caso|en este caso|por eso|por ello|entonces|aun así|pero|es decir|es más)(?![\p{L}\p{N}])/u,
 };
 
 /**
@@ -321,6 +337,7 @@ export function dependsOnPrevious(sentence: string, lang: string): boolean {
   if (comma > 0 && CLAUSE_POINTERS[supported(base)].test(lower.slice(comma + 2))) return true;
   if (ANTECEDENT[supported(base)].test(sentence)) return true;
   if (base === "fr" && objectPronounFirst(sentence)) return true;
+  if (base === "es" && copulaWithoutSubject(sentence)) return true;
   const anaphora = ANAPHORA[supported(base)];
   // "it" and "they" as the first word were handled above; elsewhere German "sie" is also the polite "you", so only the opener counts there.
   return base !== "de" && words.some((w) => anaphora.has(w));
