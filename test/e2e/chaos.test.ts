@@ -231,6 +231,15 @@ describe("chaos: kill -9 every kind of process during traffic", () => {
     expect(sources.length - acknowledgedSources.size).toBeLessThanOrEqual(sourceAttemptsWithoutAnswer);
 
     // Money: one debit per article job at most, none without a job, at most one refund per debit, and the balance is the ledger's sum.
+    // A movement cut off between its balance change and its row's "applied" (billing killed, or its database) is
+    // finished by billing's recovery once the row's deadline passed (PENDING_TTL_MS, then a recovery round: at most a minute apart):
+    // the sums are read once no row is pending.
+    await waitFor(
+      async () => ((await db("billing").collection("ledger").countDocuments({ org_id: orgId, state: "pending" })) === 0 ? true : undefined),
+      "every pending ledger row to be decided by recovery",
+      90000,
+      250,
+    );
     const ledger = await db("billing").collection("ledger").find({ org_id: orgId, state: "applied" }).toArray();
     const debits = ledger.filter((r) => r.kind === "debit");
     const refunds = ledger.filter((r) => r.kind === "refund");
