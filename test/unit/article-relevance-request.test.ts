@@ -33,6 +33,20 @@ describe("a request's subject and angle", () => {
     expect(termsToCount(french).map((t) => t.term)).not.toContain("motd");
   });
 
+  it("takes a German verb in a request for the noun the sources name it by, when the profile's index knows that noun", () => {
+    // "Wie sichert man Daten unter Debian?" was refused: the stemmer keeps "sichert" whole and cuts "Sicherung" to "sicher".
+    const analysis = analyseRequest("Wie sichert man Daten unter Debian?", "Daten sichern", "de");
+    const [sicherung] = tokenize("Sicherung", "de");
+    const known = subjectWeights(analysis, { chunks: 500, df: { [sicherung]: 30, [tokenize("Daten", "de")[0]]: 60, debian: 200 } }, "profile");
+    expect(known.terms.map((t) => t.term)).toContain(sicherung);
+    expect(known.terms.map((t) => t.term)).not.toContain("sichert");
+    // Not known: the verb stays as written. An infinitive whose stem ends in t ("verwalten") is no such verb.
+    const unknown = subjectWeights(analysis, { chunks: 500, df: {} }, "profile");
+    expect(unknown.terms.map((t) => t.term)).toContain("sichert");
+    expect(analyseRequest("Passwörter verwalten", "Passwörter verwalten", "de").joins.filter((j) => j.parts[0] === j.parts[1])).toEqual([]);
+    expect(analyseRequest("Wer verwaltet die Pakete?", "Pakete", "de").joins.map((j) => j.term)).toContain(tokenize("Verwaltung", "de")[0]);
+  });
+
   it("weighs a word most of the profile holds as what the profile is about, and a word it lacks the most", () => {
     const analysis = analyseRequest("Best practices for backing up a Debian server", "Debian server backup", "en");
     const df: Record<string, number> = Object.fromEntries(termsToCount(analysis).map((t) => [t.term, 0]));

@@ -84,6 +84,7 @@ export function analyseRequest(topic: string, keyword: string, lang: string): Re
       if (term && term !== left && !joins.some((j) => j.term === term)) joins.push({ term, parts: [left, right], surface: `${a} ${b}`, word: joined });
     }
   }
+  if (baseLanguage(lang) === "de") joins.push(...germanVerbJoins(words, subject, lang));
   const core = new Set(tokenize(keyword, lang));
   return {
     subject: [...subject].map(([term, surface]) => ({
@@ -133,3 +134,24 @@ function phrasePartners(texts: readonly string[], lang: string, subject: Readonl
   }
   return out;
 }
+
+/**
+ * German verbs in a request ("Wie sichert man Daten …?", "Wer verwaltet …") as the noun the sources name the
+ * thing by ("Sicherung", "Verwaltung"): the stemmer leaves "sichert" and "verwaltet" whole but cuts "Sicherung"
+ * to "sicher" and "Verwaltung" to "verwalt", so the verb would gate a topic the sources cover. A lower-case word
+ * (German capitalises nouns) whose term ends in -t, without its ending (-et after t or d, else -t), is tried
+ * as a join: `subjectWeights` uses it in the verb's place only when the profile's index knows it.
+ */
+function germanVerbJoins(words: readonly string[], subject: ReadonlyMap<string, string>, lang: string): RequestAnalysis["joins"] {
+  const out: RequestAnalysis["joins"] = [];
+  for (const word of words) {
+    // The verb as written ends in -t ("sichert"): an infinitive's stem may end in t too ("verwalten" → "verwalt").
+    if (!/^\p{Ll}.*t$/u.test(word)) continue;
+    const term = tokenize(word, lang)[0];
+    if (!term || !subject.has(term) || !/t$/.test(term) || term.length < 6) continue;
+    const stem = /[td]et$/.test(term) ? term.slice(0, -2) : term.slice(0, -1);
+    if (!out.some((j) => j.term === stem)) out.push({ term: stem, parts: [term, term], surface: word, word: stem });
+  }
+  return out;
+}
+
