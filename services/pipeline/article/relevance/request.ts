@@ -140,7 +140,8 @@ function phrasePartners(texts: readonly string[], lang: string, subject: Readonl
  * thing by ("Sicherung", "Verwaltung"): the stemmer leaves "sichert" and "verwaltet" whole but cuts "Sicherung"
  * to "sicher" and "Verwaltung" to "verwalt", so the verb would gate a topic the sources cover. A lower-case word
  * (German capitalises nouns) whose term ends in -t, without its ending (-et after t or d, else -t), is tried
- * as a join: `subjectWeights` uses it in the verb's place only when the profile's index knows it.
+ * as a join, searched as its noun in -ung: `subjectWeights` uses it in the verb's place only when the profile's
+ * index knows it.
  */
 function germanVerbJoins(words: readonly string[], subject: ReadonlyMap<string, string>, lang: string): RequestAnalysis["joins"] {
   const out: RequestAnalysis["joins"] = [];
@@ -150,7 +151,8 @@ function germanVerbJoins(words: readonly string[], subject: ReadonlyMap<string, 
     const term = tokenize(word, lang)[0];
     if (!term || !subject.has(term) || !/t$/.test(term) || term.length < 6) continue;
     const stem = /[td]et$/.test(term) ? term.slice(0, -2) : term.slice(0, -1);
-    if (!out.some((j) => j.term === stem)) out.push({ term: stem, parts: [term, term], surface: word, word: stem });
+    // Searched as the noun in -ung, which the index's stemmer cuts to the same term ("Sicherung" → "sicher").
+    if (!out.some((j) => j.term === stem)) out.push({ term: stem, parts: [term, term], surface: `${stem}ung`, word: `${stem}ung` });
   }
   return out;
 }
