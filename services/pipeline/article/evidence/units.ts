@@ -3,10 +3,11 @@ import { splitSentences, countWords, wordsOf } from "../../../../shared/text/seg
 import { baseLanguage } from "../../../../shared/text/stopwords";
 import { termSet } from "./similarity";
 import type { Evidence } from "../types";
-import { languageProfile, type SupportedLanguage } from "../language";
+import { languageProfile } from "../language";
+import type { SentenceRules } from "../language/profile";
 
-/** The supported language of a tag (the API refuses any other): every table below has one entry per language. */
-const supported = (lang: string): SupportedLanguage => languageProfile(lang).code;
+/** How sentences of a language are read (`LanguageProfile.sentences`): its profile's rules (the API refuses any other language). */
+const rulesOf = (lang: string): SentenceRules => languageProfile(lang).sentences;
 
 /**
  * A citable unit of evidence: one sentence, or a sentence with the ones after it that lean on it
@@ -28,18 +29,6 @@ export interface EvidenceUnit {
 
 const MIN_WORDS = 6;
 const MAX_WORDS = 60;
-/** Words that open a sentence which only makes sense after the previous one. */
-const DEPENDENT_OPENERS: Record<SupportedLanguage, ReadonlySet<string>> = {
-  en: new Set(["it", "its", "this", "that", "these", "those", "they", "their", "them", "he", "she", "his", "her", "such", "both", "there", "then", "thus"]),
-  de: new Set(["er", "sie", "es", "dies", "diese", "dieser", "dieses", "ihr", "ihre", "sein", "seine", "dabei", "damit", "dadurch"]),
-  fr: new Set(["il", "elle", "ils", "elles", "ce", "cela", "ceci", "ça", "ces", "cette", "leur", "leurs", "son", "sa", "ses", "c'est", "c’est", "c'était", "c’était"]),
-  // Spanish drops the subject: an opening object pronoun ("Nos permiten …") points back as well.
-  es: new Set(["esto", "esta", "este", "estos", "estas", "ello", "su", "sus", "ellos", "ellas", "nos", "les",
-    // A verb in the third person opening the sentence has its subject in the one before ("Proporciona la oportunidad…").
-    "proporciona", "proporcionan", "permite", "permiten", "tiene", "tienen", "ofrece", "ofrecen", "incluye", "incluyen", "contiene", "contienen",
-    "requiere", "requieren", "necesita", "necesitan", "funciona", "funcionan", "soporta", "soportan", "gestiona", "gestionan", "muestra", "muestran",
-    "genera", "generan", "guarda", "guardan", "realiza", "realizan", "utiliza", "utilizan", "usa", "usan"]),
-};
 const TERMINAL = /[.!…]["”’»)]*$/;
 
 /** A sentence that can stand as a claim: a complete statement (not a question, heading or fragment) of a sensible length, prose rather than code or boilerplate. */
@@ -72,19 +61,12 @@ export function hasUnpairedMarks(sentence: string): boolean {
 }
 
 /**
- * The source's author speaking as "I" ("For small personal data backup, I use CD-R…", « j'utilise des CD-R »,
- * "verwende ich", "recomiendo"): a brand's article must not quote a manual's author's habits as its own voice.
- * Spanish drops the subject, so its common first-person verb forms count as well.
+ * The source's author speaking as "I": a brand's article must not quote a manual's author's habits as its own
+ * voice. The language's rule (`SentenceRules.firstPerson`), or for English the pronoun "I" (not a numeral in
+ * "Part I" or "I/O") and "my".
  */
-const FIRST_PERSON: Partial<Record<SupportedLanguage, RegExp>> = {
-  fr: /(^|[^\p{L}])(je|j['’]\p{L}+|moi|moi-même|mon|ma|mes)(?![\p{L}-])/iu,
-  de: /(^|[^\p{L}])(ich|mein|meine|meiner|meinen|meinem|meines|mir|mich)(?![\p{L}-])/iu,
-  // …and the first person singular of the future, which no other person shares ("Pasaré por encima …", "explicaré").
-  es: /(^|[^\p{L}])(yo|mi|mis|me|conmigo|recomiendo|utilizo|prefiero|creo|pienso|sugiero|tengo|hago|necesito|instalo|reinstalo|\p{L}{2,}(?:aré|eré|iré))(?![\p{L}-])/iu,
-};
-
 export function speaksInFirstPerson(sentence: string, lang: string): boolean {
-  const rule = FIRST_PERSON[supported(lang)];
+  const rule = rulesOf(lang).firstPerson;
   if (rule) return rule.test(sentence);
   // English "I" only as the pronoun: upper case, not a numeral in "Part I" or "I/O".
   const pronoun = /(^|[\s("“])(I|I'm|I’m|I've|I’ve|I'd|I’d|I'll|I’ll)(?=[\s,;.])/u.test(sentence) && !/\b(Part|Chapter|Volume|Phase|Type|Class|Level) I\b/.test(sentence);
@@ -96,28 +78,16 @@ export function speaksInFirstPerson(sentence: string, lang: string): boolean {
  * (« Faire la sauvegarde de l'ensemble du système (…). », "Saber como respaldar y recuperar datos.",
  * "Regelmäßig Sicherungen erstellen.") or a gerund label ("Knowing what to backup and recover."). It states
  * nothing; in the source it titled what followed. Only short lines (≤ 20 words) are judged: a long sentence
- * opening with an infinitive carries a verb the lists below do not hold often enough to be worth the risk.
+ * opening with an infinitive carries a verb the `finite` lists do not hold often enough to be worth the risk.
  */
 const HEADING_LIKE_MAX_WORDS = 20;
 const GERMAN_LABEL_MAX_WORDS = 10;
-const INFINITIVE_OPENER: Partial<Record<SupportedLanguage, RegExp>> = {
-  en: /^\p{Lu}\p{Ll}+ing$/u,
-  fr: /^\p{Lu}\p{Ll}+(er|ir|re|oir)$/u,
-  es: /^\p{Lu}\p{Ll}+(ar|er|ir)$/u,
-};
 /** Words of those shapes that are no verb: "Entre", "Votre", "Premier", "Cualquier", "Lugar", "Nothing", "During". */
 const NOT_INFINITIVES = new Set(
   `entre outre contre notre votre autre premier dernier hier cher fier super laser cluster plaisir désir avenir loisir souvenir
 cualquier lugar par mar hogar ayer mujer primer tercer similar particular popular regular militar familiar nuclear modular singular titular circular polar solar escolar celular auxiliar
 nothing everything something anything during string thing spring king according regarding concerning following`.split(/\s+/),
 );
-/** Finite verbs (and subject pronouns) common enough that a line holding one is a sentence, not a label. */
-const FINITE: Record<SupportedLanguage, RegExp> = {
-  en: /\b(is|are|was|were|be|been|can|could|may|might|must|should|will|would|shall|has|have|had|does|do|did|helps?|makes?|requires?|gives?|lets?|allows?|means?|needs?|takes?|keeps?|provides?|involves?|saves?|protects?|remains?|becomes?)\b/i,
-  fr: /\b(est|sont|était|étaient|sera|seront|serait|a|ont|avait|peut|peuvent|pourrait|doit|doivent|devrait|permet|permettent|faut|fait|font|va|vont|reste|restent|devient|semble|rend|rendent|évite|garantit|suffit|demande|nécessite|consiste|signifie|vous|nous|on)\b/i,
-  es: /\b(es|son|era|eran|será|serán|sería|está|están|puede|pueden|podría|debe|deben|debería|permite|permiten|hay|tiene|tienen|hace|hacen|requiere|requieren|resulta|ayuda|sirve|supone|implica|consiste|significa|evita|garantiza|basta)\b/i,
-  de: /(^|\s)(ist|sind|war|waren|wird|werden|wurde|wurden|kann|können|konnte|muss|müssen|soll|sollte|sollten|darf|dürfen|hat|haben|hatte|lässt|lassen|will|wollen|möchte|gibt|ich|du|er|sie|es|wir|ihr|man|Sie)(?=[\s,.;:]|$)/,
-};
 
 /**
  * A list item of the "label: description" kind, with no verb on either side of the colon: "Cron job as a user
@@ -133,7 +103,7 @@ export function isLabelledItem(sentence: string, lang: string): boolean {
   const m = /^([^:]{2,80}):\s+(.+)$/u.exec(sentence.trim());
   if (!m) return false;
   const base = baseLanguage(lang);
-  const finite = FINITE[supported(base)];
+  const finite = rulesOf(base).finite;
   const [label, description] = [m[1], m[2]];
   if (wordsOf(label, lang).length > LABEL_MAX_WORDS || finite.test(label) || finite.test(description)) return false;
   // An English label with an infinitive is an instruction: "Try to upgrade step wise: oldstable → stable → …".
@@ -149,7 +119,7 @@ export function isHeadingLike(sentence: string, lang: string): boolean {
   const base = baseLanguage(lang);
   const words = wordsOf(sentence, lang);
   if (!words.length || words.length > HEADING_LIKE_MAX_WORDS) return false;
-  const finite = FINITE[supported(base)];
+  const finite = rulesOf(base).finite;
   // What the parentheses hold is an aside: "Faire la sauvegarde (… ce qui est …)." is still a label; a sentence
   // wholly in parentheses is judged by what it holds.
   const trimmed = sentence.trim();
@@ -160,7 +130,7 @@ export function isHeadingLike(sentence: string, lang: string): boolean {
     const last = words[words.length - 1];
     return words.length <= GERMAN_LABEL_MAX_WORDS && !main.includes(",") && /^\p{Ll}+(en|ern|eln)$/u.test(last) && !finite.test(main);
   }
-  const opener = INFINITIVE_OPENER[supported(base)];
+  const opener = rulesOf(base).infinitiveOpener;
   if (!opener || !opener.test(words[0]) || NOT_INFINITIVES.has(words[0].toLowerCase())) return false;
   return !finite.test(main);
 }
@@ -192,55 +162,17 @@ export function looksLikeCode(sentence: string): boolean {
   return technical >= 3 || technical / tokens.length > 0.2;
 }
 
-/** Words that only make sense next to something the quote does not carry: "as follows", "see below", "Let's have a look". */
-const BOILERPLATE: Record<SupportedLanguage, RegExp> = {
-  en: /^(list|table|figure) of\b|\bfollowing (entries|lines|commands?|examples?|tables?|lists?|code|steps|settings|files?)\b|\b(let's|let us|as follows|the following|see (below|above)|shown (below|above)|below is|here is|here are|click|this (chapter|section|page|document|manual|guide|tutorial)|in this (chapter|section|document|manual)|(see|in) (section|chapter) \d|chapter \d)|^see\b/i,
-  fr: /\b(voici|ci-dessous|ci-dessus|suivant(e|es|s)?|comme suit|cliquez|ce (chapitre|document|manuel)|cette (section|page)|section \d|chapitre \d|voyons)|^voir\b/i,
-  de: /\b(folgende[nrms]?|wie folgt|siehe|hier (ist|sind)|klicken|dieses (kapitel|dokument|handbuch)|dieser abschnitt|in diesem (kapitel|abschnitt)|abschnitt \d|kapitel \d)/i,
-  es: /\b(a continuación|siguientes?|como sigue|véase|vea|haga clic|este (capítulo|documento|manual)|esta (sección|página)|sección \d|capítulo \d)|^(aquí (está|están|estan|esta|tiene|hay)|revisemos|veamos|permítanos|permitanos)(?![\p{L}])/iu,
-};
 
 export function isBoilerplate(sentence: string, lang: string): boolean {
-  return BOILERPLATE[supported(lang)].test(sentence) || BOILERPLATE.en.test(sentence) || sendsElsewhere(sentence, lang);
+  return rulesOf(lang).boilerplate.test(sentence) || rulesOf("en").boilerplate.test(sentence) || sendsElsewhere(sentence, lang);
 }
 
-/**
- * Sending the reader to other documentation: a sentence that opens by telling them to read or consult (after a
- * leading clause at most: "For details, …", « Como guía de red moderna de Debian, lea … »), or that says where something "is described", and names documentation (a manual page,
- * a path under /usr/share/doc, or a word for documentation). Its content is elsewhere; in the customer's article it
- * says nothing. Readers labelled every such sentence of the sample off topic (bench/relevance/reader-labels.json:
- * « Vous devriez lire l'excellente documentation officielle. », "Für weitere Details lesen Sie ssh-agent(1) und
- * ssh-add(1).", "Consulte los documentos pam_ldap.conf(5) …").
- */
-const SENDS_TO: Record<SupportedLanguage, RegExp> = {
-  en: /^([^,]{0,80},\s*)?(please\s+)?(read|see|consult|refer to)\b|\byou (should|can|may|must) (read|consult|refer to)\b|\b(is|are) (described|documented|explained) in\b/i,
-  fr: /^([^,]{0,80},\s*)?(veuillez\s+)?(lisez|lire|consultez|voyez|reportez-vous)\b|\bvous (devriez|pouvez|devez) (lire|consulter)\b|\b(est|sont) (décrite?s?|documentée?s?|expliquée?s?) dans\b/i,
-  de: /^(für (weitere|mehr|nähere) (details|informationen)[^,]*,?\s*)?(lesen|konsultieren) sie\b|\b(wird|werden|ist|sind) in\b.*\b(beschrieben|dokumentiert|erklärt)\b/i,
-  es: /^([^,]{0,80},\s*)?(consulte|lea|vea|revise)\b|\b(debería|puede) (leer|consultar)\b|\b(es|está|son|están) (descrit[oa]s?|documentad[oa]s?|explicad[oa]s?) en\b|\bse (describe|documenta|explica) en\b/iu,
-};
-const DOCUMENTATION: Record<SupportedLanguage, RegExp> = {
-  en: /\b(documentation|manual|guide|readme|howto|faq|standard)\b/i,
-  fr: /\b(documentation|manuel|guide|readme|howto|faq|norme)\b/i,
-  de: /\b(dokumentation|handbuch|anleitung|readme|howto|faq)\b/i,
-  es: /(?<![\p{L}])(documentación|documentos?|manual|guía|readme|howto|faq|estándar|especificación)(?![\p{L}])/iu,
-};
 
 export function sendsElsewhere(sentence: string, lang: string): boolean {
-  const l = supported(lang);
-  return SENDS_TO[l].test(sentence) && (MAN_PAGE.test(sentence) || /\/usr\/share\/doc\b/.test(sentence) || DOCUMENTATION[l].test(sentence));
+  const rules = rulesOf(lang);
+  return rules.sendsTo.test(sentence) && (MAN_PAGE.test(sentence) || /\/usr\/share\/doc\b/.test(sentence) || rules.documentation.test(sentence));
 }
 
-/**
- * Words that name what the sentence before said: "the latter problem", "the above rule", « ce dernier problème »,
- * "obige Regel", "este último problema". Readers labelled such a sentence off topic when it stood alone
- * (bench/relevance/reader-labels.json: "Debian does not suffer the latter problem." in three languages).
- */
-const ANTECEDENT: Record<SupportedLanguage, RegExp> = {
-  en: /\bthe (latter|former|above)\b/i,
-  fr: /(?<![\p{L}])(ce|cette|ces) derni(er|ère|ers|ères)(?![\p{L}])/iu,
-  de: /(?<![\p{L}])(letztere[nrms]?|erstere[nrms]?|obige[nrms]?)(?![\p{L}])/iu,
-  es: /(?<![\p{L}])((est|es)[eao]s? últim[oa]s?|lo anterior)(?![\p{L}])/iu,
-};
 
 /**
  * French: an object pronoun before an infinitive opening the sentence (or its first clause after a short lead):
@@ -270,42 +202,9 @@ function copulaWithoutSubject(sentence: string): boolean {
   return !words.slice(1, 9).some((w, i) => infinitive(w, i + 1));
 }
 
-/** Pronouns that point back wherever they stand ("Teams that plan them a week ahead…"). */
-const ANAPHORA: Record<SupportedLanguage, ReadonlySet<string>> = {
-  en: new Set(["it", "they", "them", "those", "these", "he", "she", "him", "his", "her", "such"]),
-  de: new Set(["er", "sie", "ihn", "ihm", "ihnen", "diese", "dieser", "dieses", "solche"]),
-  fr: new Set(["il", "elle", "ils", "elles", "eux", "celui", "celle", "ceux", "celles"]),
-  es: new Set(["él", "ella", "ellos", "ellas", "estos", "estas", "dicho", "dicha"]),
-};
 
-/**
- * Connectives that tie a sentence to the one before ("Equally, …", "However, …", « De même, … », "Ebenso …",
- * "Asimismo, …"): said of what precedes, they mean nothing without it. Matched at the start, lower-cased.
- */
-const CONNECTIVE_OPENERS: Record<SupportedLanguage, RegExp> = {
-  en: /^(however|also|equally|likewise|similarly|otherwise|moreover|furthermore|additionally|in addition|what is more|besides|therefore|hence|thus|consequently|as a result|instead|nevertheless|nonetheless|still|yet|again|on the other hand|in contrast|by contrast|conversely|in that case|for this reason|for that reason|even so|then|but)(?![\p{L}\p{N}])/u,
-  fr: /^(de même|aussi|également|cependant|toutefois|pourtant|néanmoins|ainsi|donc|sinon|par ailleurs|en outre|de plus|qui plus est|par conséquent|en revanche|au contraire|dans ce cas|pour cette raison|d['’]autre part|enfin|alors|mais)(?![\p{L}\p{N}])/u,
-  de: /^(ebenso|ebenfalls|außerdem|zudem|ferner|darüber hinaus|mehr noch|jedoch|allerdings|dennoch|trotzdem|deshalb|deswegen|daher|darum|also|stattdessen|ansonsten|sonst|gleichfalls|auch|dann|folglich|somit|hingegen|andererseits|in diesem fall|aber)(?![\p{L}\p{N}])/u,
-  es: /^(asimismo|también|además|más aún|sin embargo|no obstante|por tanto|por lo tanto|por consiguiente|así|de lo contrario|igualmente|del mismo modo|de igual modo|por otra parte|por otro lado|en cambio|en ese caso|en este caso|por eso|por ello|entonces|aun así|pero|es decir|es más)(?![\p{L}\p{N}])/u,
-};
 
-/**
- * After an opening subordinate clause, a main clause whose subject is a demonstrative points back as an
- * opening one does: « À moins que vous ne sachiez …, ce ne sont que d'énormes quantités de données inutiles. »
- */
-const CLAUSE_POINTERS: Record<SupportedLanguage, RegExp> = {
-  en: /^(this|these|those)(?![\p{L}\p{N}])/u,
-  fr: /^(ce(?! (que|qui|dont)\b)|cela|ceci|ça|ces|cette)(?![\p{L}\p{N}])/u,
-  de: /^(dies|dieses|diese|dieser)(?![\p{L}\p{N}])/u,
-  es: /^(esto|eso|ello|estos|estas|esos|esas)(?![\p{L}\p{N}])/u,
-};
 
-/** "Do this" in the other languages: « si vous le faites », "antes de hacerlo", "wenn Sie dies tun". */
-const DOING_IT: Partial<Record<SupportedLanguage, RegExp>> = {
-  fr: /\b(le|l['’]) ?(faire|faites|fait|font|fais|ferez)\b(?! qu)/i,
-  es: /\b(hacerlo|hacerla|haciéndolo|lo hace|lo hacen|lo haga|lo hizo)\b/i,
-  de: /\b(dies|das) (tun|tut|machen|macht)\b/i,
-};
 
 /**
  * How a sentence leans on the one before: "pronoun" (it names what came before: "It works offline…", "This
@@ -320,8 +219,8 @@ export function dependencyOf(sentence: string, lang: string): "pronoun" | "link"
 
 /** The sentence lower-cased from its first word on (opening quotes, brackets and ¿ ¡ left out). */
 const openingOf = (sentence: string) => sentence.trim().replace(/^[¿¡"“„«(\s]+/u, "").toLowerCase();
-const opensWithConnective = (opening: string, base: string) => CONNECTIVE_OPENERS[supported(base)].test(opening);
-const doesIt = (sentence: string, base: string) => DOING_IT[supported(base)]?.test(sentence) ?? false;
+const opensWithConnective = (opening: string, base: string) => rulesOf(base).connectiveOpeners.test(opening);
+const doesIt = (sentence: string, base: string) => rulesOf(base).doingIt?.test(sentence) ?? false;
 
 /** A sentence that only makes sense after the one before it: it opens with a pointer word or a connective, or uses a pronoun anywhere. */
 export function dependsOnPrevious(sentence: string, lang: string): boolean {
@@ -330,15 +229,15 @@ export function dependsOnPrevious(sentence: string, lang: string): boolean {
   if (/^\(.*\)[.!]?$/.test(sentence.trim()) || /\b(do|does|did|doing|done) (this|that)\b/i.test(sentence) || doesIt(sentence, base)) return true;
   const words = wordsOf(sentence, lang).map((w) => w.toLowerCase());
   if (!words.length) return false;
-  if (DEPENDENT_OPENERS[supported(base)].has(words[0])) return true;
+  if (rulesOf(base).dependentOpeners.has(words[0])) return true;
   const lower = openingOf(sentence);
   if (opensWithConnective(lower, base)) return true;
   const comma = lower.indexOf(", ");
-  if (comma > 0 && CLAUSE_POINTERS[supported(base)].test(lower.slice(comma + 2))) return true;
-  if (ANTECEDENT[supported(base)].test(sentence)) return true;
+  if (comma > 0 && rulesOf(base).clausePointers.test(lower.slice(comma + 2))) return true;
+  if (rulesOf(base).antecedent.test(sentence)) return true;
   if (base === "fr" && objectPronounFirst(sentence)) return true;
   if (base === "es" && copulaWithoutSubject(sentence)) return true;
-  const anaphora = ANAPHORA[supported(base)];
+  const anaphora = rulesOf(base).anaphora;
   // "it" and "they" as the first word were handled above; elsewhere German "sie" is also the polite "you", so only the opener counts there.
   return base !== "de" && words.some((w) => anaphora.has(w));
 }
@@ -359,17 +258,6 @@ export function unitsOfEvidence(evidence: Evidence, lang: string): readonly Evid
   return units;
 }
 
-/**
- * Pointers into the source document: "(see apt_preferences(5) and Section 2.7.3, “Tweaking candidate version”)",
- * "(Section 10.2.3, “Personal backup”)", "(consulte Capítulo 5, Configuración de red)", or a list of manual
- * pages "(ip(8), …)". They mean nothing in the customer's article, which has no sections of that numbering.
- */
-const CROSS_REFERENCE: Record<SupportedLanguage, RegExp> = {
-  en: /\b(see|cf\.|refer to|section|chapter|table|figure|appendix)\b/i,
-  fr: /\b(voir|voyez|consultez|cf\.|section|chapitre|tableau|figure|annexe)\b/i,
-  de: /\b(siehe|vgl\.|lesen sie|abschnitt|kapitel|tabelle|abbildung|anhang)\b/i,
-  es: /\b(véase|vea|consulte|ver|cf\.|sección|capítulo|tabla|figura|apéndice)\b/i,
-};
 /** A manual page reference, "apt_preferences(5)", "ip(8)" (`MAN_PAGES`: every one, for `replace`). */
 const MAN_PAGE = /[\w.+-]+\(\d\w?\)/;
 const MAN_PAGES = new RegExp(MAN_PAGE.source, "g");
@@ -382,7 +270,7 @@ const PARENTHETICAL = /\s*\((?:[^()]|\([^()]*\))*\)/g;
  * run of the source's own words; only the aside is left out.
  */
 export function stripCrossReferences(sentence: string, lang: string): string {
-  const rule = CROSS_REFERENCE[supported(lang)];
+  const rule = rulesOf(lang).crossReference;
   const stripped = sentence.replace(PARENTHETICAL, (paren) => {
     const inner = paren.trim().slice(1, -1);
     const pointsAway = (rule.test(inner) && /\d|“|"|«|„|\(\d/.test(inner)) || /^\s*(see|voir|siehe|véase|vea|consulte)\b/i.test(inner);

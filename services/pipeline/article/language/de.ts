@@ -23,6 +23,20 @@ export const GERMAN: LanguageProfile = {
     // „Aptitude ist ein Werkzeug …" → „Was ist Aptitude?" (a name: one capitalised word, not a pronoun)
     { shape: /^(\p{Lu}[\p{L}\p{N}._+-]*) (ist|sind) (?:ein|eine|einer|der|die|das) /u, ask: (m) => (NOT_NAMES.test(m[1]) ? undefined : `Was ${m[2]} ${m[1]}?`) },
   ],
+  sentences: {
+    dependentOpeners: new Set(["er", "sie", "es", "dies", "diese", "dieser", "dieses", "ihr", "ihre", "sein", "seine", "dabei", "damit", "dadurch"]),
+    firstPerson: /(^|[^\p{L}])(ich|mein|meine|meiner|meinen|meinem|meines|mir|mich)(?![\p{L}-])/iu,
+    finite: /(^|\s)(ist|sind|war|waren|wird|werden|wurde|wurden|kann|können|konnte|muss|müssen|soll|sollte|sollten|darf|dürfen|hat|haben|hatte|lässt|lassen|will|wollen|möchte|gibt|ich|du|er|sie|es|wir|ihr|man|Sie)(?=[\s,.;:]|$)/,
+    boilerplate: /\b(folgende[nrms]?|wie folgt|siehe|hier (ist|sind)|klicken|dieses (kapitel|dokument|handbuch)|dieser abschnitt|in diesem (kapitel|abschnitt)|abschnitt \d|kapitel \d)/i,
+    sendsTo: /^(für (weitere|mehr|nähere) (details|informationen)[^,]*,?\s*)?(lesen|konsultieren) sie\b|\b(wird|werden|ist|sind) in\b.*\b(beschrieben|dokumentiert|erklärt)\b/i,
+    documentation: /\b(dokumentation|handbuch|anleitung|readme|howto|faq)\b/i,
+    antecedent: /(?<![\p{L}])(letztere[nrms]?|erstere[nrms]?|obige[nrms]?)(?![\p{L}])/iu,
+    anaphora: new Set(["er", "sie", "ihn", "ihm", "ihnen", "diese", "dieser", "dieses", "solche"]),
+    connectiveOpeners: /^(ebenso|ebenfalls|außerdem|zudem|ferner|darüber hinaus|mehr noch|jedoch|allerdings|dennoch|trotzdem|deshalb|deswegen|daher|darum|also|stattdessen|ansonsten|sonst|gleichfalls|auch|dann|folglich|somit|hingegen|andererseits|in diesem fall|aber)(?![\p{L}\p{N}])/u,
+    clausePointers: /^(dies|dieses|diese|dieser)(?![\p{L}\p{N}])/u,
+    doingIt: /\b(dies|das) (tun|tut|machen|macht)\b/i,
+    crossReference: /\b(siehe|vgl\.|lesen sie|abschnitt|kapitel|tabelle|abbildung|anhang)\b/i,
+  },
   phrases: {
     name: "German",
     conclusionHeading: "Fazit",

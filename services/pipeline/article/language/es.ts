@@ -25,6 +25,24 @@ export const SPANISH: LanguageProfile = {
     // «Aptitude es una herramienta …» → «¿Qué es Aptitude?» (a name: one capitalised word, not a pronoun)
     { shape: /^(\p{Lu}[\p{L}\p{N}._+-]*) (es|son) (?:un|una|el|la|los|las) /u, ask: (m) => (NOT_NAMES.test(m[1]) ? undefined : `¿Qué ${m[2]} ${m[1]}?`) },
   ],
+  sentences: {
+    // Spanish drops the subject: an opening object pronoun ("Nos permiten …") points back as well.
+    // A verb in the third person opening the sentence has its subject in the one before ("Proporciona la oportunidad…").
+    dependentOpeners: new Set(["esto", "esta", "este", "estos", "estas", "ello", "su", "sus", "ellos", "ellas", "nos", "les", "proporciona", "proporcionan", "permite", "permiten", "tiene", "tienen", "ofrece", "ofrecen", "incluye", "incluyen", "contiene", "contienen", "requiere", "requieren", "necesita", "necesitan", "funciona", "funcionan", "soporta", "soportan", "gestiona", "gestionan", "muestra", "muestran", "genera", "generan", "guarda", "guardan", "realiza", "realizan", "utiliza", "utilizan", "usa", "usan"]),
+    // …and the first person singular of the future, which no other person shares ("Pasaré por encima …", "explicaré").
+    firstPerson: /(^|[^\p{L}])(yo|mi|mis|me|conmigo|recomiendo|utilizo|prefiero|creo|pienso|sugiero|tengo|hago|necesito|instalo|reinstalo|\p{L}{2,}(?:aré|eré|iré))(?![\p{L}-])/iu,
+    infinitiveOpener: /^\p{Lu}\p{Ll}+(ar|er|ir)$/u,
+    finite: /\b(es|son|era|eran|será|serán|sería|está|están|puede|pueden|podría|debe|deben|debería|permite|permiten|hay|tiene|tienen|hace|hacen|requiere|requieren|resulta|ayuda|sirve|supone|implica|consiste|significa|evita|garantiza|basta)\b/i,
+    boilerplate: /\b(a continuación|siguientes?|como sigue|véase|vea|haga clic|este (capítulo|documento|manual)|esta (sección|página)|sección \d|capítulo \d)|^(aquí (está|están|estan|esta|tiene|hay)|revisemos|veamos|permítanos|permitanos)(?![\p{L}])/iu,
+    sendsTo: /^([^,]{0,80},\s*)?(consulte|lea|vea|revise)\b|\b(debería|puede) (leer|consultar)\b|\b(es|está|son|están) (descrit[oa]s?|documentad[oa]s?|explicad[oa]s?) en\b|\bse (describe|documenta|explica) en\b/iu,
+    documentation: /(?<![\p{L}])(documentación|documentos?|manual|guía|readme|howto|faq|estándar|especificación)(?![\p{L}])/iu,
+    antecedent: /(?<![\p{L}])((est|es)[eao]s? últim[oa]s?|lo anterior)(?![\p{L}])/iu,
+    anaphora: new Set(["él", "ella", "ellos", "ellas", "estos", "estas", "dicho", "dicha"]),
+    connectiveOpeners: /^(asimismo|también|además|más aún|sin embargo|no obstante|por tanto|por lo tanto|por consiguiente|así|de lo contrario|igualmente|del mismo modo|de igual modo|por otra parte|por otro lado|en cambio|en ese caso|en este caso|por eso|por ello|entonces|aun así|pero|es decir|es más)(?![\p{L}\p{N}])/u,
+    clausePointers: /^(esto|eso|ello|estos|estas|esos|esas)(?![\p{L}\p{N}])/u,
+    doingIt: /\b(hacerlo|hacerla|haciéndolo|lo hace|lo hacen|lo haga|lo hizo)\b/i,
+    crossReference: /\b(véase|vea|consulte|ver|cf\.|sección|capítulo|tabla|figura|apéndice)\b/i,
+  },
   phrases: {
     name: "Spanish",
     conclusionHeading: "Conclusión",

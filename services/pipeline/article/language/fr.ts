@@ -25,6 +25,21 @@ export const FRENCH: LanguageProfile = {
     // « Aptitude est un outil … » → « Qu'est-ce qu'Aptitude ? » (a name: one capitalised word, not a pronoun)
     { shape: /^(\p{Lu}[\p{L}\p{N}._+-]*) (?:est|sont) (?:un|une|le|la|les|l['’]|des) /u, ask: (m) => (NOT_NAMES.test(m[1]) ? undefined : `Qu'est-ce ${/^[aeiouyéèêàâîôûh]/iu.test(m[1]) ? "qu'" : "que "}${m[1]} ?`) },
   ],
+  sentences: {
+    dependentOpeners: new Set(["il", "elle", "ils", "elles", "ce", "cela", "ceci", "ça", "ces", "cette", "leur", "leurs", "son", "sa", "ses", "c'est", "c’est", "c'était", "c’était"]),
+    firstPerson: /(^|[^\p{L}])(je|j['’]\p{L}+|moi|moi-même|mon|ma|mes)(?![\p{L}-])/iu,
+    infinitiveOpener: /^\p{Lu}\p{Ll}+(er|ir|re|oir)$/u,
+    finite: /\b(est|sont|était|étaient|sera|seront|serait|a|ont|avait|peut|peuvent|pourrait|doit|doivent|devrait|permet|permettent|faut|fait|font|va|vont|reste|restent|devient|semble|rend|rendent|évite|garantit|suffit|demande|nécessite|consiste|signifie|vous|nous|on)\b/i,
+    boilerplate: /\b(voici|ci-dessous|ci-dessus|suivant(e|es|s)?|comme suit|cliquez|ce (chapitre|document|manuel)|cette (section|page)|section \d|chapitre \d|voyons)|^voir\b/i,
+    sendsTo: /^([^,]{0,80},\s*)?(veuillez\s+)?(lisez|lire|consultez|voyez|reportez-vous)\b|\bvous (devriez|pouvez|devez) (lire|consulter)\b|\b(est|sont) (décrite?s?|documentée?s?|expliquée?s?) dans\b/i,
+    documentation: /\b(documentation|manuel|guide|readme|howto|faq|norme)\b/i,
+    antecedent: /(?<![\p{L}])(ce|cette|ces) derni(er|ère|ers|ères)(?![\p{L}])/iu,
+    anaphora: new Set(["il", "elle", "ils", "elles", "eux", "celui", "celle", "ceux", "celles"]),
+    connectiveOpeners: /^(de même|aussi|également|cependant|toutefois|pourtant|néanmoins|ainsi|donc|sinon|par ailleurs|en outre|de plus|qui plus est|par conséquent|en revanche|au contraire|dans ce cas|pour cette raison|d['’]autre part|enfin|alors|mais)(?![\p{L}\p{N}])/u,
+    clausePointers: /^(ce(?! (que|qui|dont)\b)|cela|ceci|ça|ces|cette)(?![\p{L}\p{N}])/u,
+    doingIt: /\b(le|l['’]) ?(faire|faites|fait|font|fais|ferez)\b(?! qu)/i,
+    crossReference: /\b(voir|voyez|consultez|cf\.|section|chapitre|tableau|figure|annexe)\b/i,
+  },
   phrases: {
     name: "French",
     conclusionHeading: "Conclusion",

@@ -27,6 +27,8 @@ export interface LanguageProfile {
    * the relevance model judges on topic, and keeps only well-formed questions.
    */
   faqShapes: readonly FaqShape[];
+  /** How its sentences are read as evidence: what leans on the sentence before, what is no sentence (`SentenceRules`). */
+  sentences: SentenceRules;
   /** The words the pipeline itself adds to an article in this language (headings, connectives, labels, templates). */
   phrases: LanguagePack;
 }
@@ -36,4 +38,63 @@ export interface FaqShape {
   shape: RegExp;
   /** The question, from the match; undefined when the match does not make one. */
   ask(match: RegExpExecArray): string | undefined;
+}
+
+/**
+ * How sentences of this language are read as evidence (`evidence/units.ts`): what makes a sentence lean on the
+ * one before, speak in the first person, point elsewhere, or be no sentence at all. Each rule is tied to labelled
+ * sentences in `test/unit/article-evidence-sentences.test.ts`.
+ */
+export interface SentenceRules {
+  /** Words that open a sentence which only makes sense after the previous one. */
+  dependentOpeners: ReadonlySet<string>;
+  /**
+   * The source's author speaking as "I" ("For small personal data backup, I use CD-R…", « j'utilise des CD-R »,
+   * "verwende ich", "recomiendo"): a brand's article must not quote a manual's author's habits as its own voice.
+   * Spanish drops the subject, so its common first-person verb forms count as well.
+   */
+  firstPerson?: RegExp;
+  /** A sentence's first word when it is an infinitive or a gerund (a heading or list item standing as a sentence); none for German, which puts the infinitive last. */
+  infinitiveOpener?: RegExp;
+  /** Finite verbs (and subject pronouns) common enough that a line holding one is a sentence, not a label. */
+  finite: RegExp;
+  /** Words that only make sense next to something the quote does not carry: "as follows", "see below", "Let's have a look". */
+  boilerplate: RegExp;
+  /**
+   * Sending the reader to other documentation: a sentence that opens by telling them to read or consult (after a
+   * leading clause at most: "For details, …", « Como guía de red moderna de Debian, lea … »), or that says where something "is described", and names documentation (a manual page,
+   * a path under /usr/share/doc, or a word for documentation). Its content is elsewhere; in the customer's article it
+   * says nothing. Readers labelled every such sentence of the sample off topic (bench/relevance/reader-labels.json:
+   * « Vous devriez lire l'excellente documentation officielle. », "Für weitere Details lesen Sie ssh-agent(1) und
+   * ssh-add(1).", "Consulte los documentos pam_ldap.conf(5) …").
+   */
+  sendsTo: RegExp;
+  /** Words for documentation, which a sentence that sends the reader elsewhere names (`sendsTo`). */
+  documentation: RegExp;
+  /**
+   * Words that name what the sentence before said: "the latter problem", "the above rule", « ce dernier problème »,
+   * "obige Regel", "este último problema". Readers labelled such a sentence off topic when it stood alone
+   * (bench/relevance/reader-labels.json: "Debian does not suffer the latter problem." in three languages).
+   */
+  antecedent: RegExp;
+  /** Pronouns that point back wherever they stand ("Teams that plan them a week ahead…"). */
+  anaphora: ReadonlySet<string>;
+  /**
+   * Connectives that tie a sentence to the one before ("Equally, …", "However, …", « De même, … », "Ebenso …",
+   * "Asimismo, …"): said of what precedes, they mean nothing without it. Matched at the start, lower-cased.
+   */
+  connectiveOpeners: RegExp;
+  /**
+   * After an opening subordinate clause, a main clause whose subject is a demonstrative points back as an
+   * opening one does: « À moins que vous ne sachiez …, ce ne sont que d'énormes quantités de données inutiles. »
+   */
+  clausePointers: RegExp;
+  /** "Do this" in the other languages: « si vous le faites », "antes de hacerlo", "wenn Sie dies tun". */
+  doingIt?: RegExp;
+  /**
+   * Pointers into the source document: "(see apt_preferences(5) and Section 2.7.3, “Tweaking candidate version”)",
+   * "(Section 10.2.3, “Personal backup”)", "(consulte Capítulo 5, Configuración de red)", or a list of manual
+   * pages "(ip(8), …)". They mean nothing in the customer's article, which has no sections of that numbering.
+   */
+  crossReference: RegExp;
 }
