@@ -334,6 +334,11 @@ describe("sentences a reader labelled off topic for what they are, not what they
   });
 });
 
+/** Each text with the verdict it must get, shown beside it when it does not. */
+function verdicts(judge: (text: string, lang: string) => boolean, lang: string, cases: [string, boolean][]): void {
+  for (const [text, want] of cases) expect([text, judge(text, lang)]).toEqual([text, want]);
+}
+
 describe("a list item of the \"label: description\" kind is no sentence (bench/relevance/reader-labels.json)", () => {
   it("is not quoted when neither side of the colon has a verb: the items read in the bench's articles", () => {
     const items = READ_IN_ARTICLES.filter((l) => l.why?.startsWith("not a sentence"));
@@ -343,65 +348,74 @@ describe("a list item of the \"label: description\" kind is no sentence (bench/r
   });
 
   it("keeps a sentence with a colon: a verb on either side, a description that opens a sentence, a German verb in -t", () => {
-    for (const l of READER_LABELS.filter((x) => x.on_topic)) expect([l.text, isLabelledItem(l.text, l.lang)]).toEqual([l.text, false]);
-    expect(isLabelledItem("The rule is simple: back up often and test your restores.", "en")).toBe(false);
-    expect(isLabelledItem("Note: Back up the whole system before you upgrade it.", "en")).toBe(false);
-    expect(isLabelledItem("Attention : les sauvegardes doivent être testées régulièrement.", "fr")).toBe(false);
-    expect(isLabelledItem("Tipp: Verwenden Sie immer ein Passwort mit mehr als zwölf Zeichen.", "de")).toBe(false);
-    expect(isLabelledItem("Vorsicht: dieses Programm löscht alle Daten ohne Rückfrage.", "de")).toBe(false);
+    for (const l of READER_LABELS.filter((x) => x.on_topic)) verdicts(isLabelledItem, l.lang, [[l.text, false]]);
+    verdicts(isLabelledItem, "en", [
+      ["The rule is simple: back up often and test your restores.", false],
+      ["Note: Back up the whole system before you upgrade it.", false],
+    ]);
+    verdicts(isLabelledItem, "fr", [["Attention : les sauvegardes doivent être testées régulièrement.", false]]);
+    verdicts(isLabelledItem, "de", [
+      ["Tipp: Verwenden Sie immer ein Passwort mit mehr als zwölf Zeichen.", false],
+      ["Vorsicht: dieses Programm löscht alle Daten ohne Rückfrage.", false],
+    ]);
   });
 });
 
 describe("more sentences that lean on what a quote leaves out, and an author speaking as \"I\"", () => {
+  /** A sentence read in a bench article and labelled (`from` in reader-labels.json): the rule is tied to the label, not to a literal. */
+  const readInArticles = (start: string) => {
+    const label = READ_IN_ARTICLES.find((l) => l.text.startsWith(start));
+    expect(label).toBeDefined();
+    return label!;
+  };
+
   it("« les » before an infinitive opening a French sentence points back (reader-labels.json)", () => {
     const les = READER_LABELS.filter((l) => l.lang === "fr" && l.why === "leans on what is not there" && /^(?:[^,]{0,40},\s*)?les\s/i.test(l.text));
     expect(les.length).toBeGreaterThanOrEqual(1);
-    for (const l of les) expect([l.text, dependsOnPrevious(l.text, "fr")]).toEqual([l.text, true]);
-    // Read in the French package-management article of the quality bench.
-    expect(dependsOnPrevious("Les utiliser sans comprendre entièrement leurs effets peut casser l’ensemble de votre système.", "fr")).toBe(true);
-    expect(dependsOnPrevious("Les fichiers de configuration sont dans /etc.", "fr")).toBe(false);
-    expect(dependsOnPrevious("Le fichier de configuration est dans /etc.", "fr")).toBe(false);
+    const read = readInArticles("Les utiliser sans comprendre");
+    verdicts(dependsOnPrevious, "fr", [
+      ...les.map((l): [string, boolean] => [l.text, true]),
+      [read.text, true],
+      ["Les fichiers de configuration sont dans /etc.", false],
+      ["Le fichier de configuration est dans /etc.", false],
+    ]);
   });
 
-  it("a sentence opening with \"but\" answers the one before (read: \"But this overlooks files created by the maintainer scripts.\")", () => {
-    expect(dependsOnPrevious("But this overlooks files created by the maintainer scripts.", "en")).toBe(true);
-    expect(dependsOnPrevious("Mais cela ne suffit pas pour un serveur.", "fr")).toBe(true);
-    expect(dependsOnPrevious("Aber keine Sorge: der aktuelle su-Befehl nutzt PAM.", "de")).toBe(true);
-    expect(dependsOnPrevious("Pero no es necesario reiniciar el sistema.", "es")).toBe(true);
-    // No reader-labelled sentence found on topic alone opens so.
-    for (const l of READER_LABELS.filter((x) => x.on_topic)) expect([l.text, /^(but|mais|aber|pero)\b/i.test(l.text)]).toEqual([l.text, false]);
+  it("a sentence opening with \"but\" answers the one before", () => {
+    verdicts(dependsOnPrevious, "en", [[readInArticles("But this overlooks").text, true]]);
+    verdicts(dependsOnPrevious, "fr", [["Mais cela ne suffit pas pour un serveur.", true]]);
+    verdicts(dependsOnPrevious, "de", [["Aber keine Sorge: der aktuelle su-Befehl nutzt PAM.", true]]);
+    verdicts(dependsOnPrevious, "es", [["Pero no es necesario reiniciar el sistema.", true]]);
   });
 
   it("a Spanish copula with its subject dropped leans on the sentence before; the impersonal one stands alone", () => {
     // Every sentence of the Spanish manual that opens with "Es"/"Son" and the like, each labelled by reading it alone.
-    const leaning = [
-      "Es similar a Apple Bonjour / Apple Rendezvous .",
-      "Son similares a las tuberías con nombre (FIFO) y permiten que los procesos intercambien información entre diferentes equipos.",
-      "Es (más o menos) una copia del contenido de la memoria del equipo.",
-      "Es una gran herramienta para buscar palabras en los documentos.",
-      "Es la manera más rápida de navegar a través de la ingente cantidad de información de Linux.",
-      "Es una funcionalidad de MC muy útil.",
-      "Es una opción de reserva en antiguos sistemas Debian en los que apt no esta disponible.",
-      "Es una herramienta muy poderosa y por tanto es necesario usarla con cuidado.",
-      "Es usado por arranque de CD.",
-      "Es un programa que inica el núcleo en el espacio de usuario y entrega el control para la próxima fase.",
-      "Es decir, « MIARCHIVO » y « MiArchivo » son archivos diferentes.",
-    ];
-    const standing = [
-      "Es recomendable usar el manual de GNU Emacs para aprender.",
-      "Es una buena práctica registrar la actividad del intérprete de órdenes en un archivo para poder revisarlo más tarde.",
-      "Es una mala idea emitir contraseñas en texto plano en una red descentralizada donde pueden ser interceptados.",
-      "Es posible que deba, primero, aprobar su IP de host.",
-      "Es asunto del usuario evitar la redundancia y cómo configurar partes de las fuentes instaladas.",
-      "Están bloqueadas las conexiones del puerto SMTP (25) de los hosts servidos por la red de nivel de consumidor a Internet.",
-    ];
-    for (const x of leaning) expect([x, dependsOnPrevious(x, "es")]).toEqual([x, true]);
-    for (const x of standing) expect([x, dependsOnPrevious(x, "es")]).toEqual([x, false]);
+    verdicts(dependsOnPrevious, "es", [
+      [readInArticles("Es similar a Apple Bonjour").text, true],
+      ["Son similares a las tuberías con nombre (FIFO) y permiten que los procesos intercambien información entre diferentes equipos.", true],
+      ["Es (más o menos) una copia del contenido de la memoria del equipo.", true],
+      ["Es una gran herramienta para buscar palabras en los documentos.", true],
+      ["Es la manera más rápida de navegar a través de la ingente cantidad de información de Linux.", true],
+      ["Es una funcionalidad de MC muy útil.", true],
+      ["Es una opción de reserva en antiguos sistemas Debian en los que apt no esta disponible.", true],
+      ["Es una herramienta muy poderosa y por tanto es necesario usarla con cuidado.", true],
+      ["Es usado por arranque de CD.", true],
+      ["Es un programa que inica el núcleo en el espacio de usuario y entrega el control para la próxima fase.", true],
+      ["Es decir, « MIARCHIVO » y « MiArchivo » son archivos diferentes.", true],
+      ["Es recomendable usar el manual de GNU Emacs para aprender.", false],
+      ["Es una buena práctica registrar la actividad del intérprete de órdenes en un archivo para poder revisarlo más tarde.", false],
+      ["Es una mala idea emitir contraseñas en texto plano en una red descentralizada donde pueden ser interceptados.", false],
+      ["Es posible que deba, primero, aprobar su IP de host.", false],
+      ["Es asunto del usuario evitar la redundancia y cómo configurar partes de las fuentes instaladas.", false],
+      ["Están bloqueadas las conexiones del puerto SMTP (25) de los hosts servidos por la red de nivel de consumidor a Internet.", false],
+    ]);
   });
 
-  it("the Spanish future in the first person is the manual's author speaking (read in the Spanish network article)", () => {
-    expect(speaksInFirstPerson("Pasaré por encima de las materias pertinentes para una conexión casera.", "es")).toBe(true);
-    expect(speaksInFirstPerson("El paquete instalará la configuración por defecto.", "es")).toBe(false);
-    for (const l of READER_LABELS.filter((x) => x.lang === "es" && x.on_topic)) expect([l.text, speaksInFirstPerson(l.text, "es")]).toEqual([l.text, false]);
+  it("the Spanish future in the first person is the manual's author speaking", () => {
+    verdicts(speaksInFirstPerson, "es", [
+      [readInArticles("Pasaré por encima").text, true],
+      ["El paquete instalará la configuración por defecto.", false],
+      ...READER_LABELS.filter((x) => x.lang === "es" && x.on_topic).map((l): [string, boolean] => [l.text, false]),
+    ]);
   });
 });
