@@ -10,7 +10,8 @@ import { BillingActions } from "../../shared/schemas/billing";
 import { BrandKnowledgeActions } from "../../shared/schemas/brand";
 import { PipelineActions } from "../../shared/schemas/jobs";
 import { rootLogger } from "../../shared/logger";
-import { assertSameBody, findKeyedRequest, hashArticleRequest, replayOf } from "./idempotency";
+import { findKeyedRequest, hashArticleRequest, replayOf } from "./idempotency";
+import { assertSameRequest } from "../../shared/idempotency";
 import { isDuplicateKeyError } from "../../shared/db/duplicate-key";
 import { articleCollections, type ArticleCollections, type ArticleRequestDoc } from "./store";
 
@@ -73,7 +74,7 @@ export async function createArticleJob(deps: CreationDeps, params: z.output<type
   if (key) {
     const earlier = await findKeyedRequest(c, org_id, key);
     if (earlier) {
-      assertSameBody(earlier, bodyHash);
+      assertSameRequest(earlier.body_hash, bodyHash);
       const answer = replayOf(earlier) ?? (await settleRequest(deps, c, earlier));
       if (answer) return answer;
     }
@@ -106,7 +107,7 @@ export async function createArticleJob(deps: CreationDeps, params: z.output<type
       if (!key || !isDuplicateKeyError(err)) throw err;
       const earlier = await findKeyedRequest(c, org_id, key);
       if (!earlier) continue;
-      assertSameBody(earlier, bodyHash);
+      assertSameRequest(earlier.body_hash, bodyHash);
       const answer = replayOf(earlier) ?? (await settleRequest(deps, c, earlier));
       if (answer) return answer;
       continue;

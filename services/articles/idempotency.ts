@@ -1,4 +1,4 @@
-import { assertSameRequest, requestHash } from "../../shared/idempotency";
+import { requestHash } from "../../shared/idempotency";
 import type { ArticleJobInput, JobAcknowledgement } from "../../shared/schemas/articles";
 import type { ArticleCollections, ArticleRequestDoc } from "./store";
 
@@ -12,11 +12,6 @@ export function hashArticleRequest(input: ArticleJobInput): string {
 }
 
 export const findKeyedRequest = (c: ArticleCollections, orgId: string, key: string) => c.requests.findOne({ org_id: orgId, idempotency_key: key });
-
-/** A request under the same key must be for the same body: anything else is a 400, never a silent replay. */
-export function assertSameBody(earlier: ArticleRequestDoc, bodyHash: string): void {
-  assertSameRequest(earlier.body_hash, bodyHash);
-}
 
 /** The acknowledgement of an accepted (or queued) request, replayed; null while it is still `charging`. */
 export function replayOf(request: ArticleRequestDoc): JobAcknowledgement | null {

@@ -13,7 +13,7 @@ import { BRAND_ROUTES } from "./brand-routes";
 import { cursorFrom, doneNotice, formParams, intField, nextCursor } from "./forms";
 import { html, type Html } from "./html";
 import { nullIfNotFound, redirect, sendHtml, sendJson } from "./http";
-import type { Call, DashboardRoute, OrgCall, SessionCall } from "./router";
+import type { DashboardRoute, OrgCall, SessionCall } from "./router";
 import { clearedSessionCookie, isDashboardSecret, sessionCookie } from "./session";
 import { linkLandingPage, orgListPage, overviewPage, signInPage, type OrgRow } from "./views/access";
 import { integrationBody, isIntegrationKind } from "./views/integration-forms";
@@ -146,7 +146,6 @@ type Done = keyof typeof DONE_MESSAGES;
 /** Back to a section of the organization (a path without a query), with a message by name. */
 const done = (c: OrgCall, rest: string, message: Done) => redirect(c.res, `${orgUrl(c.org.id, rest)}?done=${message}`);
 
-const doneNoticeOf = (c: Call): Notice | undefined => doneNotice(c.query, DONE_MESSAGES);
 
 /**
  * "Confirm, then act" on an item the organization owns, at `/orgs/:org<path>` (`/<section>/:<item>/<verb>`):
@@ -271,7 +270,7 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
     path: "/orgs",
     access: "operator",
     async handler(c) {
-      sendHtml(c.res, 200, await showOrgList(c, doneNoticeOf(c)));
+      sendHtml(c.res, 200, await showOrgList(c, doneNotice(c.query, DONE_MESSAGES)));
     },
   },
   {
@@ -318,7 +317,7 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
     path: "/orgs/:org",
     access: "org",
     async handler(c) {
-      sendHtml(c.res, 200, await showOverview(c, { notice: doneNoticeOf(c) }));
+      sendHtml(c.res, 200, await showOverview(c, { notice: doneNotice(c.query, DONE_MESSAGES) }));
     },
   },
   {
@@ -326,7 +325,7 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
     path: "/orgs/:org/keys",
     access: "org",
     async handler(c) {
-      sendHtml(c.res, 200, await showKeys(c, doneNoticeOf(c)));
+      sendHtml(c.res, 200, await showKeys(c, doneNotice(c.query, DONE_MESSAGES)));
     },
   },
   {
@@ -361,7 +360,7 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
     path: "/orgs/:org/integrations",
     access: "org",
     async handler(c) {
-      sendHtml(c.res, 200, await showIntegrations(c, doneNoticeOf(c)));
+      sendHtml(c.res, 200, await showIntegrations(c, doneNotice(c.query, DONE_MESSAGES)));
     },
   },
   {
@@ -418,7 +417,7 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
     path: "/orgs/:org/webhooks",
     access: "org",
     async handler(c) {
-      sendHtml(c.res, 200, await showWebhooks(c, doneNoticeOf(c)));
+      sendHtml(c.res, 200, await showWebhooks(c, doneNotice(c.query, DONE_MESSAGES)));
     },
   },
   {
@@ -426,7 +425,7 @@ export const DASHBOARD_ROUTES: DashboardRoute[] = [
     path: "/orgs/:org/webhooks/:endpoint",
     access: "org",
     async handler(c) {
-      sendHtml(c.res, 200, await showDeliveries(c, doneNoticeOf(c)));
+      sendHtml(c.res, 200, await showDeliveries(c, doneNotice(c.query, DONE_MESSAGES)));
     },
   },
   {

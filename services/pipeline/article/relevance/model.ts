@@ -270,8 +270,3 @@ function buildModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceM
     scoreTerms,
   };
 }
-
-/** The passages of a pool with something about the request in the article's language: all a model writer is shown. */
-export function passagesAbout(evidence: readonly Evidence[], brief: BriefLike): readonly Evidence[] {
-  return relevanceModel(evidence, brief).aboutPassages;
-}

@@ -5,7 +5,7 @@ import { summarizeSection, type SectionWriteInput, type SectionWriter, type Writ
 import { identifyLanguage, UNDETERMINED } from "../../../../shared/text/language";
 import { baseLanguage } from "../../../../shared/text/stopwords";
 import { ModelFailure, type MeteredModel } from "../model/metered-model";
-import { passagesAbout, relevanceModel, type RelevanceModel } from "../relevance";
+import { relevanceModel, type RelevanceModel } from "../relevance";
 import type { ArticleBrief, ArticleParagraph, Evidence, Outline, VoiceGuide } from "../types";
 
 const MAX_PASSAGES = 12;
@@ -115,7 +115,7 @@ export class ModelSectionWriter implements SectionWriter {
     const relevance = relevanceModel(input.evidence, brief);
     const prose = new Map<string, string>();
     const proseOf = (e: Evidence) => prose.get(e.id) ?? prose.set(e.id, passageProse(e, relevance, input.reserved)).get(e.id)!;
-    const passages = (input.passages ?? passagesForSection(passagesAbout(input.evidence, brief), section.query, brief.topic, brief.language, cited)).filter((e) => proseOf(e));
+    const passages = (input.passages ?? passagesForSection(relevance.aboutPassages, section.query, brief.topic, brief.language, cited)).filter((e) => proseOf(e));
     // Nothing to write from: the section is not written (and no model is paid to write it from nothing).
     if (!passages.length) return { section: { key: section.key, role: section.role, heading: section.heading, paragraphs: [] }, droppedCitations: 0 };
     // The article's part of the prompt comes first and is the same for every section (providers cache a
