@@ -2,6 +2,7 @@
  * Sentence and word boundaries from Intl.Segmenter (Unicode UAX #29 with ICU's locale data, built into Node),
  * which handles decimals, abbreviations such as "e.g." and non-Latin scripts better than punctuation rules.
  */
+import { baseLanguage } from "./stopwords";
 
 const segmenters = new Map<string, Intl.Segmenter>();
 
@@ -61,7 +62,7 @@ export interface Sentence {
 /** Sentences of a text, trimmed; a line break always ends a sentence (UAX #29 rule SB4), so list items stay apart. */
 export function splitSentences(text: string, lang = "en"): Sentence[] {
   const out: Sentence[] = [];
-  const german = lang.toLowerCase().startsWith("de");
+  const german = baseLanguage(lang) === "de";
   for (const { segment } of segmentsOf(text, lang, "sentence")) {
     const trimmed = segment.trim();
     if (!trimmed) continue;

@@ -5,7 +5,7 @@ import { wordsOf } from "../../../../shared/text/segment";
 import { unitIndex, type EvidenceUnit } from "../evidence/units";
 import { languageProfile } from "../language";
 import { relevanceModel } from "../relevance";
-import { embedPhrase, isClause } from "./topic-phrasing";
+import { embedPhrase, isClause, LEADING_ARTICLES } from "./topic-phrasing";
 import type { ArticleBody, ArticleBrief, Evidence, FaqEntry } from "../types";
 
 export const FAQ_MAX = 5;
@@ -13,8 +13,8 @@ export const FAQ_MAX = 5;
 const COPULA = /\b(is|are|ist|sind|est|sont|es|son)\b/i;
 const FAQ_ANSWER_MAX_WORDS = 70;
 const QUESTION_MAX_WORDS = 20;
-/** Numbered ordinals ("1st", "2e", "3.º", "2ème") and "the latter/former" and their kin, in the supported languages. */
-const POSITIONAL = /(^|[\s(])\d+(?:st|nd|rd|th|e|er|ère|ème|º|ª|\.º|\.ª)(?=[\s,?？)])|\b(latter|former|letztere[rsnm]?|erstere[rsnm]?)\b|\bce(?:tte)? derni(?:er|ère)\b|\best[ea] últim[oa]\b/iu;
+/** Numbered ordinals ("1st", "2e", "3.º", "2ème"): a thing named by its place in a list. */
+const ORDINAL = /(^|[\s(])\d+(?:st|nd|rd|th|e|er|ère|ème|º|ª|\.º|\.ª)(?=[\s,?？)])/u;
 
 /**
  * The FAQ (docs/article-pipeline.md#faq): real questions, each answered by a passage of the evidence that is
@@ -171,14 +171,15 @@ export function isWellFormedQuestion(question: string, brief: Pick<ArticleBrief,
   // A colon inside a question is a heading pasted into it ("…: an overview?").
   if (/:\s/.test(q.replace(/\s[?？]$/, ""))) return false;
   // A thing named by its place in a list or text ("the 1st argument", "the latter") is nothing outside it.
-  if (POSITIONAL.test(q)) return false;
+  if (ORDINAL.test(q) || languageProfile(brief.language).sentences.antecedent.test(q)) return false;
   return isInLanguage(q, brief.language, [brief.topic, brief.keyword]);
 }
 
 /** Words the sources capitalise mid-sentence (names: "Kestrel", "Polar"): a subject opening with one keeps its capital in a question. */
-function properNouns(units: readonly EvidenceUnit[], lang: string): Set<string> {
+export function properNouns(units: readonly EvidenceUnit[], lang: string): Set<string> {
   const out = new Set<string>();
-  for (const u of units) for (const sentence of u.sentences) for (const w of wordsOf(sentence, lang).slice(1)) if (/^\p{Lu}/u.test(w)) out.add(w);
+  // An article capitalised mid-sentence (a quoted title: "… in The Debian Handbook") is never a name.
+  for (const u of units) for (const sentence of u.sentences) for (const w of wordsOf(sentence, lang).slice(1)) if (/^\p{Lu}/u.test(w) && !LEADING_ARTICLES.has(w.toLowerCase())) out.add(w);
   return out;
 }
 
@@ -202,8 +203,7 @@ export function questionFromUnit(unit: EvidenceUnit, names: ReadonlySet<string>,
   const subjectOf = (raw: string) => {
     const words = raw.trim().split(/\s+/);
     if (!raw.trim() || words.length > SUBJECT_MAX_WORDS || BAD_SUBJECT.test(raw)) return undefined;
-    const name = names.has(words[0]) && !/^(the|a|an)$/i.test(words[0]);
-    return name || (brandName && raw.startsWith(brandName.split(/\s+/)[0])) ? raw.trim() : embedPhrase(raw);
+    return names.has(words[0]) || (brandName && raw.startsWith(brandName.split(/\s+/)[0])) ? raw.trim() : embedPhrase(raw);
   };
   const hasFigure = /\d/.test(first);
   let m = /^(.+?) (costs?|is priced at) (.*)$/.exec(first);

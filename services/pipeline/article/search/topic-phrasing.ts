@@ -32,7 +32,7 @@ export const isClause = (phrase: string) => topicShape(phrase) !== "noun" && top
  * ("CRM"), has capitals inside ("HubSpot", "iPhone"), is followed by another capitalised word (a name:
  * "Google Ads"), or is the brand's name.
  */
-const LEADING_ARTICLES = new Set(["the", "a", "an", "le", "la", "les", "un", "une", "der", "die", "das", "ein", "eine", "el", "los", "las", "una"]);
+export const LEADING_ARTICLES: ReadonlySet<string> = new Set(["the", "a", "an", "le", "la", "les", "un", "une", "der", "die", "das", "ein", "eine", "el", "los", "las", "una"]);
 
 export function embedPhrase(phrase: string, brandName?: string | null): string {
   const text = phrase.trim().replace(/[.?!]+$/, "");
