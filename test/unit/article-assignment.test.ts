@@ -61,6 +61,9 @@ describe("evidence shared out for sections written side by side", () => {
     const assigned = assignEvidence(plan, POOL, brief);
     expect(assigned.get("s1")).toHaveLength(1);
     expect(assigned.get("s2")).toHaveLength(1);
+    // A budget of 14 holds 22.4 words: one 21-word passage leaves room, so the section takes its second one.
+    const roomier = assignEvidence(outline([section("s1", "body", "Clustering jobs by neighbourhood", 14), section("s2", "body", "Arrival windows customers trust", 10)]), POOL, brief);
+    expect(roomier.get("s1")).toHaveLength(2);
   });
 });
 

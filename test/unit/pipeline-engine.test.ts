@@ -295,9 +295,11 @@ describe("job engine", () => {
         }
         return { state: { [call.stage]: true } };
       });
+      expect(failed.status).toBe("failed");
       expect(failed.error).toBe("Optimizing for search failed: the model answered 500");
       expect(status).toMatchObject({ draft: "error", seo: "error", edit: "pending" });
       expect(refunds).toEqual([job._id]);
+      expect(await db.collection(OUTBOX).countDocuments({ kind: "job.failed" })).toBe(1);
     });
   });
 });
