@@ -269,7 +269,7 @@ export async function benchArticleQuality(options: { model?: boolean } = {}): Pr
     printReport(outcomes, agg, timings);
     const files = writeArticleFiles(outcomes, path.resolve(__dirname, `../../../bench/results/article-quality${model ? "-model" : ""}`));
     return {
-      name: "article quality on Debian's reference manual (en, fr, de, es) crawled as brand profiles, embedded defaults (offline writer)",
+      name: `article quality on Debian's reference manual (en, fr, de, es) crawled as brand profiles, embedded defaults (${model ? "the project's fake model" : "offline writer"})`,
       timings,
       aggregate: agg,
       jobs: outcomes.map(summaryOf),

@@ -1,7 +1,7 @@
 import { CALIBRATION } from "../../services/pipeline/article/relevance";
 import { LANGUAGES } from "../article-quality/sites";
 import { corpusOf, debianReference } from "./corpus";
-import { labelledPairs, structureRequests, type LabelledPair } from "./structure";
+import { labelledPairs, random, structureRequests, type LabelledPair } from "./structure";
 
 /**
  * The sentences a person labels by hand (`reader-labels.json`): sentences of a manual's section that the structure
@@ -13,13 +13,7 @@ import { labelledPairs, structureRequests, type LabelledPair } from "./structure
  * `node dist/bench/relevance/label-sample.js [per-language] > sample.jsonl`
  */
 function sample<T>(items: readonly T[], n: number, seed: number): T[] {
-  let a = seed >>> 0;
-  const rand = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rand = random(seed);
   const copy = [...items];
   for (let i = copy.length - 1; i > 0; i--) {
     const j = Math.floor(rand() * (i + 1));

@@ -30,7 +30,7 @@ export function smallKbStrips(kb: FactLabel["kb"], fit: WeightFit, c: Coefficien
     const brief = { topic: label.topic, keyword: label.topic, language: "en" };
     const model = relevanceModel(pool, { ...brief, subject: subjectFromPool(pool, brief, fit) });
     const onTopic = (sentence: string) => {
-      const n = facts.findIndex((f) => f === sentence || f.includes(sentence)) + 1;
+      const n = facts.findIndex((f) => f.includes(sentence)) + 1;
       return label.relevant === "all" || label.relevant.includes(n);
     };
     for (const u of units) {

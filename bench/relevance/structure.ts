@@ -36,7 +36,7 @@ export type Fit = WeightFit;
 const chapterOf = (url: string) => Number(/ch(\d\d)/.exec(url)?.[1] ?? 0);
 
 /** A small deterministic generator (mulberry32), so the random negatives are the same every run. */
-function random(seed: number): () => number {
+export function random(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
