@@ -24,7 +24,12 @@ export const HEARTBEAT_TIMEOUT_S = 3;
  */
 export const PROBE_AFTER_MS = 1000;
 export const PROBE_PING_TIMEOUT_MS = 1500;
-/** After NATS is back, calls it swallowed are rejected this long after the reconnection (answers still on their way arrive first). */
+/**
+ * After NATS is back, calls sent before every node could subscribe again (clients retry every 250 ms, so
+ * within RECONNECT_SETTLE_MS) and still unanswered RECONNECT_GRACE_MS after that are rejected: NATS may
+ * have swallowed them (answers still on their way arrive first).
+ */
+export const RECONNECT_SETTLE_MS = 1000;
 export const RECONNECT_GRACE_MS = 1000;
 
 /** Errors that say the call did not reach a live node, or the node was lost: safe to retry elsewhere for idempotent reads. */
@@ -61,6 +66,7 @@ export function brokerOptions(cfg: Config): BrokerOptions {
       check: (err: unknown) => lostNodeError(err) || (err as { name?: unknown })?.name === "RequestTimeoutError",
     },
     middlewares: [nodeProbeMiddleware({
+        reconnectSettleMs: RECONNECT_SETTLE_MS,
         reconnectGraceMs: RECONNECT_GRACE_MS,
         // Only where HTTP clients wait: a worker's long stage call on a node busy for a moment must not be cut.
         probe: cfg.SERVICES.includes("gateway") ? { afterMs: PROBE_AFTER_MS, pingTimeoutMs: PROBE_PING_TIMEOUT_MS } : undefined,

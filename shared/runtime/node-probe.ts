@@ -2,7 +2,12 @@ import { Errors, type Context, type Middleware, type ServiceBroker } from "molec
 import { rootLogger } from "../logger";
 
 export interface NodeProbeOptions {
-  /** After NATS comes back, calls sent before it went away and still unanswered this long after are rejected. */
+  /**
+   * After NATS comes back, how long every node is given to reconnect and subscribe again: a call published
+   * before then (buffered during the outage, or sent just after) may have reached a subject nobody listened to.
+   */
+  reconnectSettleMs: number;
+  /** Then how long answers still on their way are waited for before those calls are rejected. */
   reconnectGraceMs: number;
   /** Ping the node of a slow call (the gateway's processes; omitted elsewhere, where heartbeats decide). */
   probe?: {
@@ -22,9 +27,12 @@ export interface NodeProbeOptions {
  * elsewhere. A node wrongly dropped (a long stall) rejoins at its next heartbeat.
  *
  * NATS outages: a call whose request or answer was inside nats-server when it went away is never
- * answered (the clients keep what they had not sent yet). When the connection comes back, the calls
- * sent before it was lost and still unanswered `reconnectGraceMs` later are rejected
- * (RequestRejectedError), instead of waiting for the 30 s call timeout.
+ * answered. The clients keep what they had not sent yet and publish it on reconnecting, but each
+ * client reconnects on its own: a call published before its target has subscribed again is dropped by
+ * the server. So when the connection comes back, every call sent before `reconnectSettleMs` after
+ * that (the time every node needs to be back) and still unanswered `reconnectGraceMs` later is
+ * rejected (RequestRejectedError), instead of waiting for its timeout (a stage call's is 15 min, and
+ * its worker renews the job's lease all that while).
  *
  * A node restarted under the same id before heartbeats noticed it was gone (a pod restarted in a
  * second) comes back with a new instance id, and Moleculer only records it as "updated": the calls
@@ -79,14 +87,14 @@ export function nodeProbeMiddleware(opts: NodeProbeOptions): Middleware {
   function watchTransport(): void {
     const client = transitOf()?.tx?.client as { status?: () => AsyncIterable<{ type: string }> } | undefined;
     if (!client?.status) return;
-    let lostAt: number | undefined;
+    let lost = false;
     void (async () => {
       for await (const s of client.status!()) {
-        if (s.type === "disconnect") lostAt ??= Date.now();
-        if (s.type === "reconnect" && lostAt !== undefined) {
-          const instant = lostAt;
-          lostAt = undefined;
-          setTimeout(() => rejectCallsSentBefore(instant), opts.reconnectGraceMs).unref();
+        if (s.type === "disconnect") lost = true;
+        if (s.type === "reconnect" && lost) {
+          lost = false;
+          const settled = Date.now() + opts.reconnectSettleMs;
+          setTimeout(() => rejectCallsSentBefore(settled), opts.reconnectSettleMs + opts.reconnectGraceMs).unref();
         }
       }
     })().catch((err) => rootLogger().warn({ err }, "watching the NATS connection failed"));

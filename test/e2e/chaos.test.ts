@@ -208,7 +208,7 @@ describe("chaos: kill -9 every kind of process during traffic", () => {
         const missing = [...acknowledgedJobs].filter((id) => !ids.has(id));
         const open = all.filter((j) => !TERMINAL.has(j.status));
         const requests = missing.length ? await db("articles").collection("article_requests").find({ _id: { $in: missing as never[] } }).toArray() : [];
-        progress = `missing jobs ${JSON.stringify(missing)} (requests: ${JSON.stringify(requests.map((r) => [r._id, r.state, r.charged]))}); unfinished ${JSON.stringify(open.map((j) => [j._id, j.type, j.status, j.stage, j.attempts]))}`;
+        progress = `missing jobs ${JSON.stringify(missing)} (requests: ${JSON.stringify(requests.map((r) => [r._id, r.state, r.charged]))}); unfinished ${JSON.stringify(open.map((j) => ({ id: j._id, type: j.type, status: j.status, stage: j.stage, attempts: j.attempts, unreachable_retries: j.unreachable_retries, lease: j.lease, run_after: j.run_after, updated_at: j.updated_at })))}`;
         return missing.length === 0 && open.length === 0 ? all : undefined;
       },
       "every acknowledged job to exist and end",
