@@ -78,6 +78,7 @@ export class RetrievalCache {
         url: c.document_url,
         title: c.document_title,
         heading_path: c.heading_path,
+        ordinal: c.ordinal,
         text: c.text,
         context: c.context,
         score: h.score,

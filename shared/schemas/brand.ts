@@ -82,6 +82,8 @@ export interface RetrievedChunk {
   url: string | null;
   title: string;
   heading_path: string[];
+  /** The chunk's place in its document (0, 1, …): passages of one page can be read in the page's order. */
+  ordinal: number;
   text: string;
   context: string;
   score: number;

@@ -1,7 +1,7 @@
 import { assertEnoughEvidence, draftArticle, fitOutlineToEvidence, NotEnoughEvidenceError, requiredEvidenceSentences } from "../../services/pipeline/article/writers/draft";
 import { relevanceModel } from "../../services/pipeline/article/relevance";
 import { unitsOfEvidence } from "../../services/pipeline/article/evidence/units";
-import { ExtractiveSectionWriter } from "../../services/pipeline/article/writers/extractive-writer";
+import { ExtractiveSectionWriter, inDocumentOrder } from "../../services/pipeline/article/writers/extractive-writer";
 import { planOutlineByRules } from "../../services/pipeline/article/brief/outline";
 import { decideBriefByRules } from "../../services/pipeline/article/brief/recon";
 import { renderSentence } from "../../services/pipeline/article/quality/render";
@@ -64,6 +64,24 @@ describe("the extractive writer", () => {
       expect(rendered.startsWith(sentence.lead!)).toBe(true);
       expect(rendered.slice(sentence.lead!.length).toLowerCase()).toBe(sentence.text.toLowerCase());
     }
+  });
+});
+
+describe("passages of one document in a section", () => {
+  // Read in the German password article: the steps of one procedure, split over two passages of ch04, came out
+  // with the later passage ("Editieren Sie /etc/passwd …") before the earlier one ("Booten Sie …").
+  const at = (id: string, url: string, position?: number): Evidence => ({ id, url, title: "", quote: "", fetched_at: "", origin: "brand", ...(position === undefined ? {} : { position }) });
+  const evidence = [at("e1", "https://a.example/ch04", 12), at("e2", "https://b.example/x", 3), at("e3", "https://a.example/ch04", 11), at("e4", "https://a.example/ch04"), at("e5", "https://a.example/ch04", 2)];
+  const order = (ids: string[]) => inDocumentOrder(ids.map((evidenceId) => ({ evidenceId })), evidence).map((g) => g.evidenceId);
+
+  it("are read in the document's order, in the places the ranking gave that document", () => {
+    expect(order(["e1", "e2", "e3"])).toEqual(["e3", "e2", "e1"]);
+    expect(order(["e1", "e3", "e5"])).toEqual(["e5", "e3", "e1"]);
+  });
+
+  it("leave other documents' passages, and passages with no known place, where the ranking put them", () => {
+    expect(order(["e2", "e4", "e1", "e3"])).toEqual(["e2", "e4", "e3", "e1"]);
+    expect(order(["e4", "e2"])).toEqual(["e4", "e2"]);
   });
 });
 

@@ -29,7 +29,7 @@ const input = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
-const chunk = (heading: string[], text: string, title = "Guide"): RetrievedChunk => ({ chunk_id: heading.join("/"), source_id: "s", url: null, title, heading_path: heading, text, context: "", score: 0 });
+const chunk = (heading: string[], text: string, title = "Guide"): RetrievedChunk => ({ chunk_id: heading.join("/"), source_id: "s", url: null, title, heading_path: heading, ordinal: 0, text, context: "", score: 0 });
 
 describe("word budgets", () => {
   it("add up to the target for every target and section count", () => {

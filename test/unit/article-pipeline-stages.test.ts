@@ -16,9 +16,9 @@ const SAMPLE = "src-sample";
 /** The guides as a brand's knowledge base (one chunk per section), plus a writing sample retrieval also returns. */
 const CHUNKS: RetrievedChunk[] = [
   ...ROUTE_PLANNING_PAGES.flatMap((page, p) =>
-    page.sections.map((s, i) => ({ chunk_id: `c${p}-${i}`, source_id: `src-${p}`, url: `https://guides.example${page.path}`, title: page.title, heading_path: [s.heading], text: s.paragraphs.join("\n"), context: "", score: 0 })),
+    page.sections.map((s, i) => ({ chunk_id: `c${p}-${i}`, source_id: `src-${p}`, url: `https://guides.example${page.path}`, title: page.title, heading_path: [s.heading], ordinal: i, text: s.paragraphs.join("\n"), context: "", score: 0 })),
   ),
-  { chunk_id: "sample", source_id: SAMPLE, url: null, title: "How we write", heading_path: [], text: "We write about route planning for field service teams in short, concrete sentences every day.", context: "", score: 0 },
+  { chunk_id: "sample", source_id: SAMPLE, url: null, title: "How we write", heading_path: [], ordinal: 0, text: "We write about route planning for field service teams in short, concrete sentences every day.", context: "", score: 0 },
 ];
 const INDEX = Bm25Index.fromTexts(CHUNKS.map((c) => ({ id: c.chunk_id, text: `${c.heading_path.join(" ")} ${c.text}` })));
 

@@ -84,9 +84,9 @@ describe("SearxNG", () => {
     const text = (path: string) => ROUTE_PLANNING_PAGES.find((p) => p.path === path)!.sections[0].paragraphs;
     // Three chunks from two sources: one crawled page, one pasted text (cited by the platform's address of it).
     const chunks: RetrievedChunk[] = [
-      { chunk_id: "c1", source_id: "s1", url: "https://brand.example/routes", title: "Routes", heading_path: [], text: text("/guides/route-planning-basics")[0], context: "", score: 1 },
-      { chunk_id: "c2", source_id: "s1", url: "https://brand.example/routes", title: "Routes", heading_path: [], text: text("/guides/route-planning-basics")[1], context: "", score: 0.9 },
-      { chunk_id: "c3", source_id: "s2", url: null, title: "Pasted", heading_path: [], text: text("/guides/maintenance-contracts")[0], context: "", score: 0.8 },
+      { chunk_id: "c1", source_id: "s1", url: "https://brand.example/routes", title: "Routes", heading_path: [], ordinal: 0, text: text("/guides/route-planning-basics")[0], context: "", score: 1 },
+      { chunk_id: "c2", source_id: "s1", url: "https://brand.example/routes", title: "Routes", heading_path: [], ordinal: 1, text: text("/guides/route-planning-basics")[1], context: "", score: 0.9 },
+      { chunk_id: "c3", source_id: "s2", url: null, title: "Pasted", heading_path: [], ordinal: 0, text: text("/guides/maintenance-contracts")[0], context: "", score: 0.8 },
     ];
     const { evidence, report } = await gatherEvidence(
       {
@@ -109,7 +109,7 @@ describe("SearxNG", () => {
 });
 
 describe("brand evidence", () => {
-  const chunk = (i: number, text: string, url: string | null): RetrievedChunk => ({ chunk_id: `c${i}`, source_id: `src${i}`, url, title: `Doc ${i}`, heading_path: ["Plans", "Starter"], text, context: "", score: 1 });
+  const chunk = (i: number, text: string, url: string | null): RetrievedChunk => ({ chunk_id: `c${i}`, source_id: `src${i}`, url, title: `Doc ${i}`, heading_path: ["Plans", "Starter"], ordinal: i, text, context: "", score: 1 });
 
   it("quotes retrieved chunks, cites pasted text by the platform's address of its source, and adds each passage once", async () => {
     const brief = decideBriefByRules(input("standard"), null);
@@ -122,8 +122,8 @@ describe("brand evidence", () => {
       RESEARCH_DEPTH.standard,
     );
     expect(evidence).toEqual([
-      { id: "e1", url: "https://brand.example/pricing", title: "Doc 1", heading: "Plans › Starter", quote: chunks[0].text, fetched_at: "2025-03-01T10:00:00.000Z", origin: "brand", chunk_id: "c1" },
-      { id: "e2", url: "https://api.example/v1/brand-profiles/p1/sources/src2", title: "Doc 2", heading: "Plans › Starter", quote: chunks[1].text, fetched_at: "2025-03-01T10:00:00.000Z", origin: "brand", chunk_id: "c2" },
+      { id: "e1", url: "https://brand.example/pricing", title: "Doc 1", heading: "Plans › Starter", quote: chunks[0].text, fetched_at: "2025-03-01T10:00:00.000Z", origin: "brand", chunk_id: "c1", position: 1 },
+      { id: "e2", url: "https://api.example/v1/brand-profiles/p1/sources/src2", title: "Doc 2", heading: "Plans › Starter", quote: chunks[1].text, fetched_at: "2025-03-01T10:00:00.000Z", origin: "brand", chunk_id: "c2", position: 2 },
     ]);
     expect(report).toMatchObject({ brand_passages: 2, web_passages: 0, search_errors: 0 });
   });

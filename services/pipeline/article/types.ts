@@ -92,6 +92,8 @@ export interface Evidence {
   fetched_at: string;
   origin: "brand" | "web";
   chunk_id?: string;
+  /** The passage's place in its document (a chunk's ordinal, a page passage's index): a section quotes one document's passages in its order. */
+  position?: number;
 }
 
 /** A sentence of the article and the evidence it rests on. */

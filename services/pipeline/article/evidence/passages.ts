@@ -52,25 +52,25 @@ export function evidenceFromChunk(chunk: RetrievedChunk, query: string, lang: st
   if (!quote) return null;
   const url = chunk.url && /^https?:/i.test(chunk.url) ? chunk.url : sourceAddress(chunk.source_id);
   const heading = chunk.heading_path.join(" › ");
-  return { url, title: chunk.title, ...(heading ? { heading } : {}), quote, fetched_at: fetchedAt, origin: "brand", chunk_id: chunk.chunk_id };
+  return { url, title: chunk.title, ...(heading ? { heading } : {}), quote, fetched_at: fetchedAt, origin: "brand", chunk_id: chunk.chunk_id, position: chunk.ordinal };
 }
 
 /** The passages of a fetched page that answer the query best: runs of a few sentences inside one section, at most `max`. */
 export function passagesFromDocument(doc: ExtractedDocument, query: string, lang: string, max: number, fetchedAt: string): EvidenceDraft[] {
-  const passages: { heading: string; text: string }[] = [];
+  const passages: { heading: string; text: string; position: number }[] = [];
   for (const section of doc.sections) {
     const sentences = splitSentences(section.text, lang);
     const heading = section.headingPath.join(" › ");
     for (let i = 0; i < sentences.length; i += PASSAGE_SENTENCES) {
       const text = boundedQuote(sentences.slice(i, i + PASSAGE_SENTENCES).map((x) => x.text + (x.endsParagraph ? "\n" : " ")).join("").trim(), query, lang);
-      if (text) passages.push({ heading, text });
+      if (text) passages.push({ heading, text, position: passages.length });
     }
   }
   if (!passages.length) return [];
   const index = Bm25Index.fromTexts(passages.map((p, i) => ({ id: String(i), text: `${p.heading}\n${p.text}` })), lang);
   return index.search(query, max, lang).map((hit) => {
-    const { heading, text } = passages[Number(hit.id)];
-    return { url: doc.url, title: doc.title, ...(heading ? { heading } : {}), quote: text, fetched_at: fetchedAt, origin: "web" as const };
+    const { heading, text, position } = passages[Number(hit.id)];
+    return { url: doc.url, title: doc.title, ...(heading ? { heading } : {}), quote: text, fetched_at: fetchedAt, origin: "web" as const, position };
   });
 }
 

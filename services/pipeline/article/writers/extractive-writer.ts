@@ -162,7 +162,26 @@ export function composeSectionFromEvidence(input: SectionWriteInput, index: Pool
   }
   // The source's order within a passage; the introduction keeps its strongest-first order across passages.
   for (const group of groups) group.units.sort((a, b) => a.position - b.position);
-  return { key: section.key, role: section.role, heading: section.heading, paragraphs: arrangeParagraphs(groups, input, index) };
+  const ordered = section.role === "intro" ? groups : inDocumentOrder(groups, input.evidence);
+  return { key: section.key, role: section.role, heading: section.heading, paragraphs: arrangeParagraphs(ordered, input, index) };
+}
+
+/**
+ * The passages of one document in the document's order, in the places the ranking gave that document's
+ * passages (other documents' passages stay where they were): a procedure split over two passages reads in its
+ * steps' order ("Boot the system …, mount the partition …, edit /etc/passwd …"), whichever passage ranked first.
+ */
+export function inDocumentOrder<T extends { evidenceId: string }>(groups: readonly T[], evidence: readonly Evidence[]): T[] {
+  const byId = new Map(evidence.map((e) => [e.id, e]));
+  const documentOf = (g: T) => byId.get(g.evidenceId)?.url ?? g.evidenceId;
+  const positionOf = (g: T) => byId.get(g.evidenceId)?.position;
+  const out = [...groups];
+  for (const url of new Set(groups.map(documentOf))) {
+    const slots = groups.flatMap((g, i) => (documentOf(g) === url && positionOf(g) !== undefined ? [i] : []));
+    const sorted = slots.map((i) => groups[i]).sort((a, b) => positionOf(a)! - positionOf(b)!);
+    slots.forEach((slot, k) => (out[slot] = sorted[k]));
+  }
+  return out;
 }
 
 /**
