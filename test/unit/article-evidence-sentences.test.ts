@@ -91,6 +91,7 @@ describe("headings and list items standing as sentences", () => {
     ["Faire la sauvegarde de l’ensemble du système (particulièrement les données et les informations de configuration).", "fr"],
     ["Saber como respaldar y recuperar datos.", "es"],
     ["Knowing what to backup and recover.", "en"],
+    ["Encrypting the archive file to secure its contents from the unauthorized access.", "en"],
     ["Regelmäßig vollständige Sicherungen aller Daten erstellen.", "de"],
   ];
   it.each(labels)("rejects an infinitive instruction or gerund label without a finite verb: %s (%s)", (sentence, lang) => {
@@ -107,6 +108,10 @@ describe("headings and list items standing as sentences", () => {
     ["Entre deux sauvegardes complètes, restic enregistre seulement les différences.", "fr"],
     ["Mantener el sistema de respaldo simple ayuda a crear copias de seguridad con frecuencia.", "es"],
     ["Using the iproute2 commands, you can configure every interface by hand.", "en"],
+    // A gerund subject with its verb in -s, read in the English manual (ch01, ch04, ch09): sentences, not headings.
+    ["Reading a file changes the atime attribute of the file on the historic Unix system.", "en"],
+    ["Installing the libpam-cracklib package enables you to force stricter password rule.", "en"],
+    ["Pressing F3 marks the start of a selection, a second F3 marks the end of selection and highlights the selection.", "en"],
     ["(Dies ist ein Fehler beim Paketieren und wird für gewöhnlich vermieden.)", "de"],
     ["Auf Debian-Systemen beschränkt PolicyKit solche Operationen auf Benutzerkonten, die der sudo-Gruppe angehören.", "de"],
   ];
@@ -152,6 +157,23 @@ describe("sentences that lean on the one before", () => {
     expect(unrelated.map((u) => u.sentences)).toEqual([["Tous les systèmes GNU/Linux démarrés depuis un CD autonome peuvent être utilisés pour restaurer un système cassé."]]);
     // Spanish drops the subject: a sentence opening with a verb leans on the one before.
     expect(dependsOnPrevious("Proporciona la oportunidad de eliminar la basura almacenada en el sistema.", "es")).toBe(true);
+  });
+
+  it("joins the result of a procedure's steps ('now') to the step before it, and never quotes it alone", () => {
+    // Read in the German password article, whose introduction opened with « Die root-Shell des Systems ist jetzt
+    // ohne Passwort zugänglich. »: the last step of a procedure given in the next section.
+    const steps = unitsOfEvidence(
+      evidence("n1", "Binden Sie die root-Partition mit Lese-/Schreibberechtigung ein. Editieren Sie \"/etc/passwd\" und verändern Sie den zweiten Eintrag für das root-Konto, so dass dieser leer ist. Die root-Shell des Systems ist jetzt ohne Passwort zugänglich.", "Sichern des root-Passworts"),
+      "de",
+    );
+    expect(steps.map((u) => u.sentences.length)).toEqual([1, 2]);
+    // Sentences of the manuals' tutorials (ch01), the same in four languages.
+    expect(dependsOnPrevious("Now you are in the shell.", "en")).toBe(true);
+    expect(dependsOnPrevious("Vous avez maintenant une certaine sensation sur la manière d’utiliser un système Debian.", "fr")).toBe(true);
+    expect(dependsOnPrevious("Jetzt sind Sie in der Shell.", "de")).toBe(true);
+    expect(dependsOnPrevious("Ahora ya tiene una idea de como utilizar un sistema Debian.", "es")).toBe(true);
+    // A word containing it is not it.
+    expect(dependsOnPrevious("Nowhere else does the installer keep its logs.", "en")).toBe(false);
   });
 
   it("treats a main clause led by a demonstrative after an opening clause as dependent", () => {

@@ -214,7 +214,7 @@ function copulaWithoutSubject(sentence: string): boolean {
 export function dependencyOf(sentence: string, lang: string): "pronoun" | "link" | null {
   if (!dependsOnPrevious(sentence, lang)) return null;
   const base = baseLanguage(lang);
-  return opensWithConnective(openingOf(sentence), base) || doesIt(sentence, base) ? "link" : "pronoun";
+  return opensWithConnective(openingOf(sentence), base) || doesIt(sentence, base) || rulesOf(base).afterSteps.test(sentence) ? "link" : "pronoun";
 }
 
 /** The sentence lower-cased from its first word on (opening quotes, brackets and ¿ ¡ left out). */
@@ -227,6 +227,7 @@ export function dependsOnPrevious(sentence: string, lang: string): boolean {
   const base = baseLanguage(lang);
   // A sentence in parentheses is an aside to the one before; "do this" points back as a pronoun does.
   if (/^\(.*\)[.!]?$/.test(sentence.trim()) || /\b(do|does|did|doing|done) (this|that)\b/i.test(sentence) || doesIt(sentence, base)) return true;
+  if (rulesOf(base).afterSteps.test(sentence)) return true;
   const words = wordsOf(sentence, lang).map((w) => w.toLowerCase());
   if (!words.length) return false;
   if (rulesOf(base).dependentOpeners.has(words[0])) return true;

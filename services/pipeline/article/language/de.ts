@@ -1,7 +1,13 @@
 import type { LanguageProfile } from "./profile";
 
 /** Capitalised sentence openers that are no name: pronouns, demonstratives and adverbs. */
-const NOT_NAMES = /^(Es|Er|Sie|Dies|Das|Dieser|Diese|Dieses|Jenes|Man|Hier|Dort|Da|Dann|Jetzt|Nun|Was|Wer|Alles|Jeder|Jede|Jedes|Nichts|Beides)$/;
+const NOT_NAMES = /^(Es|Er|Sie|Dies|Das|Dieser|Diese|Dieses|Jenes|Man|Hier|Dort|Da|Dann|Jetzt|Nun|Was|Wer|Alles|Jeder|Jede|Jedes|Nichts|Beides|Hierbei|Dabei|Damit|Dadurch|Daher|Deshalb|Außerdem)$/;
+
+/** A capital or a digit after the first letter: an acronym or a product's name ("NSS", "PolicyKit", "CRM114"). */
+const NAME_LIKE = /[\p{Lu}\p{N}]/u;
+
+/** Words that make a question point outside itself ("Wie kann man dies beheben?"): an FAQ question must stand alone. */
+const POINTS_BACK = /(?<![\p{L}])(dies|diese[nmrs]?|solche[nmrs]?|es|sie|ihn|ihm|ihr|ihre[nmrs]?|sein|seine[nmrs]?)(?![\p{L}])/iu;
 
 export const GERMAN: LanguageProfile = {
   code: "de",
@@ -22,6 +28,12 @@ export const GERMAN: LanguageProfile = {
     { shape: /^((?:Der|Die|Das|Ein|Eine) (?:[\p{L}\p{N}'’-]+ ){0,2}[\p{L}\p{N}'’-]+) (ist|sind) (?:ein|eine|einer|der|die|das) /u, ask: (m) => `Was ${m[2]} ${m[1].charAt(0).toLowerCase()}${m[1].slice(1)}?` },
     // „Aptitude ist ein Werkzeug …" → „Was ist Aptitude?" (a name: one capitalised word, not a pronoun)
     { shape: /^(\p{Lu}[\p{L}\p{N}._+-]*) (ist|sind) (?:ein|eine|einer|der|die|das) /u, ask: (m) => (NOT_NAMES.test(m[1]) ? undefined : `Was ${m[2]} ${m[1]}?`) },
+    // „NSS besitzt einen flexiblen …", „PAM bietet flexible …" → „Wozu dient NSS?" (a name doing what it is for). German
+    // capitalises every sentence's first word and every noun, so only an acronym or a CamelCase name is taken for
+    // one here: „Gleichzeitig erlaubt sie …", „Oft stellt man fest …" are adverbs, „Debian stellt … bereit" asks nothing.
+    { shape: /^(\p{Lu}[\p{L}\p{N}._+-]*(?:\(\d\))?) (?:bietet|stellt|verwaltet|ermöglicht|erlaubt|erzeugt|speichert|liefert|besitzt|prüft|steuert|startet|überwacht|verschlüsselt|sichert|installiert|synchronisiert) (?!sich\b)\p{L}/u, ask: (m) => (NOT_NAMES.test(m[1]) || !NAME_LIKE.test(m[1].slice(1)) ? undefined : `Wozu dient ${m[1]}?`) },
+    // „Sie können das CUPS-System konfigurieren, indem Sie …" → „Wie kann man das CUPS-System konfigurieren?"
+    { shape: /^Sie können ((?:[\p{L}\p{N}'’-]+ ){1,7}?)(\p{Ll}+en), indem /u, ask: (m) => (POINTS_BACK.test(m[1]) ? undefined : `Wie kann man ${m[1]}${m[2]}?`) },
   ],
   sentences: {
     dependentOpeners: new Set(["er", "sie", "es", "dies", "diese", "dieser", "dieses", "ihr", "ihre", "sein", "seine", "dabei", "damit", "dadurch"]),
@@ -32,6 +44,7 @@ export const GERMAN: LanguageProfile = {
     documentation: /\b(dokumentation|handbuch|anleitung|readme|howto|faq)\b/i,
     antecedent: /(?<![\p{L}])(letztere[nrms]?|erstere[nrms]?|obige[nrms]?)(?![\p{L}])/iu,
     anaphora: new Set(["er", "sie", "ihn", "ihm", "ihnen", "diese", "dieser", "dieses", "solche"]),
+    afterSteps: /(?<![\p{L}])(jetzt|nun)(?![\p{L}])/iu,
     connectiveOpeners: /^(ebenso|ebenfalls|außerdem|zudem|ferner|darüber hinaus|mehr noch|jedoch|allerdings|dennoch|trotzdem|deshalb|deswegen|daher|darum|also|stattdessen|ansonsten|sonst|gleichfalls|auch|dann|folglich|somit|hingegen|andererseits|in diesem fall|aber)(?![\p{L}\p{N}])/u,
     clausePointers: /^(dies|dieses|diese|dieser)(?![\p{L}\p{N}])/u,
     doingIt: /\b(dies|das) (tun|tut|machen|macht)\b/i,

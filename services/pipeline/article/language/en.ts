@@ -31,12 +31,16 @@ export const ENGLISH: LanguageProfile = {
   sentences: {
     dependentOpeners: new Set(["it", "its", "this", "that", "these", "those", "they", "their", "them", "he", "she", "his", "her", "such", "both", "there", "then", "thus"]),
     infinitiveOpener: /^\p{Lu}\p{Ll}+ing$/u,
-    finite: /\b(is|are|was|were|be|been|can|could|may|might|must|should|will|would|shall|has|have|had|does|do|did|helps?|makes?|requires?|gives?|lets?|allows?|means?|needs?|takes?|keeps?|provides?|involves?|saves?|protects?|remains?|becomes?)\b/i,
+    // The closed list, or any verb in -s followed by what an object or complement opens with: a gerund subject's
+    // verb ("Reading a file changes the atime …", "Storing beans in the fridge exposes them …"), which the list
+    // cannot hold; a plural noun is rarely followed by these ("Installing packages from …").
+    finite: /\b(is|are|was|were|be|been|can|could|may|might|must|should|will|would|shall|has|have|had|does|do|did|helps?|makes?|requires?|gives?|lets?|allows?|means?|needs?|takes?|keeps?|provides?|involves?|saves?|protects?|remains?|becomes?)\b|\b[a-z]{3,}[^s\W]s (the|a|an|its|their|them|it|you|your|all|as|his|her|our|this|that|these|those|each|every)\b/i,
     boilerplate: /^(list|table|figure) of\b|\bfollowing (entries|lines|commands?|examples?|tables?|lists?|code|steps|settings|files?)\b|\b(let's|let us|as follows|the following|see (below|above)|shown (below|above)|below is|here is|here are|click|this (chapter|section|page|document|manual|guide|tutorial)|in this (chapter|section|document|manual)|(see|in) (section|chapter) \d|chapter \d)|^see\b/i,
     sendsTo: /^([^,]{0,80},\s*)?(please\s+)?(read|see|consult|refer to)\b|\byou (should|can|may|must) (read|consult|refer to)\b|\b(is|are) (described|documented|explained) in\b/i,
     documentation: /\b(documentation|manual|guide|readme|howto|faq|standard)\b/i,
     antecedent: /\bthe (latter|former|above)\b/i,
     anaphora: new Set(["it", "they", "them", "those", "these", "he", "she", "him", "his", "her", "such"]),
+    afterSteps: /\bnow\b/i,
     connectiveOpeners: /^(however|also|equally|likewise|similarly|otherwise|moreover|furthermore|additionally|in addition|what is more|besides|therefore|hence|thus|consequently|as a result|instead|nevertheless|nonetheless|still|yet|again|on the other hand|in contrast|by contrast|conversely|in that case|for this reason|for that reason|even so|then|but)(?![\p{L}\p{N}])/u,
     clausePointers: /^(this|these|those)(?![\p{L}\p{N}])/u,
     crossReference: /\b(see|cf\.|refer to|section|chapter|table|figure|appendix)\b/i,

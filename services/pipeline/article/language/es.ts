@@ -1,7 +1,10 @@
 import type { LanguageProfile } from "./profile";
 
 /** Capitalised sentence openers that are no name: pronouns, demonstratives and adverbs. */
-const NOT_NAMES = /^(Esto|Este|Esta|Estos|Estas|Eso|Esa|Ese|Ello|Él|Ella|Ellos|Ellas|Aquí|Allí|Hay|Lo|Que|Quien|Todo|Cada|Nada|Uno|Una)$/;
+const NOT_NAMES = /^(Esto|Este|Esta|Estos|Estas|Eso|Esa|Ese|Ello|Él|Ella|Ellos|Ellas|Aquí|Allí|Hay|Lo|Que|Quien|Todo|Cada|Nada|Uno|Una|Se|Si|No|También)$/;
+
+/** Words that make a question point outside itself («¿Cómo deshacer estos cambios?»): an FAQ question must stand alone. */
+const POINTS_BACK = /(?<![\p{L}])(este|esta|estos|estas|esto|ese|esa|esos|esas|eso|su|sus|ello|ellos|ellas)(?![\p{L}])/iu;
 
 export const SPANISH: LanguageProfile = {
   code: "es",
@@ -24,6 +27,11 @@ export const SPANISH: LanguageProfile = {
     { shape: /^((?:El|La|Los|Las|Un|Una) (?:[\p{L}\p{N}'’-]+ ){0,3}[\p{L}\p{N}'’-]+) (es|son) (?:un|una|el|la|los|las) /u, ask: (m) => `¿Qué ${m[2]} ${m[1].charAt(0).toLowerCase()}${m[1].slice(1)}?` },
     // «Aptitude es una herramienta …» → «¿Qué es Aptitude?» (a name: one capitalised word, not a pronoun)
     { shape: /^(\p{Lu}[\p{L}\p{N}._+-]*) (es|son) (?:un|una|el|la|los|las) /u, ask: (m) => (NOT_NAMES.test(m[1]) ? undefined : `¿Qué ${m[2]} ${m[1]}?`) },
+    // «NSS ofrece un mecanismo …» → «¿Para qué sirve NSS?» (a name doing what it is for)
+    { shape: /^(\p{Lu}[\p{L}\p{N}._+-]*(?:\(\d\))?) (?:proporciona|ofrece|permite|gestiona|crea|almacena|comprueba|controla|inicia|supervisa|cifra|instala|sincroniza) (?:el|la|los|las|un|una|al|a)\b/u, ask: (m) => (NOT_NAMES.test(m[1]) ? undefined : `¿Para qué sirve ${m[1]}?`) },
+    // «Puede deshabilitar ibus usando im-config …» → «¿Cómo deshabilitar ibus?» (not «ser» or «estar», which say
+    // no action; a gerund before the means belongs to another clause: «configurar su sistema accediendo mediante …»)
+    { shape: /^(?:Usted p|P)uede (\p{L}+(?:ar|er|ir)(?:se)?(?: [\p{L}\p{N}'’-]+){0,7}) (?:mediante|usando|utilizando|con|por medio de) /u, ask: (m) => (/^(ser|estar|haber|tener)\b/i.test(m[1]) || /ndo$/.test(m[1]) || POINTS_BACK.test(m[1]) ? undefined : `¿Cómo ${m[1]}?`) },
   ],
   sentences: {
     // Spanish drops the subject: an opening object pronoun ("Nos permiten …") points back as well.
@@ -38,6 +46,7 @@ export const SPANISH: LanguageProfile = {
     documentation: /(?<![\p{L}])(documentación|documentos?|manual|guía|readme|howto|faq|estándar|especificación)(?![\p{L}])/iu,
     antecedent: /(?<![\p{L}])((est|es)[eao]s? últim[oa]s?|lo anterior)(?![\p{L}])/iu,
     anaphora: new Set(["él", "ella", "ellos", "ellas", "estos", "estas", "dicho", "dicha"]),
+    afterSteps: /(?<![\p{L}])ahora(?![\p{L}])/iu,
     connectiveOpeners: /^(asimismo|también|además|más aún|sin embargo|no obstante|por tanto|por lo tanto|por consiguiente|así|de lo contrario|igualmente|del mismo modo|de igual modo|por otra parte|por otro lado|en cambio|en ese caso|en este caso|por eso|por ello|entonces|aun así|pero|es decir|es más)(?![\p{L}\p{N}])/u,
     clausePointers: /^(esto|eso|ello|estos|estas|esos|esas)(?![\p{L}\p{N}])/u,
     doingIt: /\b(hacerlo|hacerla|haciéndolo|lo hace|lo hacen|lo haga|lo hizo)\b/i,

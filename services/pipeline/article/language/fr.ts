@@ -1,7 +1,10 @@
 import type { LanguageProfile } from "./profile";
 
 /** Capitalised sentence openers that are no name: pronouns and demonstratives. */
-const NOT_NAMES = /^(Ce|Cela|Ceci|Il|Elle|Ils|Elles|On|Voici|Voilà|Tout|Tous|Chacun|Rien|Personne|Qui|Quoi)$/;
+const NOT_NAMES = /^(Ce|Cela|Ceci|Il|Elle|Ils|Elles|On|Voici|Voilà|Tout|Tous|Chacun|Rien|Personne|Qui|Quoi|Si|Ainsi|Alors|Puis)$/;
+
+/** Words that make a question point outside itself (« Comment désactiver ces alias ? »): an FAQ question must stand alone. */
+const POINTS_BACK = /(?<![\p{L}])(ce|cet|cette|ces|cela|ceci|celui|celle|ceux|celles|leur|leurs|son|sa|ses|le faire)(?![\p{L}])/iu;
 
 export const FRENCH: LanguageProfile = {
   code: "fr",
@@ -24,6 +27,11 @@ export const FRENCH: LanguageProfile = {
     { shape: /^((?:Le|La|Les|L['’]|Un|Une) ?(?:[\p{L}\p{N}'’-]+ ){0,3}[\p{L}\p{N}'’-]+) (?:est|sont) (?:un|une|le|la|les|l['’]|des) /u, ask: (m) => `Qu'est-ce que ${m[1].charAt(0).toLowerCase()}${m[1].slice(1)} ?` },
     // « Aptitude est un outil … » → « Qu'est-ce qu'Aptitude ? » (a name: one capitalised word, not a pronoun)
     { shape: /^(\p{Lu}[\p{L}\p{N}._+-]*) (?:est|sont) (?:un|une|le|la|les|l['’]|des) /u, ask: (m) => (NOT_NAMES.test(m[1]) ? undefined : `Qu'est-ce ${/^[aeiouyéèêàâîôûh]/iu.test(m[1]) ? "qu'" : "que "}${m[1]} ?`) },
+    // « PAM offre un mécanisme … » → « À quoi sert PAM ? » (a name doing what it is for)
+    { shape: /^(\p{Lu}[\p{L}\p{N}._+-]*(?:\(\d\))?) (?:fournit|offre|permet|gère|crée|stocke|vérifie|contrôle|démarre|surveille|chiffre|sauvegarde|installe|synchronise|propose) (?:le|la|les|un|une|des|l['’]|de|d['’])/u, ask: (m) => (NOT_NAMES.test(m[1]) ? undefined : `À quoi sert ${m[1]} ?`) },
+    // « Vous pouvez configurer le système CUPS en pointant … » → « Comment configurer le système CUPS ? » (not
+    // « être » or « avoir », which say no action; « en » only before a gerund: « revenir en arrière » is one verb)
+    { shape: /^Vous pouvez ((?:se |s['’])?\p{L}+(?:er|ir|re|oir)(?: [\p{L}\p{N}'’-]+){0,7}) (?:en \p{L}+ant|avec|à l['’]aide d|grâce à)\b/iu, ask: (m) => (/^(être|avoir)\b/i.test(m[1]) || POINTS_BACK.test(m[1]) ? undefined : `Comment ${m[1]} ?`) },
   ],
   sentences: {
     dependentOpeners: new Set(["il", "elle", "ils", "elles", "ce", "cela", "ceci", "ça", "ces", "cette", "leur", "leurs", "son", "sa", "ses", "c'est", "c’est", "c'était", "c’était"]),
@@ -35,6 +43,7 @@ export const FRENCH: LanguageProfile = {
     documentation: /\b(documentation|manuel|guide|readme|howto|faq|norme)\b/i,
     antecedent: /(?<![\p{L}])(ce|cette|ces) derni(er|ère|ers|ères)(?![\p{L}])/iu,
     anaphora: new Set(["il", "elle", "ils", "elles", "eux", "celui", "celle", "ceux", "celles"]),
+    afterSteps: /(?<![\p{L}])maintenant(?![\p{L}])/iu,
     connectiveOpeners: /^(de même|aussi|également|cependant|toutefois|pourtant|néanmoins|ainsi|donc|sinon|par ailleurs|en outre|de plus|qui plus est|par conséquent|en revanche|au contraire|dans ce cas|pour cette raison|d['’]autre part|enfin|alors|mais)(?![\p{L}\p{N}])/u,
     clausePointers: /^(ce(?! (que|qui|dont)\b)|cela|ceci|ça|ces|cette)(?![\p{L}\p{N}])/u,
     doingIt: /\b(le|l['’]) ?(faire|faites|fait|font|fais|ferez)\b(?! qu)/i,

@@ -92,6 +92,12 @@ export interface SentenceRules {
   /** "Do this" in the other languages: « si vous le faites », "antes de hacerlo", "wenn Sie dies tun". */
   doingIt?: RegExp;
   /**
+   * "Now" in the sense of "after what the sentence before did": the result of a procedure's steps ("Now you are
+   * in the shell.", « L’interpréteur de commandes de l’administrateur est maintenant accessible sans mot de
+   * passe. »). Such a sentence joins the step before it when they share a content term, and is not quoted alone.
+   */
+  afterSteps: RegExp;
+  /**
    * Pointers into the source document: "(see apt_preferences(5) and Section 2.7.3, “Tweaking candidate version”)",
    * "(Section 10.2.3, “Personal backup”)", "(consulte Capítulo 5, Configuración de red)", or a list of manual
    * pages "(ip(8), …)". They mean nothing in the customer's article, which has no sections of that numbering.

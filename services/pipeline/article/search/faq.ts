@@ -1,5 +1,5 @@
 import { isInLanguage } from "../../../../shared/text/language";
-import { baseLanguage } from "../../../../shared/text/stopwords";
+import { baseLanguage, isStopword } from "../../../../shared/text/stopwords";
 import { tokenize } from "../../../../shared/text/tokenize";
 import { wordsOf } from "../../../../shared/text/segment";
 import { unitIndex, type EvidenceUnit } from "../evidence/units";
@@ -168,6 +168,9 @@ export function isWellFormedQuestion(question: string, brief: Pick<ArticleBrief,
   const words = wordsOf(q, brief.language);
   if (words.length < 3 || words.length > QUESTION_MAX_WORDS) return false;
   if (words.some((w, i) => i > 0 && w.toLowerCase() === words[i - 1].toLowerCase())) return false;
+  // Outside English (where "What does it do?" is whole), a question ending on a function word was cut off
+  // ("¿Cómo recuperar la información de configuración de?").
+  if (baseLanguage(brief.language) !== "en" && isStopword(words[words.length - 1].toLowerCase(), brief.language)) return false;
   // A colon inside a question is a heading pasted into it ("…: an overview?").
   if (/:\s/.test(q.replace(/\s[?？]$/, ""))) return false;
   // A thing named by its place in a list or text ("the 1st argument", "the latter") is nothing outside it.
