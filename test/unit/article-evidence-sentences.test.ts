@@ -1,3 +1,4 @@
+import { languageProfile } from "../../services/pipeline/article/language";
 import { relevanceModel } from "../../services/pipeline/article/relevance";
 import {
   dependsOnPrevious,
@@ -337,6 +338,19 @@ describe("sentences a reader labelled off topic for what they are, not what they
     // After a leading clause too: the opening of the Spanish network article of the quality bench.
     expect(sendsElsewhere("Como guía de especifica de red moderna de Debian, lea Manual del Administrador de Debian - Configuración de red.", "es")).toBe(true);
     expect(isUsableSentence("Aquí hay una tabla de correspondencia entre las órdenes en desuso de net-tools y las nuevas órdenes de iproute2.", "es")).toBe(false);
+  });
+
+  it("a sentence naming a numbered section of its source is the source's pointer, not a claim", () => {
+    // Read in bench articles: the English one is labelled (`from`), the Spanish one was in es-gestion-paquetes.
+    // Every pointer read in an article and labelled so is no usable sentence: "Section 10.2.3", "Näheres in …(5)".
+    const read = READ_IN_ARTICLES.filter((l) => l.why === "points elsewhere");
+    expect(read.length).toBeGreaterThanOrEqual(2);
+    for (const l of read) expect([l.text, l.on_topic, isUsableSentence(l.text, l.lang)]).toEqual([l.text, false, false]);
+    expect(isUsableSentence("Para saber como funciona MD5sum consulteSección 10.3.5, “El resumen MD5”.", "es")).toBe(false);
+    expect(isUsableSentence("Then, follow Section 2.6, “Recovery from a broken system”.", "en")).toBe(false);
+    // A version number is no section; a section in parentheses is an aside, cut out of the sentence instead.
+    expect(isUsableSentence("The kernel 2.6.32 release changed the default scheduler.", "en")).toBe(true);
+    for (const l of labels.filter((x) => x.on_topic)) expect([l.text, languageProfile(l.lang).sentences.numberedSection.test(l.text)]).toEqual([l.text, false]);
   });
 
   it("no sentence a reader found on topic is taken for a pointer", () => {

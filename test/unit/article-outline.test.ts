@@ -1,3 +1,4 @@
+import { languageProfile } from "../../services/pipeline/article/language";
 import type { CompleteFn } from "../../shared/llm/types";
 import type { RetrievedChunk } from "../../shared/schemas/brand";
 import { MeteredModel } from "../../services/pipeline/article/model/metered-model";
@@ -89,6 +90,17 @@ describe("plan", () => {
     const clustering = outline.sections.find((s) => s.heading === "Clustering jobs by area")!;
     expect(clustering.brief).toContain("15-minute drive radius");
     expect(clustering.query).toContain("Clustering jobs by area");
+  });
+
+  it("never makes a section of a source's reading list, in any language (the debian-reference manuals' own headings)", () => {
+    const line = "Route planning for field service teams is covered by the dispatcher's guide and the routing handbook.";
+    const lists = ["More readings for the package management", "Autres lectures concernant la gestion des paquets", "Weitere Lektüre zum Paketmanagement", "See also"];
+    const themes = knowledgeThemes([chunk(["Guide", "Clustering jobs by area"], line), ...lists.map((h) => chunk(["Guide", h], line))], brief, "en");
+    expect(themes.map((t) => t.heading)).toEqual(["Clustering jobs by area"]);
+    expect(languageProfile("fr").furtherReading.test("Autres lectures concernant la gestion des paquets")).toBe(true);
+    expect(languageProfile("de").furtherReading.test("Weitere Lektüre zum Paketmanagement")).toBe(true);
+    // A subject that merely starts alike is one: "Other resources" is a list, "More recent releases" is not.
+    expect(languageProfile("en").furtherReading.test("More recent releases of APT")).toBe(false);
   });
 
   it("reports a clamped target in the outline", () => {

@@ -5,6 +5,7 @@ import { countWords } from "../../../../shared/text/segment";
 import type { MeteredModel } from "../model/metered-model";
 import { cleanHeading } from "../../../../shared/text/extract";
 import { capitalizeFirst, fill, keywordFitsTemplates, languagePack, tidyHeading } from "../language/phrases";
+import { languageProfile } from "../language";
 import { containment, termSet } from "../evidence/similarity";
 import { isInLanguage } from "../../../../shared/text/language";
 import { looksLikeCode } from "../evidence/units";
@@ -72,6 +73,8 @@ export function knowledgeThemes(chunks: readonly RetrievedChunk[], brief: Pick<A
     if (!heading || words > MAX_THEME_WORDS || heading.endsWith("?")) return;
     // A heading that is a command line, or reads as another language than the article's, is no heading for it.
     if (looksLikeCode(heading) || !isInLanguage(heading, lang, [brief.topic, brief.keyword])) return;
+    // A reading list holds pointers, no subject: "More readings for the package management".
+    if (languageProfile(lang).furtherReading.test(heading)) return;
     if (brief.brand && heading.toLowerCase() === brief.brand.name.toLowerCase()) return;
     if ([...termSet(heading, lang)].every((t) => topicTerms.has(t))) return;
     const key = heading.toLowerCase();

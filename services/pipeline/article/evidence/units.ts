@@ -38,7 +38,7 @@ export function isUsableSentence(sentence: string, lang: string): boolean {
   if (!TERMINAL.test(sentence)) return false;
   // Table rows flattened by extraction ("Starter | $29 | 5") are data, not prose.
   if (sentence.includes(" | ")) return false;
-  if (looksLikeCode(sentence) || isBoilerplate(sentence, lang) || isFragment(sentence)) return false;
+  if (looksLikeCode(sentence) || isBoilerplate(sentence, lang) || isFragment(sentence) || rulesOf(lang).numberedSection.test(sentence)) return false;
   if (hasUnpairedMarks(sentence) || speaksInFirstPerson(sentence, lang) || isHeadingLike(sentence, lang) || isLabelledItem(sentence, lang)) return false;
   return /^[\p{Lu}\p{N}"“„«¿¡(]/u.test(sentence);
 }
@@ -110,7 +110,9 @@ export function isLabelledItem(sentence: string, lang: string): boolean {
   if (base === "en" && /\bto \p{L}/u.test(label)) return false;
   if (base !== "de") return !/^\p{Lu}/u.test(description);
   // German: a verb in the third person singular (lower case, ending in -t: "nutzt", "gibt") makes it a sentence.
-  return !wordsOf(description, lang).some((w) => /^\p{Ll}{3,}t$/u.test(w) && !GERMAN_NOT_VERBS.has(w));
+  // A quoted string or a path holds no verb of the sentence ("… im Verzeichnis "~/.config/autostart".").
+  const prose = description.replace(/["„“”«»][^"„“”«»]*["„“”«»]/gu, " ").replace(/\S*\/\S*/g, " ");
+  return !wordsOf(prose, lang).some((w) => /^\p{Ll}{3,}t$/u.test(w) && !GERMAN_NOT_VERBS.has(w));
 }
 /** Lower-case German words ending in -t that are no verb. */
 const GERMAN_NOT_VERBS = new Set(["nicht", "jetzt", "bereits", "meist", "zuerst", "selbst", "erst", "seit", "oft", "weit", "nachts", "sonst", "zuletzt", "höchst", "mindestens", "samt", "statt", "bit", "apt", "wget", "git"]);

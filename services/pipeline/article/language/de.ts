@@ -21,6 +21,7 @@ export const GERMAN: LanguageProfile = {
     verwendung legen stellen wählen auswählen auswahl behalten nehmen helfen wirklich immer oft beispiel beispiele liste
     frage fragen antwort antworten neu neue modern
     reduzieren verbessern verbessert senken steigern sparen beschleunigen schneller besser einfacher`,
+  furtherReading: /^(weitere|weiterführende) (lektüre|literatur|informationen|quellen)\b|^(zum weiterlesen|literatur|referenzen|siehe auch|weblinks)$/iu,
   faqShapes: [
     // „Um ein Paket zu installieren, …" → „Wie kann man ein Paket installieren?"
     { shape: /^Um ((?:[\p{L}\p{N}'’-]+ ){0,6}?)zu ([\p{L}]+), /u, ask: (m) => `Wie kann man ${m[1]}${m[2]}?` },
@@ -40,7 +41,7 @@ export const GERMAN: LanguageProfile = {
     firstPerson: /(^|[^\p{L}])(ich|mein|meine|meiner|meinen|meinem|meines|mir|mich)(?![\p{L}-])/iu,
     finite: /(^|\s)(ist|sind|war|waren|wird|werden|wurde|wurden|kann|können|konnte|muss|müssen|soll|sollte|sollten|darf|dürfen|hat|haben|hatte|lässt|lassen|will|wollen|möchte|gibt|ich|du|er|sie|es|wir|ihr|man|Sie)(?=[\s,.;:]|$)/,
     boilerplate: /\b(folgende[nrms]?|wie folgt|siehe|hier (ist|sind)|klicken|dieses (kapitel|dokument|handbuch)|dieser abschnitt|in diesem (kapitel|abschnitt)|abschnitt \d|kapitel \d)/i,
-    sendsTo: /^(für (weitere|mehr|nähere) (details|informationen)[^,]*,?\s*)?(lesen|konsultieren) sie\b|\b(wird|werden|ist|sind) in\b.*\b(beschrieben|dokumentiert|erklärt)\b/i,
+    sendsTo: /^(für (weitere|mehr|nähere) (details|informationen)[^,]*,?\s*)?(lesen|konsultieren) sie\b|^(näheres|mehr dazu|details) (in|unter|bei)\b|\b(wird|werden|ist|sind) in\b.*\b(beschrieben|dokumentiert|erklärt)\b/i,
     documentation: /\b(dokumentation|handbuch|anleitung|readme|howto|faq)\b/i,
     antecedent: /(?<![\p{L}])(letztere[nrms]?|erstere[nrms]?|obige[nrms]?)(?![\p{L}])/iu,
     anaphora: new Set(["er", "sie", "ihn", "ihm", "ihnen", "diese", "dieser", "dieses", "solche"]),
@@ -48,6 +49,7 @@ export const GERMAN: LanguageProfile = {
     connectiveOpeners: /^(ebenso|ebenfalls|außerdem|zudem|ferner|darüber hinaus|mehr noch|jedoch|allerdings|dennoch|trotzdem|deshalb|deswegen|daher|darum|also|stattdessen|ansonsten|sonst|gleichfalls|auch|dann|folglich|somit|hingegen|andererseits|in diesem fall|aber)(?![\p{L}\p{N}])/u,
     clausePointers: /^(dies|dieses|diese|dieser)(?![\p{L}\p{N}])/u,
     doingIt: /\b(dies|das) (tun|tut|machen|macht)\b/i,
+    numberedSection: /(abschnitt|kapitel|anhang) \d+(\.\d+)+/iu,
     crossReference: /\b(siehe|vgl\.|lesen sie|abschnitt|kapitel|tabelle|abbildung|anhang)\b/i,
   },
   phrases: {

@@ -19,6 +19,7 @@ export const ENGLISH: LanguageProfile = {
     much many more most less least kind kinds type types sort example examples checklist list faq questions question
     answer answers new modern today year manage managing instead
     cut cutting reduce reducing improve improving increase increasing boost boosting save saving speed lower lowering grow growing faster smarter easier cheaper`,
+  furtherReading: /^(more|further|additional|other) (readings?|resources|information)\b|^(references|see also|bibliography|external links|resources)$/i,
   faqShapes: [
     // "To restore a backup, run …" → "How do you restore a backup?"
     // ("To date, …", "To sum up, …", "To this end, …" are no procedure)
@@ -43,6 +44,7 @@ export const ENGLISH: LanguageProfile = {
     afterSteps: /\bnow\b/i,
     connectiveOpeners: /^(however|also|equally|likewise|similarly|otherwise|moreover|furthermore|additionally|in addition|what is more|besides|therefore|hence|thus|consequently|as a result|instead|nevertheless|nonetheless|still|yet|again|on the other hand|in contrast|by contrast|conversely|in that case|for this reason|for that reason|even so|then|but)(?![\p{L}\p{N}])/u,
     clausePointers: /^(this|these|those)(?![\p{L}\p{N}])/u,
+    numberedSection: /(section|chapter|appendix) \d+(\.\d+)+/i,
     crossReference: /\b(see|cf\.|refer to|section|chapter|table|figure|appendix)\b/i,
   },
   phrases: {

@@ -18,6 +18,7 @@ export const SPANISH: LanguageProfile = {
     razón razones importante usar uso utilizar poner elegir escoger mantener tomar ayudar realmente siempre menudo
     ejemplo ejemplos lista pregunta preguntas respuesta respuestas nuevo nueva moderno
     reducir mejore mejorar aumentar ahorrar acelerar rápido rápida fácilmente`,
+  furtherReading: /^(más|otras) (lecturas|referencias|información|recursos)\b|^(lecturas adicionales|referencias|véase también|bibliografía|enlaces externos)$/iu,
   faqShapes: [
     // «Para instalar un paquete, use …» → «¿Cómo instalar un paquete?»
     // (an infinitive only, "se" attached at most: «Para actualizaciones parciales, …» asks nothing, and
@@ -50,6 +51,7 @@ export const SPANISH: LanguageProfile = {
     connectiveOpeners: /^(asimismo|también|además|más aún|sin embargo|no obstante|por tanto|por lo tanto|por consiguiente|así|de lo contrario|igualmente|del mismo modo|de igual modo|por otra parte|por otro lado|en cambio|en ese caso|en este caso|por eso|por ello|entonces|aun así|pero|es decir|es más)(?![\p{L}\p{N}])/u,
     clausePointers: /^(esto|eso|ello|estos|estas|esos|esas)(?![\p{L}\p{N}])/u,
     doingIt: /\b(hacerlo|hacerla|haciéndolo|lo hace|lo hacen|lo haga|lo hizo)\b/i,
+    numberedSection: /(sección|capítulo|apéndice) \d+(\.\d+)+/iu,
     crossReference: /\b(véase|vea|consulte|ver|cf\.|sección|capítulo|tabla|figura|apéndice)\b/i,
   },
   phrases: {

@@ -19,6 +19,7 @@ export const FRENCH: LanguageProfile = {
     importante utiliser utilisation mettre choisir choix garder prendre aider vraiment toujours souvent exemple
     exemples liste question questions réponse réponses nouveau nouvelle moderne
     réduire réduisez améliorer améliorez augmenter accélérer économiser gagner plus rapide rapidement`,
+  furtherReading: /^(autres|d['’]autres) (lectures|ressources|références)\b|^(pour aller plus loin|lectures complémentaires|références|voir aussi|bibliographie|liens externes)$/iu,
   faqShapes: [
     // « Pour installer un paquet, utilisez … » → « Comment installer un paquet ? » (an infinitive only: « Pour des
     // petites sauvegardes, … » asks nothing, and « Pour le faire, … » asks about what « le » stood for)
@@ -47,6 +48,7 @@ export const FRENCH: LanguageProfile = {
     connectiveOpeners: /^(de même|aussi|également|cependant|toutefois|pourtant|néanmoins|ainsi|donc|sinon|par ailleurs|en outre|de plus|qui plus est|par conséquent|en revanche|au contraire|dans ce cas|pour cette raison|d['’]autre part|enfin|alors|mais)(?![\p{L}\p{N}])/u,
     clausePointers: /^(ce(?! (que|qui|dont)\b)|cela|ceci|ça|ces|cette)(?![\p{L}\p{N}])/u,
     doingIt: /\b(le|l['’]) ?(faire|faites|fait|font|fais|ferez)\b(?! qu)/i,
+    numberedSection: /(section|chapitre|annexe) \d+(\.\d+)+/iu,
     crossReference: /\b(voir|voyez|consultez|cf\.|section|chapitre|tableau|figure|annexe)\b/i,
   },
   phrases: {

@@ -27,6 +27,12 @@ export interface LanguageProfile {
    * the relevance model judges on topic, and keeps only well-formed questions.
    */
   faqShapes: readonly FaqShape[];
+  /**
+   * A source's reading list or references as a heading ("More readings for the package management", « Autres
+   * lectures … », "Weitere Lektüre …", "See also"): what such a section holds are pointers, no subject, so the
+   * plan never makes an article section of it.
+   */
+  furtherReading: RegExp;
   /** How its sentences are read as evidence: what leans on the sentence before, what is no sentence (`SentenceRules`). */
   sentences: SentenceRules;
   /** The words the pipeline itself adds to an article in this language (headings, connectives, labels, templates). */
@@ -103,4 +109,11 @@ export interface SentenceRules {
    * pages "(ip(8), …)". They mean nothing in the customer's article, which has no sections of that numbering.
    */
   crossReference: RegExp;
+  /**
+   * A numbered section of the source named in running text ("Section 10.2.3", « chapitre 5.1 », "Abschnitt 9.9",
+   * "Sección 10.3.5", a number with at least one dot): "Then, follow Section 2.6, “Recovery from a broken
+   * system”." says what the source's reader should read next, nothing the customer's article can stand on.
+   * (In parentheses, as an aside, it is cut out of the sentence instead: `crossReference`.)
+   */
+  numberedSection: RegExp;
 }
