@@ -5,7 +5,7 @@ import { subjectQuery } from "../../services/pipeline/article/evidence/research"
 import { LANGUAGES } from "../article-quality/sites";
 import { corpusOf, debianReference, pastedText, type Corpus } from "./corpus";
 import { bestThreshold, confusion, fitLogistic, predict, recallThreshold, type Coefficients } from "./fit";
-import { COMPOSTING_FACTS, NATURAL_REQUESTS, type NaturalRequest, type Verdict } from "./knowledge-bases";
+import { COFFEE_FACTS, COMPOSTING_FACTS, NATURAL_REQUESTS, type NaturalRequest, type Verdict } from "./knowledge-bases";
 import { labelledPairs, structureRequests, type Fit, type LabelledPair } from "./structure";
 import { readerAgreement } from "./reader-agreement";
 import { smallKbStrips } from "./small-kbs";
@@ -16,7 +16,7 @@ import { smallKbStrips } from "./small-kbs";
  *
  * - Sentence level: pairs from the debian-reference manuals' structure (`structure.ts`), odd chapters for
  *   calibration, even chapters held out, in en, fr, de and es.
- * - Request level: hand-written natural requests on a 30-fact pasted knowledge base and on the crawled manual
+ * - Request level: hand-written natural requests on two pasted fact lists (30 and 36 facts) and on the crawled manual
  *   (`knowledge-bases.ts`), every other one for calibration, the rest held out; the verdict (write / refuse)
  *   is the evidence gate's: enough relevant sentences in the pool research would retrieve, and enough of the
  *   subject's weight stated.
@@ -54,7 +54,8 @@ const verdictOf = (o: { coverage: number; usable: number }, floor: number): Verd
 export async function benchRelevance(): Promise<Record<string, unknown>> {
   const started = Date.now();
   const corpora = new Map<string, Corpus>(LANGUAGES.map((lang) => [lang, corpusOf(debianReference(lang), lang)]));
-  const composting = corpusOf(COMPOSTING_FACTS.map((f) => pastedText(f.url, f.content, f.title)), "en");
+  const pasted = { composting: COMPOSTING_FACTS, coffee: COFFEE_FACTS };
+  const smallKbs = Object.fromEntries(Object.entries(pasted).map(([kb, facts]) => [kb, corpusOf(facts.map((f) => pastedText(f.url, f.content, f.title)), "en")]));
   const requests = [...corpora.values()].flatMap((corpus) => structureRequests(corpus).map((r) => ({ corpus, r })));
 
   // 1. Sentence level: for each fit of the weights, the logistic model on the calibration chapters; the best by calibration F1.
@@ -90,7 +91,7 @@ export async function benchRelevance(): Promise<Record<string, unknown>> {
   );
 
   // 2. Request level: the pool floor fit on every other natural request, reported on the rest.
-  const outcomes = NATURAL_REQUESTS.map((r, i) => ({ r, i, ...naturalOutcome(r.kb === "composting" ? composting : corpora.get(r.lang)!, r, fit, c, relevant) }));
+  const outcomes = NATURAL_REQUESTS.map((r, i) => ({ r, i, ...naturalOutcome(r.kb === "debian" ? corpora.get(r.lang)! : smallKbs[r.kb], r, fit, c, relevant) }));
   const calibrationRequests = outcomes.filter((o) => o.i % 2 === 0);
   // The floor with the fewest wrong verdicts; among equals, the middle one (the widest margin both ways).
   const floors: { value: number; errors: number }[] = [];

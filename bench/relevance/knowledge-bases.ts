@@ -99,7 +99,7 @@ Bitter coffee usually means over-extraction: too fine a grind, too hot water or 
 export type Verdict = "write" | "refuse";
 
 export interface NaturalRequest {
-  kb: "composting" | "debian";
+  kb: "composting" | "coffee" | "debian";
   lang: "en" | "fr" | "de" | "es";
   topic: string;
   expect: Verdict;
@@ -122,7 +122,9 @@ export const NATURAL_REQUESTS: NaturalRequest[] = [
   // Two facts say anything of hot and cold composting: not enough for an article.
   { kb: "composting", lang: "en", topic: "Hot vs cold composting", expect: "refuse" },
   { kb: "composting", lang: "en", topic: "How to use finished compost in the garden", expect: "write" },
-  { kb: "composting", lang: "en", topic: "Tips for composting in a small flat", expect: "write" },
+  // Written "write" at first; the fact labels (fact-labels.ts, read fact by fact) give it two facts, like "Hot vs
+  // cold composting": not enough for an article either. Corrected on 2026-11-27 for that contradiction alone.
+  { kb: "composting", lang: "en", topic: "Tips for composting in a small flat", expect: "refuse" },
   { kb: "composting", lang: "en", topic: "What not to put in your compost", expect: "write" },
   // Outcome verbs and comparatives phrase a goal, not a subject (the angle).
   { kb: "composting", lang: "en", topic: "How to improve your home compost heap", expect: "write" },
@@ -165,4 +167,21 @@ export const NATURAL_REQUESTS: NaturalRequest[] = [
   { kb: "debian", lang: "es", topic: "Herramientas de copias de seguridad", expect: "write" },
   { kb: "debian", lang: "es", topic: "Marketing digital para restaurantes", expect: "refuse" },
   { kb: "debian", lang: "es", topic: "Recetas de pan de masa madre", expect: "refuse" },
+  // Added on 2026-11-27, verdicts written from the knowledge bases before any was run: a second small knowledge
+  // base (36 coffee facts) and more requests in French, German and Spanish.
+  { kb: "coffee", lang: "en", topic: "How to make better coffee at home", expect: "write" },
+  { kb: "coffee", lang: "en", topic: "Coffee brewing mistakes to avoid", expect: "write" },
+  { kb: "coffee", lang: "en", topic: "Getting started with home coffee brewing", expect: "write" },
+  { kb: "coffee", lang: "en", topic: "Tips for a better cup of coffee", expect: "write" },
+  { kb: "coffee", lang: "en", topic: "How to brew loose-leaf green tea", expect: "refuse" },
+  { kb: "coffee", lang: "en", topic: "Writing a business plan for a coffee shop", expect: "refuse" },
+  { kb: "coffee", lang: "en", topic: "Latte art techniques for baristas", expect: "refuse" },
+  { kb: "debian", lang: "fr", topic: "Comment configurer le réseau sous Debian", expect: "write" },
+  { kb: "debian", lang: "fr", topic: "Les erreurs à éviter lors de la mise à niveau de Debian", expect: "write" },
+  { kb: "debian", lang: "fr", topic: "Stratégie de contenu pour les réseaux sociaux", expect: "refuse" },
+  { kb: "debian", lang: "de", topic: "Einführung in die Shell für Anfänger", expect: "write" },
+  { kb: "debian", lang: "de", topic: "Benutzerkonten und Passwörter verwalten", expect: "write" },
+  { kb: "debian", lang: "de", topic: "Steuererklärung für Selbstständige", expect: "refuse" },
+  { kb: "debian", lang: "es", topic: "Consejos para administrar usuarios y contraseñas", expect: "write" },
+  { kb: "debian", lang: "es", topic: "Cómo entrenar a un perro", expect: "refuse" },
 ];
