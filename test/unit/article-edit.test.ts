@@ -150,6 +150,38 @@ describe("edit, sections written again side by side", () => {
   });
 });
 
+describe("edit, a rewrite that loses a repeat", () => {
+  it("loses with it the sentence that leaned on the repeat, reported as dangling", async () => {
+    const body = bodyOf([s(VERBATIM, ["e1"])], [s(INVENTED, ["e1"])], [s(INVENTED, ["e1"])]);
+    const fresh: Evidence = {
+      id: "e3",
+      url: "https://guides.example/c",
+      title: "More",
+      quote:
+        "Route planning that re-sequences stops keeps the technician moving toward the next closest customer. It also keeps the route planning board current for the dispatcher. Route planning software can re-sequence the remaining stops when a job runs long.",
+      fetched_at: "2025-01-01T00:00:00Z",
+      origin: "web",
+    };
+    const [shared, leaning, own] = fresh.quote.split(/(?<=\.) /);
+    const { body: edited, report } = await editArticle(body, brief, outline, EVIDENCE, {
+      researchSection: async (_section, pool) => [...pool, { ...fresh, id: `e${pool.length + 1}` }],
+      // The first rewrite says the shared sentence; the second says it too, then a sentence leaning on it.
+      rewriteSection: async (section, _others, pool) => {
+        const id = pool[pool.length - 1].id;
+        const sentences = section.key === outline.sections[1].key ? [s(shared, [id])] : [s(shared, [id]), s(leaning, [id]), s(own, [id])];
+        return { key: section.key, role: section.role, heading: section.heading, paragraphs: [{ sentences }] };
+      },
+    });
+    const said = texts(edited);
+    expect(said.filter((t) => t === shared)).toHaveLength(1);
+    expect(said).toContain(own);
+    // "It also keeps …" cannot follow "… the dispatcher" of another section: it goes with the repeat it leaned on.
+    const i = said.indexOf(leaning);
+    expect(i === -1 || said[i - 1] === shared).toBe(true);
+    expect(report.removed).toEqual(expect.arrayContaining([expect.objectContaining({ claim: leaning, reason: "dangling" })]));
+  });
+});
+
 describe("edit with a model", () => {
   /** A fake chat model: entailment verdicts by rule, every prompt kept. */
   function fakeModel(supported: (claim: string) => boolean) {

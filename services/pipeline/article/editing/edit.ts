@@ -205,11 +205,26 @@ function withoutSentences(p: ArticleParagraph, gone: ReadonlySet<ArticleSentence
   return { sentences };
 }
 
-/** `section` without the sentences `others` already say (each reported), or undefined when nothing is left. */
-function withoutRepeatsOf(section: ArticleSection, others: readonly ArticleSection[], lang: string, removed: (claim: string) => void): ArticleSection | undefined {
-  const repeats = repeatedSentences([section], others, lang);
-  for (const sentence of repeats) removed(sentence.text);
-  return withoutEmpty([{ ...section, paragraphs: section.paragraphs.map((p) => withoutSentences(p, repeats)) }])[0];
+/**
+ * `section` without the sentences `others` already say, and without those that leaned on one of them (each
+ * reported with its reason), or undefined when nothing is left.
+ */
+function withoutRepeatsOf(
+  section: ArticleSection,
+  others: readonly ArticleSection[],
+  lang: string,
+  removed: (claim: string, reason: "duplicate" | "dangling") => void,
+): ArticleSection | undefined {
+  const gone = repeatedSentences([section], others, lang);
+  for (const sentence of gone) removed(sentence.text, "duplicate");
+  for (const p of section.paragraphs) {
+    p.sentences.forEach((sentence, i) => {
+      if (gone.has(sentence) || !isDangling(p.sentences, i, gone, lang)) return;
+      gone.add(sentence);
+      removed(sentence.text, "dangling");
+    });
+  }
+  return withoutEmpty([{ ...section, paragraphs: section.paragraphs.map((p) => withoutSentences(p, gone)) }])[0];
 }
 
 /** The cited sentences that are not about the topic against `pool`, removed (with those that leaned on them). */
@@ -300,9 +315,10 @@ export async function editArticle(
     // Sections rewritten side by side were each checked against the others as they were before: what an earlier
     // rewrite (now in `sections`) already says goes from this one.
     const others = sections.filter((s) => s.key !== planned.key);
-    const rewritten = second.sections[0] && withoutRepeatsOf(second.sections[0], others, lang, (claim) => {
-      report.removed_duplicates++;
-      report.removed.push({ section: planned.key, claim, reason: "duplicate" });
+    const rewritten = second.sections[0] && withoutRepeatsOf(second.sections[0], others, lang, (claim, reason) => {
+      if (reason === "duplicate") report.removed_duplicates++;
+      else report.removed_dangling++;
+      report.removed.push({ section: planned.key, claim, reason });
     });
     if (rewritten && sectionWords(rewritten, lang) > (current ? sectionWords(current, lang) : 0)) {
       const order = outline.sections.map((s) => s.key);
