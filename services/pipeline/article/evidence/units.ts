@@ -60,17 +60,9 @@ export function hasUnpairedMarks(sentence: string): boolean {
   );
 }
 
-/**
- * The source's author speaking as "I": a brand's article must not quote a manual's author's habits as its own
- * voice. The language's rule (`SentenceRules.firstPerson`), or for English the pronoun "I" (not a numeral in
- * "Part I" or "I/O") and "my".
- */
+/** The source's author speaking as "I": a brand's article must not quote a manual's author's habits as its own voice (`SentenceRules.firstPerson`). */
 export function speaksInFirstPerson(sentence: string, lang: string): boolean {
-  const rule = rulesOf(lang).firstPerson;
-  if (rule) return rule.test(sentence);
-  // English "I" only as the pronoun: upper case, not a numeral in "Part I" or "I/O".
-  const pronoun = /(^|[\s("“])(I|I'm|I’m|I've|I’ve|I'd|I’d|I'll|I’ll)(?=[\s,;.])/u.test(sentence) && !/\b(Part|Chapter|Volume|Phase|Type|Class|Level) I\b/.test(sentence);
-  return pronoun || /\b(my|myself|mine)\b/i.test(sentence);
+  return rulesOf(lang).firstPerson.test(sentence);
 }
 
 /**
@@ -82,12 +74,6 @@ export function speaksInFirstPerson(sentence: string, lang: string): boolean {
  */
 const HEADING_LIKE_MAX_WORDS = 20;
 const GERMAN_LABEL_MAX_WORDS = 10;
-/** Words of those shapes that are no verb: "Entre", "Votre", "Premier", "Cualquier", "Lugar", "Nothing", "During". */
-const NOT_INFINITIVES = new Set(
-  `entre outre contre notre votre autre premier dernier hier cher fier super laser cluster plaisir désir avenir loisir souvenir
-cualquier lugar par mar hogar ayer mujer primer tercer similar particular popular regular militar familiar nuclear modular singular titular circular polar solar escolar celular auxiliar
-nothing everything something anything during string thing spring king according regarding concerning following`.split(/\s+/),
-);
 
 /**
  * A list item of the "label: description" kind, with no verb on either side of the colon: "Cron job as a user
@@ -133,7 +119,7 @@ export function isHeadingLike(sentence: string, lang: string): boolean {
     return words.length <= GERMAN_LABEL_MAX_WORDS && !main.includes(",") && /^\p{Ll}+(en|ern|eln)$/u.test(last) && !finite.test(main);
   }
   const opener = rulesOf(base).infinitiveOpener;
-  if (!opener || !opener.test(words[0]) || NOT_INFINITIVES.has(words[0].toLowerCase())) return false;
+  if (!opener || !opener.test(words[0]) || rulesOf(base).notInfinitives.has(words[0].toLowerCase())) return false;
   return !finite.test(main);
 }
 
@@ -176,33 +162,6 @@ export function sendsElsewhere(sentence: string, lang: string): boolean {
 }
 
 
-/**
- * French: an object pronoun before an infinitive opening the sentence (or its first clause after a short lead):
- * « Les utiliser sans comprendre leurs effets peut casser le système. », « Au besoin, les installer dans
- * /usr/local. ». What « les » stands for is in the sentence before.
- */
-function objectPronounFirst(sentence: string): boolean {
-  // « les » only: a plural noun after the article takes its -s or -x, so « les » + a word in -er, -ir or -re is
-  // the pronoun and a verb; after « le », « la » or « l' » the same word may be a noun (« Le fichier »).
-  const m = /^(?:[^,]{0,40},\s*)?les\s(\p{L}+(?:er|ir|re))(?![\p{L}])/iu.exec(sentence.trim());
-  return Boolean(m) && !NOT_INFINITIVES.has(m![1].toLowerCase());
-}
-
-/**
- * Spanish drops the subject: "Es similar a Apple Bonjour.", "Es una herramienta muy poderosa …", "Son similares a
- * las tuberías …" say something of what the sentence before named. The impersonal copula has its subject after
- * it, an infinitive or a clause: "Es recomendable usar …", "Es una mala idea emitir …", "Es posible que …" stand
- * alone. An infinitive governed by a preposition ("la manera más rápida de navegar") is no subject.
- */
-const SPANISH_COPULA = /^(es|son|era|eran|fue|fueron)$/;
-const SPANISH_PREPOSITIONS = new Set(["a", "al", "de", "del", "para", "por", "sin", "con", "en", "tras"]);
-function copulaWithoutSubject(sentence: string): boolean {
-  const words = wordsOf(sentence, "es").map((w) => w.toLowerCase());
-  if (!words.length || !SPANISH_COPULA.test(words[0])) return false;
-  if (words.slice(1, 3).includes("que")) return false;
-  const infinitive = (w: string, i: number) => /\p{L}{2,}(ar|er|ir)(se|la|lo|las|los|le|les)?$/u.test(w) && !NOT_INFINITIVES.has(w) && !SPANISH_PREPOSITIONS.has(words[i - 1] ?? "");
-  return !words.slice(1, 9).some((w, i) => infinitive(w, i + 1));
-}
 
 
 
@@ -238,11 +197,10 @@ export function dependsOnPrevious(sentence: string, lang: string): boolean {
   const comma = lower.indexOf(", ");
   if (comma > 0 && rulesOf(base).clausePointers.test(lower.slice(comma + 2))) return true;
   if (rulesOf(base).antecedent.test(sentence)) return true;
-  if (base === "fr" && objectPronounFirst(sentence)) return true;
-  if (base === "es" && copulaWithoutSubject(sentence)) return true;
-  const anaphora = rulesOf(base).anaphora;
-  // "it" and "they" as the first word were handled above; elsewhere German "sie" is also the polite "you", so only the opener counts there.
-  return base !== "de" && words.some((w) => anaphora.has(w));
+  const rules = rulesOf(base);
+  if (rules.leansBack?.(sentence)) return true;
+  // A pronoun as the first word was handled above (`dependentOpeners`); elsewhere in the sentence it points back too, unless the language says otherwise.
+  return !rules.anaphoraOpensOnly && words.some((w) => rules.anaphora.has(w));
 }
 
 /** Units per evidence item, kept across stages (draft, edit, seo read the same pool), oldest dropped first. */

@@ -45,6 +45,8 @@ export const GERMAN: LanguageProfile = {
     documentation: /\b(dokumentation|handbuch|anleitung|readme|howto|faq)\b/i,
     antecedent: /(?<![\p{L}])(letztere[nrms]?|erstere[nrms]?|obige[nrms]?)(?![\p{L}])/iu,
     anaphora: new Set(["er", "sie", "ihn", "ihm", "ihnen", "diese", "dieser", "dieses", "solche"]),
+    anaphoraOpensOnly: true,
+    notInfinitives: new Set(),
     afterSteps: /(?<![\p{L}])(jetzt|nun)(?![\p{L}])/iu,
     connectiveOpeners: /^(ebenso|ebenfalls|außerdem|zudem|ferner|darüber hinaus|mehr noch|jedoch|allerdings|dennoch|trotzdem|deshalb|deswegen|daher|darum|also|stattdessen|ansonsten|sonst|gleichfalls|auch|dann|folglich|somit|hingegen|andererseits|in diesem fall|aber)(?![\p{L}\p{N}])/u,
     clausePointers: /^(dies|dieses|diese|dieser)(?![\p{L}\p{N}])/u,

@@ -1,3 +1,4 @@
+import { wordsOf } from "../../../../shared/text/segment";
 import type { LanguageProfile } from "./profile";
 
 /** Capitalised sentence openers that are no name: pronouns, demonstratives and adverbs. */
@@ -5,6 +6,28 @@ const NOT_NAMES = /^(Esto|Este|Esta|Estos|Estas|Eso|Esa|Ese|Ello|Él|Ella|Ellos|
 
 /** Words that make a question point outside itself («¿Cómo deshacer estos cambios?»): an FAQ question must stand alone. */
 const POINTS_BACK = /(?<![\p{L}])(este|esta|estos|estas|esto|ese|esa|esos|esas|eso|su|sus|ello|ellos|ellas)(?![\p{L}])/iu;
+
+
+/** Words of an infinitive's shape (-ar, -er, -ir) that are none. */
+const SPANISH_NOT_INFINITIVES: ReadonlySet<string> = new Set(
+  "cualquier lugar par mar hogar ayer mujer primer tercer similar particular popular regular militar familiar nuclear modular singular titular circular polar solar escolar celular auxiliar".split(" "),
+);
+
+/**
+ * Spanish drops the subject: "Es similar a Apple Bonjour.", "Es una herramienta muy poderosa …", "Son similares a
+ * las tuberías …" say something of what the sentence before named. The impersonal copula has its subject after
+ * it, an infinitive or a clause: "Es recomendable usar …", "Es una mala idea emitir …", "Es posible que …" stand
+ * alone. An infinitive governed by a preposition ("la manera más rápida de navegar") is no subject.
+ */
+const SPANISH_COPULA = /^(es|son|era|eran|fue|fueron)$/;
+const SPANISH_PREPOSITIONS = new Set(["a", "al", "de", "del", "para", "por", "sin", "con", "en", "tras"]);
+function copulaWithoutSubject(sentence: string): boolean {
+  const words = wordsOf(sentence, "es").map((w) => w.toLowerCase());
+  if (!words.length || !SPANISH_COPULA.test(words[0])) return false;
+  if (words.slice(1, 3).includes("que")) return false;
+  const infinitive = (w: string, i: number) => /\p{L}{2,}(ar|er|ir)(se|la|lo|las|los|le|les)?$/u.test(w) && !SPANISH_NOT_INFINITIVES.has(w) && !SPANISH_PREPOSITIONS.has(words[i - 1] ?? "");
+  return !words.slice(1, 9).some((w, i) => infinitive(w, i + 1));
+}
 
 export const SPANISH: LanguageProfile = {
   code: "es",
@@ -47,6 +70,8 @@ export const SPANISH: LanguageProfile = {
     documentation: /(?<![\p{L}])(documentación|documentos?|manual|guía|readme|howto|faq|estándar|especificación)(?![\p{L}])/iu,
     antecedent: /(?<![\p{L}])((est|es)[eao]s? últim[oa]s?|lo anterior)(?![\p{L}])/iu,
     anaphora: new Set(["él", "ella", "ellos", "ellas", "estos", "estas", "dicho", "dicha"]),
+    notInfinitives: SPANISH_NOT_INFINITIVES,
+    leansBack: copulaWithoutSubject,
     afterSteps: /(?<![\p{L}])ahora(?![\p{L}])/iu,
     connectiveOpeners: /^(asimismo|también|además|más aún|sin embargo|no obstante|por tanto|por lo tanto|por consiguiente|así|de lo contrario|igualmente|del mismo modo|de igual modo|por otra parte|por otro lado|en cambio|en ese caso|en este caso|por eso|por ello|entonces|aun así|pero|es decir|es más)(?![\p{L}\p{N}])/u,
     clausePointers: /^(esto|eso|ello|estos|estas|esos|esas)(?![\p{L}\p{N}])/u,

@@ -6,6 +6,24 @@ const NOT_NAMES = /^(Ce|Cela|Ceci|Il|Elle|Ils|Elles|On|Voici|Voilà|Tout|Tous|Ch
 /** Words that make a question point outside itself (« Comment désactiver ces alias ? »): an FAQ question must stand alone. */
 const POINTS_BACK = /(?<![\p{L}])(ce|cet|cette|ces|cela|ceci|celui|celle|ceux|celles|leur|leurs|son|sa|ses|le faire)(?![\p{L}])/iu;
 
+
+/** Words of an infinitive's shape (-er, -ir, -re) that are none. */
+const FRENCH_NOT_INFINITIVES: ReadonlySet<string> = new Set(
+  "entre outre contre notre votre autre premier dernier hier cher fier super laser cluster plaisir désir avenir loisir souvenir".split(" "),
+);
+
+/**
+ * An object pronoun before an infinitive opening the sentence (or its first clause after a short lead):
+ * « Les utiliser sans comprendre leurs effets peut casser le système. », « Au besoin, les installer dans
+ * /usr/local. ». What « les » stands for is in the sentence before.
+ */
+function objectPronounFirst(sentence: string): boolean {
+  // « les » only: a plural noun after the article takes its -s or -x, so « les » + a word in -er, -ir or -re is
+  // the pronoun and a verb; after « le », « la » or « l' » the same word may be a noun (« Le fichier »).
+  const m = /^(?:[^,]{0,40},\s*)?les\s(\p{L}+(?:er|ir|re))(?![\p{L}])/iu.exec(sentence.trim());
+  return Boolean(m) && !FRENCH_NOT_INFINITIVES.has(m![1].toLowerCase());
+}
+
 export const FRENCH: LanguageProfile = {
   code: "fr",
   name: "French",
@@ -44,6 +62,8 @@ export const FRENCH: LanguageProfile = {
     documentation: /\b(documentation|manuel|guide|readme|howto|faq|norme)\b/i,
     antecedent: /(?<![\p{L}])(ce|cette|ces) derni(er|ère|ers|ères)(?![\p{L}])/iu,
     anaphora: new Set(["il", "elle", "ils", "elles", "eux", "celui", "celle", "ceux", "celles"]),
+    notInfinitives: FRENCH_NOT_INFINITIVES,
+    leansBack: objectPronounFirst,
     afterSteps: /(?<![\p{L}])maintenant(?![\p{L}])/iu,
     connectiveOpeners: /^(de même|aussi|également|cependant|toutefois|pourtant|néanmoins|ainsi|donc|sinon|par ailleurs|en outre|de plus|qui plus est|par conséquent|en revanche|au contraire|dans ce cas|pour cette raison|d['’]autre part|enfin|alors|mais)(?![\p{L}\p{N}])/u,
     clausePointers: /^(ce(?! (que|qui|dont)\b)|cela|ceci|ça|ces|cette)(?![\p{L}\p{N}])/u,

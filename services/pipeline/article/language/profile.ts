@@ -57,11 +57,14 @@ export interface SentenceRules {
   /**
    * The source's author speaking as "I" ("For small personal data backup, I use CD-R…", « j'utilise des CD-R »,
    * "verwende ich", "recomiendo"): a brand's article must not quote a manual's author's habits as its own voice.
-   * Spanish drops the subject, so its common first-person verb forms count as well.
+   * Spanish drops the subject, so its common first-person verb forms count as well; English "I" only as the
+   * pronoun (not the numeral of "Part I").
    */
-  firstPerson?: RegExp;
+  firstPerson: RegExp;
   /** A sentence's first word when it is an infinitive or a gerund (a heading or list item standing as a sentence); none for German, which puts the infinitive last. */
   infinitiveOpener?: RegExp;
+  /** Words of an infinitive's or a gerund's shape that are none: "Entre", "Votre", "Cualquier", "Lugar", "Nothing". */
+  notInfinitives: ReadonlySet<string>;
   /** Finite verbs (and subject pronouns) common enough that a line holding one is a sentence, not a label. */
   finite: RegExp;
   /** Words that only make sense next to something the quote does not carry: "as follows", "see below", "Let's have a look". */
@@ -85,6 +88,13 @@ export interface SentenceRules {
   antecedent: RegExp;
   /** Pronouns that point back wherever they stand ("Teams that plan them a week ahead…"). */
   anaphora: ReadonlySet<string>;
+  /** Whether `anaphora` counts only as a sentence's first word: German "sie" is also the polite "you". */
+  anaphoraOpensOnly?: true;
+  /**
+   * What else makes a sentence of this language lean on the one before, beyond its words: French « les » +
+   * infinitive (« Les utiliser sans comprendre … »), the Spanish copula without its subject ("Es similar a …").
+   */
+  leansBack?: (sentence: string) => boolean;
   /**
    * Connectives that tie a sentence to the one before ("Equally, …", "However, …", « De même, … », "Ebenso …",
    * "Asimismo, …"): said of what precedes, they mean nothing without it. Matched at the start, lower-cased.
