@@ -73,35 +73,24 @@ export function speaksInFirstPerson(sentence: string, lang: string): boolean {
  * opening with an infinitive carries a verb the `finite` lists do not hold often enough to be worth the risk.
  */
 const HEADING_LIKE_MAX_WORDS = 20;
-const GERMAN_LABEL_MAX_WORDS = 10;
 
 /**
  * A list item of the "label: description" kind, with no verb on either side of the colon: "Cron job as a user
  * process: files in "/var/spool/cron/crontabs" directory and restart cron(8).", "Idiotensicheres Vorgehen:
  * Sicherung durch einen einfachen Befehl.", "Paketmanagement-Werkzeuge: apt, apt-get / apt-cache und aptitude."
- * In its list it answered the list's lead ("what to back up"); quoted alone it states nothing. A description
- * that opens in upper case after an English, French or Spanish label is a sentence of its own ("Note: Back up
- * first.") and stays; German capitalises nouns, so there only a verb tells: one of the common ones, or a
- * lower-case word in -t, the third person singular.
+ * In its list it answered the list's lead ("what to back up"); quoted alone it states nothing. Whether the
+ * description is a sentence of its own is the language's to tell (`SentenceRules.descriptionIsSentence`).
  */
 const LABEL_MAX_WORDS = 6;
 export function isLabelledItem(sentence: string, lang: string): boolean {
   const m = /^([^:]{2,80}):\s+(.+)$/u.exec(sentence.trim());
   if (!m) return false;
-  const base = baseLanguage(lang);
-  const finite = rulesOf(base).finite;
+  const rules = rulesOf(lang);
   const [label, description] = [m[1], m[2]];
-  if (wordsOf(label, lang).length > LABEL_MAX_WORDS || finite.test(label) || finite.test(description)) return false;
-  // An English label with an infinitive is an instruction: "Try to upgrade step wise: oldstable → stable → …".
-  if (base === "en" && /\bto \p{L}/u.test(label)) return false;
-  if (base !== "de") return !/^\p{Lu}/u.test(description);
-  // German: a verb in the third person singular (lower case, ending in -t: "nutzt", "gibt") makes it a sentence.
-  // A quoted string or a path holds no verb of the sentence ("… im Verzeichnis "~/.config/autostart".").
-  const prose = description.replace(/["„“”«»][^"„“”«»]*["„“”«»]/gu, " ").replace(/\S*\/\S*/g, " ");
-  return !wordsOf(prose, lang).some((w) => /^\p{Ll}{3,}t$/u.test(w) && !GERMAN_NOT_VERBS.has(w));
+  if (wordsOf(label, lang).length > LABEL_MAX_WORDS || rules.finite.test(label) || rules.finite.test(description)) return false;
+  if (rules.instructionLabel?.test(label)) return false;
+  return !rules.descriptionIsSentence(description);
 }
-/** Lower-case German words ending in -t that are no verb. */
-const GERMAN_NOT_VERBS = new Set(["nicht", "jetzt", "bereits", "meist", "zuerst", "selbst", "erst", "seit", "oft", "weit", "nachts", "sonst", "zuletzt", "höchst", "mindestens", "samt", "statt", "bit", "apt", "wget", "git"]);
 
 export function isHeadingLike(sentence: string, lang: string): boolean {
   const base = baseLanguage(lang);
@@ -112,12 +101,8 @@ export function isHeadingLike(sentence: string, lang: string): boolean {
   // wholly in parentheses is judged by what it holds.
   const trimmed = sentence.trim();
   const main = /^\(.*\)[.!]?$/.test(trimmed) ? trimmed.slice(1) : trimmed.replace(/\([^)]*\)/g, " ");
-  if (base === "de") {
-    // German puts the infinitive last, in lower case (nouns are capitalised): "Regelmäßig Sicherungen erstellen."
-    // A clause after a comma ends with its verb too ("…, die der sudo-Gruppe angehören."): short lines without one only.
-    const last = words[words.length - 1];
-    return words.length <= GERMAN_LABEL_MAX_WORDS && !main.includes(",") && /^\p{Ll}+(en|ern|eln)$/u.test(last) && !finite.test(main);
-  }
+  const last = rulesOf(base).infinitiveLastLine;
+  if (last) return last(words, main);
   const opener = rulesOf(base).infinitiveOpener;
   if (!opener || !opener.test(words[0]) || rulesOf(base).notInfinitives.has(words[0].toLowerCase())) return false;
   return !finite.test(main);

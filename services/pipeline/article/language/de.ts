@@ -1,3 +1,4 @@
+import { wordsOf } from "../../../../shared/text/segment";
 import type { LanguageProfile } from "./profile";
 
 /** Capitalised sentence openers that are no name: pronouns, demonstratives and adverbs. */
@@ -8,6 +9,28 @@ const NAME_LIKE = /[\p{Lu}\p{N}]/u;
 
 /** Words that make a question point outside itself ("Wie kann man dies beheben?"): an FAQ question must stand alone. */
 const POINTS_BACK = /(?<![\p{L}])(dies|diese[nmrs]?|solche[nmrs]?|es|sie|ihn|ihm|ihr|ihre[nmrs]?|sein|seine[nmrs]?)(?![\p{L}])/iu;
+
+
+/** Lower-case German words ending in -t that are no verb. */
+const GERMAN_NOT_VERBS = new Set(["nicht", "jetzt", "bereits", "meist", "zuerst", "selbst", "erst", "seit", "oft", "weit", "nachts", "sonst", "zuletzt", "höchst", "mindestens", "samt", "statt", "bit", "apt", "wget", "git"]);
+
+/**
+ * A verb in the third person singular (lower case, ending in -t: "nutzt", "gibt") makes a label's description a
+ * sentence. A quoted string or a path holds no verb of the sentence ("… im Verzeichnis "~/.config/autostart".").
+ */
+function hasThirdPersonVerb(description: string): boolean {
+  const prose = description.replace(/["„“”«»][^"„“”«»]*["„“”«»]/gu, " ").replace(/\S*\/\S*/g, " ");
+  return wordsOf(prose, "de").some((w) => /^\p{Ll}{3,}t$/u.test(w) && !GERMAN_NOT_VERBS.has(w));
+}
+
+const LABEL_LINE_MAX_WORDS = 10;
+/**
+ * German puts the infinitive last, in lower case (nouns are capitalised): "Regelmäßig Sicherungen erstellen."
+ * A clause after a comma ends with its verb too ("…, die der sudo-Gruppe angehören."): short lines without one only.
+ */
+function infinitiveLastLine(words: readonly string[], main: string): boolean {
+  return words.length <= LABEL_LINE_MAX_WORDS && !main.includes(",") && /^\p{Ll}+(en|ern|eln)$/u.test(words[words.length - 1]) && !GERMAN.sentences.finite.test(main);
+}
 
 export const GERMAN: LanguageProfile = {
   code: "de",
@@ -47,6 +70,8 @@ export const GERMAN: LanguageProfile = {
     anaphora: new Set(["er", "sie", "ihn", "ihm", "ihnen", "diese", "dieser", "dieses", "solche"]),
     anaphoraOpensOnly: true,
     notInfinitives: new Set(),
+    infinitiveLastLine,
+    descriptionIsSentence: hasThirdPersonVerb,
     afterSteps: /(?<![\p{L}])(jetzt|nun)(?![\p{L}])/iu,
     connectiveOpeners: /^(ebenso|ebenfalls|außerdem|zudem|ferner|darüber hinaus|mehr noch|jedoch|allerdings|dennoch|trotzdem|deshalb|deswegen|daher|darum|also|stattdessen|ansonsten|sonst|gleichfalls|auch|dann|folglich|somit|hingegen|andererseits|in diesem fall|aber)(?![\p{L}\p{N}])/u,
     clausePointers: /^(dies|dieses|diese|dieser)(?![\p{L}\p{N}])/u,

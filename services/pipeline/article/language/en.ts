@@ -1,4 +1,4 @@
-import type { LanguageProfile } from "./profile";
+import { opensInUpperCase, type LanguageProfile } from "./profile";
 
 /** What follows a leading "To" without being a procedure. */
 const NOT_PROCEDURES = /^(date|sum|conclude|summari[sz]e|be|this|that|these|those|the|a|an|some|my|our|your|its|their|me|us|them|him|her|what|which|whom)\b/i;
@@ -43,6 +43,9 @@ export const ENGLISH: LanguageProfile = {
     anaphora: new Set(["it", "they", "them", "those", "these", "he", "she", "him", "his", "her", "such"]),
     // "I" as the pronoun only, upper case, not the numeral of "Part I" or "I/O"; "my" in any case.
     firstPerson: /(?<!\b(?:Part|Chapter|Volume|Phase|Type|Class|Level) )(?<=^|[\s("“])(?:I|I'm|I’m|I've|I’ve|I'd|I’d|I'll|I’ll)(?=[\s,;.])|(?<![\p{L}\p{N}_])[Mm](?:y|yself|ine)(?![\p{L}\p{N}_])/u,
+    descriptionIsSentence: opensInUpperCase,
+    // A label with an infinitive is an instruction: "Try to upgrade step wise: oldstable → stable → …".
+    instructionLabel: /\bto \p{L}/u,
     notInfinitives: new Set(["nothing", "everything", "something", "anything", "during", "string", "thing", "spring", "king", "according", "regarding", "concerning", "following"]),
     afterSteps: /\bnow\b/i,
     connectiveOpeners: /^(however|also|equally|likewise|similarly|otherwise|moreover|furthermore|additionally|in addition|what is more|besides|therefore|hence|thus|consequently|as a result|instead|nevertheless|nonetheless|still|yet|again|on the other hand|in contrast|by contrast|conversely|in that case|for this reason|for that reason|even so|then|but)(?![\p{L}\p{N}])/u,

@@ -1,5 +1,5 @@
 import { wordsOf } from "../../../../shared/text/segment";
-import type { LanguageProfile } from "./profile";
+import { opensInUpperCase, type LanguageProfile } from "./profile";
 
 /** Capitalised sentence openers that are no name: pronouns, demonstratives and adverbs. */
 const NOT_NAMES = /^(Esto|Este|Esta|Estos|Estas|Eso|Esa|Ese|Ello|Él|Ella|Ellos|Ellas|Aquí|Allí|Hay|Lo|Que|Quien|Todo|Cada|Nada|Uno|Una|Se|Si|No|También)$/;
@@ -70,6 +70,7 @@ export const SPANISH: LanguageProfile = {
     documentation: /(?<![\p{L}])(documentación|documentos?|manual|guía|readme|howto|faq|estándar|especificación)(?![\p{L}])/iu,
     antecedent: /(?<![\p{L}])((est|es)[eao]s? últim[oa]s?|lo anterior)(?![\p{L}])/iu,
     anaphora: new Set(["él", "ella", "ellos", "ellas", "estos", "estas", "dicho", "dicha"]),
+    descriptionIsSentence: opensInUpperCase,
     notInfinitives: SPANISH_NOT_INFINITIVES,
     leansBack: copulaWithoutSubject,
     afterSteps: /(?<![\p{L}])ahora(?![\p{L}])/iu,

@@ -1,4 +1,4 @@
-import type { LanguageProfile } from "./profile";
+import { opensInUpperCase, type LanguageProfile } from "./profile";
 
 /** Capitalised sentence openers that are no name: pronouns and demonstratives. */
 const NOT_NAMES = /^(Ce|Cela|Ceci|Il|Elle|Ils|Elles|On|Voici|Voilà|Tout|Tous|Chacun|Rien|Personne|Qui|Quoi|Si|Ainsi|Alors|Puis)$/;
@@ -62,6 +62,7 @@ export const FRENCH: LanguageProfile = {
     documentation: /\b(documentation|manuel|guide|readme|howto|faq|norme)\b/i,
     antecedent: /(?<![\p{L}])(ce|cette|ces) derni(er|ère|ers|ères)(?![\p{L}])/iu,
     anaphora: new Set(["il", "elle", "ils", "elles", "eux", "celui", "celle", "ceux", "celles"]),
+    descriptionIsSentence: opensInUpperCase,
     notInfinitives: FRENCH_NOT_INFINITIVES,
     leansBack: objectPronounFirst,
     afterSteps: /(?<![\p{L}])maintenant(?![\p{L}])/iu,

@@ -39,6 +39,9 @@ export interface LanguageProfile {
   phrases: LanguagePack;
 }
 
+/** A description after a label's colon that opens in upper case is a sentence of its own ("Note: Back up first."). */
+export const opensInUpperCase = (description: string): boolean => /^\p{Lu}/u.test(description);
+
 export interface FaqShape {
   /** Matched against the unit's first sentence. */
   shape: RegExp;
@@ -65,6 +68,18 @@ export interface SentenceRules {
   infinitiveOpener?: RegExp;
   /** Words of an infinitive's or a gerund's shape that are none: "Entre", "Votre", "Cualquier", "Lugar", "Nothing". */
   notInfinitives: ReadonlySet<string>;
+  /**
+   * A heading or list item in a language that puts the infinitive last (German: "Regelmäßig Sicherungen
+   * erstellen."), from its words and its text without asides; languages that open with it use `infinitiveOpener`.
+   */
+  infinitiveLastLine?: (words: readonly string[], main: string) => boolean;
+  /**
+   * After a short label and a colon, whether the description is a sentence of its own ("Note: Back up first."):
+   * it opens in upper case in English, French and Spanish; German capitalises nouns, so there a verb tells.
+   */
+  descriptionIsSentence: (description: string) => boolean;
+  /** A label that is itself an instruction ("Try to upgrade step wise: oldstable → stable → …"). */
+  instructionLabel?: RegExp;
   /** Finite verbs (and subject pronouns) common enough that a line holding one is a sentence, not a label. */
   finite: RegExp;
   /** Words that only make sense next to something the quote does not carry: "as follows", "see below", "Let's have a look". */
