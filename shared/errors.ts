@@ -167,6 +167,12 @@ const DATABASE_UNAVAILABLE = new Set([
   "MongoNotConnectedError",
   "MongoTopologyClosedError",
   "MongoPoolClearedError",
+  // The driver's own subclasses name themselves apart: a pool cleared by a network error, a wait for a
+  // connection that timed out, a server closed under an operation, an operation out of its time budget.
+  "PoolClearedOnNetworkError",
+  "MongoWaitQueueTimeoutError",
+  "MongoServerClosedError",
+  "MongoOperationTimeoutError",
 ]);
 
 const INTERNAL_MESSAGE = "An internal error occurred. It is safe to retry with backoff.";

@@ -68,6 +68,24 @@ describe("mapping errors to HTTP", () => {
     expect(toHttpError(new Errors.ServiceNotAvailableError({ action: "pipeline.get" })).unexpected).toBeUndefined();
     expect(toHttpError(Object.assign(new Error("lost"), { name: "MongoNetworkError" })).unexpected).toBeUndefined();
   });
+
+  it("maps every way the MongoDB driver says the database went away to 503, by the names its own classes give", async () => {
+    // Not exported by the package: the driver raises them from its connection pool (lib/cmap/errors.js).
+    const { PoolClearedOnNetworkError, WaitQueueTimeoutError } = jest.requireActual<{
+      PoolClearedOnNetworkError: new (pool: unknown) => Error;
+      WaitQueueTimeoutError: new (message: string, address: string) => Error;
+    }>("mongodb/lib/cmap/errors");
+    const { MongoServerClosedError, MongoOperationTimeoutError, MongoNetworkError } = await import("mongodb");
+    const pool = { address: "127.0.0.1:27017", serverGeneration: 0, options: { hostAddress: "127.0.0.1:27017" } };
+    const raised: Error[] = [
+      new PoolClearedOnNetworkError(pool),
+      new WaitQueueTimeoutError("timed out", "127.0.0.1:27017"),
+      new MongoServerClosedError(),
+      new MongoOperationTimeoutError("timed out"),
+      new MongoNetworkError("connection reset"),
+    ];
+    for (const err of raised) expect([err.name, toHttpError(err).status, toHttpError(err).unexpected]).toEqual([err.name, 503, undefined]);
+  });
 });
 
 describe("the transport-error list", () => {
