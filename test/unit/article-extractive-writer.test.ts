@@ -1,7 +1,8 @@
 import { assertEnoughEvidence, draftArticle, fitOutlineToEvidence, NotEnoughEvidenceError, requiredEvidenceSentences } from "../../services/pipeline/article/writers/draft";
 import { relevanceModel } from "../../services/pipeline/article/relevance";
 import { unitsOfEvidence } from "../../services/pipeline/article/evidence/units";
-import { ExtractiveSectionWriter, inDocumentOrder } from "../../services/pipeline/article/writers/extractive-writer";
+import { composeSectionFromEvidence, ExtractiveSectionWriter, inDocumentOrder, indexPool } from "../../services/pipeline/article/writers/extractive-writer";
+import { isStep } from "../../services/pipeline/article/evidence/units";
 import { planOutlineByRules } from "../../services/pipeline/article/brief/outline";
 import { decideBriefByRules } from "../../services/pipeline/article/brief/recon";
 import { renderSentence } from "../../services/pipeline/article/quality/render";
@@ -64,6 +65,27 @@ describe("the extractive writer", () => {
       expect(rendered.startsWith(sentence.lead!)).toBe(true);
       expect(rendered.slice(sentence.lead!.length).toLowerCase()).toBe(sentence.text.toLowerCase());
     }
+  });
+});
+
+describe("connectives before a step", () => {
+  // Read in the German password article: "Darüber hinaus gilt: Editieren Sie …", "Kurz gesagt: Richten Sie … ein".
+  it("are never put before a sentence telling the reader to do something", () => {
+    const de = decideBriefByRules({ topic: "Das root-Passwort sichern", target_keyword: "root-Passwort", mode: "standard", language: "de", target_words: 600, image: false, derivatives: [] }, null);
+    const plan = planOutlineByRules(de, 600, []);
+    const conclusion = plan.sections.find((x) => x.role === "conclusion")!;
+    const passage = (id: string, quote: string): Evidence => ({ id, url: `https://doc.example/${id}`, title: "Das root-Passwort", heading: "Das root-Passwort sichern", quote, fetched_at: "", origin: "brand" });
+    const pool = [
+      passage("e1", "Richten Sie für das root-Passwort eine starke Passphrase ein, die niemand erraten kann. Das root-Passwort schützt das ganze System vor fremdem Zugriff."),
+      passage("e2", "Ändern Sie das root-Passwort regelmäßig mit dem Befehl passwd. Ein kompromittiertes root-Passwort öffnet jedes Konto auf dem System."),
+    ];
+    const section = composeSectionFromEvidence({ brief: de, outline: plan, section: { ...conclusion, budget: 120 }, earlier: [], evidence: pool }, indexPool(pool, "de"));
+    const openings = section.paragraphs.map((p) => p.sentences[0]);
+    expect(openings.some((x) => isStep(x.text, "de"))).toBe(true);
+    for (const x of openings.filter((o) => isStep(o.text, "de"))) expect([x.text, x.lead]).toEqual([x.text, undefined]);
+    expect(isStep("Créez un environnement isolé (« chroot ») et faites-y tourner la dernière version.", "fr")).toBe(true);
+    expect(isStep("Chez Debian, les paquets sont signés.", "fr")).toBe(false);
+    expect(isStep("Wenn Sie das root-Passwort kennen, können Sie jeden Befehl ausführen.", "de")).toBe(false);
   });
 });
 

@@ -188,6 +188,11 @@ export function dependsOnPrevious(sentence: string, lang: string): boolean {
   return !rules.anaphoraOpensOnly && words.some((w) => rules.anaphora.has(w));
 }
 
+/** A step the reader is told to take, in languages whose imperative has a form of its own (`SentenceRules.imperative`). */
+export function isStep(sentence: string, lang: string): boolean {
+  return rulesOf(lang).imperative?.test(sentence.trim()) ?? false;
+}
+
 /** Units per evidence item, kept across stages (draft, edit, seo read the same pool), oldest dropped first. */
 const UNIT_CACHE_SIZE = 1000;
 const unitCache = new Map<string, readonly EvidenceUnit[]>();

@@ -129,6 +129,13 @@ export interface SentenceRules {
    */
   afterSteps: RegExp;
   /**
+   * A step: the sentence tells the reader to do something ("Editieren Sie "/etc/passwd" …", « Créez un
+   * environnement isolé … »). The writer puts no connective or conclusion lead before it: "Darüber hinaus
+   * gilt: Editieren Sie …" and "Kurz gesagt: Richten Sie einen LDAP-Server ein" read wrong. None where the
+   * imperative has no form of its own to tell it by (English, Spanish).
+   */
+  imperative?: RegExp;
+  /**
    * Pointers into the source document: "(see apt_preferences(5) and Section 2.7.3, “Tweaking candidate version”)",
    * "(Section 10.2.3, “Personal backup”)", "(consulte Capítulo 5, Configuración de red)", or a list of manual
    * pages "(ip(8), …)". They mean nothing in the customer's article, which has no sections of that numbering.

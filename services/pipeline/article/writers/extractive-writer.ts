@@ -3,7 +3,7 @@ import { wordsOf } from "../../../../shared/text/segment";
 import { tokenize } from "../../../../shared/text/tokenize";
 import { isStopword } from "../../../../shared/text/stopwords";
 import { nearDuplicate, termSet } from "../evidence/similarity";
-import { unitsOfEvidence, type EvidenceUnit } from "../evidence/units";
+import { isStep, unitsOfEvidence, type EvidenceUnit } from "../evidence/units";
 import { languagePack } from "../language/phrases";
 import { relevanceModel, type RelevanceModel } from "../relevance";
 import type { SectionWriteInput, SectionWriter, WrittenSection } from "./section-writer";
@@ -222,14 +222,16 @@ function arrangeParagraphs(groups: readonly ChosenGroup[], input: SectionWriteIn
   const related = (before: ArticleParagraph, opening: ArticleSentence) => sharesSubject(before, opening, input);
   let connectives = 0;
   paragraphs.forEach((paragraph, i) => {
+    const first = paragraph.sentences[0];
+    // A step is told, not concluded or added to: "Kurz gesagt: Richten Sie …" reads wrong.
+    if (isStep(first.text, brief.language)) return;
     let lead: string | undefined;
     if (section.role === "conclusion" && i === 0) lead = pack.conclusionLead;
-    else if (i >= 1 && connectives < 1 && related(paragraphs[i - 1], paragraph.sentences[0])) {
+    else if (i >= 1 && connectives < 1 && related(paragraphs[i - 1], first)) {
       lead = pack.connectives[(seed + i) % pack.connectives.length];
       connectives++;
     }
     if (!lead) return;
-    const first = paragraph.sentences[0];
     if (!pack.lowercaseAfterConnective) first.lead = lead;
     // A sentence opening with a name keeps its capital, and then reads wrong after a comma: it gets no connective.
     else if (startsWithCommonWord(first.text, brief.language, index)) Object.assign(first, { lead, lowercase: true });
