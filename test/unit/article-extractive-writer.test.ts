@@ -68,24 +68,37 @@ describe("the extractive writer", () => {
   });
 });
 
-describe("connectives before a step", () => {
-  // Read in the German password article: "Darüber hinaus gilt: Editieren Sie …", "Kurz gesagt: Richten Sie … ein".
-  it("are never put before a sentence telling the reader to do something", () => {
-    const de = decideBriefByRules({ topic: "Das root-Passwort sichern", target_keyword: "root-Passwort", mode: "standard", language: "de", target_words: 600, image: false, derivatives: [] }, null);
-    const plan = planOutlineByRules(de, 600, []);
-    const conclusion = plan.sections.find((x) => x.role === "conclusion")!;
-    const passage = (id: string, quote: string): Evidence => ({ id, url: `https://doc.example/${id}`, title: "Das root-Passwort", heading: "Das root-Passwort sichern", quote, fetched_at: "", origin: "brand" });
-    const pool = [
-      passage("e1", "Richten Sie für das root-Passwort eine starke Passphrase ein, die niemand erraten kann. Das root-Passwort schützt das ganze System vor fremdem Zugriff."),
-      passage("e2", "Ändern Sie das root-Passwort regelmäßig mit dem Befehl passwd. Ein kompromittiertes root-Passwort öffnet jedes Konto auf dem System."),
-    ];
-    const section = composeSectionFromEvidence({ brief: de, outline: plan, section: { ...conclusion, budget: 120 }, earlier: [], evidence: pool }, indexPool(pool, "de"));
-    const openings = section.paragraphs.map((p) => p.sentences[0]);
-    expect(openings.some((x) => isStep(x.text, "de"))).toBe(true);
-    for (const x of openings.filter((o) => isStep(o.text, "de"))) expect([x.text, x.lead]).toEqual([x.text, undefined]);
+describe("connectives before a step, and the conclusion", () => {
+  const de = decideBriefByRules({ topic: "Das root-Passwort sichern", target_keyword: "root-Passwort", mode: "standard", language: "de", target_words: 600, image: false, derivatives: [] }, null);
+  const plan = planOutlineByRules(de, 600, []);
+  const passage = (id: string, quote: string): Evidence => ({ id, url: `https://doc.example/${id}`, title: "Das root-Passwort", heading: "Das root-Passwort sichern", quote, fetched_at: "", origin: "brand" });
+  // Two passages that share a word beyond the topic's ("Passphrase"): the second paragraph would take a connective.
+  const pool = [
+    passage("e1", "Das root-Passwort schützt das ganze System vor fremdem Zugriff. Eine starke Passphrase für das root-Passwort kann niemand erraten."),
+    passage("e2", "Ändern Sie die Passphrase für das root-Passwort regelmäßig mit dem Befehl passwd. Ein kompromittiertes root-Passwort öffnet jedes Konto auf dem System."),
+    passage("e3", "Das root-Passwort steht verschlüsselt in der Datei /etc/shadow und nicht mehr in /etc/passwd. Nur das root-Konto darf die Datei /etc/shadow lesen."),
+  ];
+  const write = (role: "body" | "conclusion") => {
+    const planned = plan.sections.find((x) => x.role === role)!;
+    return composeSectionFromEvidence({ brief: de, outline: plan, section: { ...planned, budget: 200 }, earlier: [], evidence: pool }, indexPool(pool, "de"));
+  };
+
+  // Read in the German password article: "Darüber hinaus gilt: Editieren Sie …".
+  it("puts no connective before a sentence telling the reader to do something", () => {
+    const openings = write("body").paragraphs.map((p) => p.sentences[0]);
+    const steps = openings.filter((o) => isStep(o.text, "de"));
+    expect(steps.length).toBeGreaterThan(0);
+    for (const x of steps) expect([x.text, x.lead]).toEqual([x.text, undefined]);
     expect(isStep("Créez un environnement isolé (« chroot ») et faites-y tourner la dernière version.", "fr")).toBe(true);
     expect(isStep("Chez Debian, les paquets sont signés.", "fr")).toBe(false);
     expect(isStep("Wenn Sie das root-Passwort kennen, können Sie jeden Befehl ausführen.", "de")).toBe(false);
+  });
+
+  // Read in bench articles: "In short, the "deb" line defines for the binary packages.", "Kurz gesagt: Debian nutzt …".
+  it("opens the conclusion with the quote itself, never 'In short'", () => {
+    const conclusion = write("conclusion");
+    expect(conclusion.paragraphs.length).toBeGreaterThan(0);
+    expect(conclusion.paragraphs[0].sentences[0].lead).toBeUndefined();
   });
 });
 

@@ -88,7 +88,6 @@ export const GERMAN: LanguageProfile = {
     knowledgeBaseLabel: "Wissensbasis der Marke",
     // German puts the verb second after an adverb ("Zudem ist …"): a colon keeps the quoted sentence intact.
     connectives: ["Zudem gilt: ", "Darüber hinaus gilt: ", "Außerdem: "],
-    conclusionLead: "Kurz gesagt: ",
     lowercaseAfterConnective: false,
     overviewHeading: "{K}: ein Überblick",
     bodyHeadings: {

@@ -60,7 +60,6 @@ export const ENGLISH: LanguageProfile = {
     sourcesHeading: "Sources",
     knowledgeBaseLabel: "brand knowledge base",
     connectives: ["In addition, ", "On top of this, "],
-    conclusionLead: "In short, ",
     lowercaseAfterConnective: true,
     overviewHeading: "{K}: an overview",
     bodyHeadings: {

@@ -87,7 +87,6 @@ export const SPANISH: LanguageProfile = {
     sourcesHeading: "Fuentes",
     knowledgeBaseLabel: "base de conocimiento de la marca",
     connectives: ["Además, ", "Por otra parte, ", "También conviene saber que "],
-    conclusionLead: "En resumen, ",
     lowercaseAfterConnective: true,
     overviewHeading: "{K}: una visión general",
     bodyHeadings: {

@@ -80,7 +80,6 @@ export const FRENCH: LanguageProfile = {
     sourcesHeading: "Sources",
     knowledgeBaseLabel: "base de connaissances de la marque",
     connectives: ["De plus, ", "Par ailleurs, ", "En outre, ", "À noter également : "],
-    conclusionLead: "En résumé, ",
     lowercaseAfterConnective: true,
     overviewHeading: "{K} : vue d'ensemble",
     bodyHeadings: {

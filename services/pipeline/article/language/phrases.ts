@@ -16,8 +16,6 @@ export interface LanguagePack {
   knowledgeBaseLabel: string;
   /** Added before the first sentence of a paragraph that is not the first of its section. */
   connectives: string[];
-  /** Added before the first sentence of the conclusion. */
-  conclusionLead: string;
   /** Whether the sentence after a connective starts in lower case when its first word is a function word. */
   lowercaseAfterConnective: boolean;
   /** The first body heading: it carries the keyword (SEO) and opens the subject. */

@@ -130,8 +130,8 @@ export interface SentenceRules {
   afterSteps: RegExp;
   /**
    * A step: the sentence tells the reader to do something ("Editieren Sie "/etc/passwd" …", « Créez un
-   * environnement isolé … »). The writer puts no connective or conclusion lead before it: "Darüber hinaus
-   * gilt: Editieren Sie …" and "Kurz gesagt: Richten Sie einen LDAP-Server ein" read wrong. None where the
+   * environnement isolé … »). The writer puts no connective before it: "Darüber hinaus gilt: Editieren Sie …"
+   * reads wrong. None where the
    * imperative has no form of its own to tell it by (English, Spanish).
    */
   imperative?: RegExp;

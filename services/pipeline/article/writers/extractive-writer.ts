@@ -217,21 +217,18 @@ function arrangeParagraphs(groups: readonly ChosenGroup[], input: SectionWriteIn
   }
   const pack = languagePack(brief.language);
   const seed = section.key.length + section.budget;
-  // A connective joins two paragraphs that talk about the same thing (`sharesSubject`). At most one per
-  // section, besides the conclusion's lead.
+  // A connective joins two paragraphs that talk about the same thing (`sharesSubject`). At most one per section.
   const related = (before: ArticleParagraph, opening: ArticleSentence) => sharesSubject(before, opening, input);
   let connectives = 0;
   paragraphs.forEach((paragraph, i) => {
     const first = paragraph.sentences[0];
-    // A step is told, not concluded or added to: "Kurz gesagt: Richten Sie …" reads wrong.
+    // A step is told, not added to: "Darüber hinaus gilt: Editieren Sie …" reads wrong.
     if (isStep(first.text, brief.language)) return;
-    let lead: string | undefined;
-    if (section.role === "conclusion" && i === 0) lead = pack.conclusionLead;
-    else if (i >= 1 && connectives < 1 && related(paragraphs[i - 1], first)) {
-      lead = pack.connectives[(seed + i) % pack.connectives.length];
-      connectives++;
-    }
-    if (!lead) return;
+    // No "In short, …" before the conclusion's first quote: a quoted sentence is no summary of the article ("In
+    // short, the "deb" line defines for the binary packages.", "Kurz gesagt: Debian nutzt "/etc/pam_ldap.conf" …").
+    if (i < 1 || connectives >= 1 || !related(paragraphs[i - 1], first)) return;
+    const lead = pack.connectives[(seed + i) % pack.connectives.length];
+    connectives++;
     if (!pack.lowercaseAfterConnective) first.lead = lead;
     // A sentence opening with a name keeps its capital, and then reads wrong after a comma: it gets no connective.
     else if (startsWithCommonWord(first.text, brief.language, index)) Object.assign(first, { lead, lowercase: true });
