@@ -168,11 +168,16 @@ describe("sentences that lean on the one before", () => {
       "de",
     );
     expect(steps.map((u) => u.sentences.length)).toEqual([1, 2]);
-    // Sentences of the manuals' tutorials (ch01), the same in four languages.
+    // Opening a sentence, "now" ties it to the one before: sentences of the manuals' tutorials (ch01).
     expect(dependsOnPrevious("Now you are in the shell.", "en")).toBe(true);
-    expect(dependsOnPrevious("Vous avez maintenant une certaine sensation sur la manière d’utiliser un système Debian.", "fr")).toBe(true);
+    expect(dependsOnPrevious("Maintenant, « la » fonctionnera comme un raccourci pour « ls -la ».", "fr")).toBe(true);
     expect(dependsOnPrevious("Jetzt sind Sie in der Shell.", "de")).toBe(true);
     expect(dependsOnPrevious("Ahora ya tiene una idea de como utilizar un sistema Debian.", "es")).toBe(true);
+    // Inside a sentence and after no step, "now" is news: a customer story's result, a change in the system.
+    expect(dependsOnPrevious("Month-end close now takes two days instead of ten.", "en")).toBe(false);
+    expect(dependsOnPrevious("The graphics and input devices are now configured by the kernel with DRM, KMS, and udev.", "en")).toBe(false);
+    const news = unitsOfEvidence(evidence("n2", "Ledgerly imports bank feeds from 40 banks. Month-end close now takes two days instead of ten.", "Customer story"), "en");
+    expect(news.map((u) => u.sentences.length)).toEqual([1, 1]);
     // A word containing it is not it.
     expect(dependsOnPrevious("Nowhere else does the installer keep its logs.", "en")).toBe(false);
   });

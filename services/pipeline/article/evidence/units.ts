@@ -160,7 +160,7 @@ export function sendsElsewhere(sentence: string, lang: string): boolean {
 export function dependencyOf(sentence: string, lang: string): "pronoun" | "link" | null {
   if (!dependsOnPrevious(sentence, lang)) return null;
   const base = baseLanguage(lang);
-  return opensWithConnective(openingOf(sentence), base) || doesIt(sentence, base) || rulesOf(base).afterSteps.test(sentence) ? "link" : "pronoun";
+  return opensWithConnective(openingOf(sentence), base) || doesIt(sentence, base) || opensAfterSteps(sentence, base) ? "link" : "pronoun";
 }
 
 /** The sentence lower-cased from its first word on (opening quotes, brackets and ¿ ¡ left out). */
@@ -168,12 +168,22 @@ const openingOf = (sentence: string) => sentence.trim().replace(/^[¿¡"“„«
 const opensWithConnective = (opening: string, base: string) => rulesOf(base).connectiveOpeners.test(opening);
 const doesIt = (sentence: string, base: string) => rulesOf(base).doingIt?.test(sentence) ?? false;
 
+/**
+ * "Now …" opening a sentence ("Now you are in the shell.", « Maintenant, « la » fonctionnera … »): it says what
+ * the steps before it did. Inside a sentence "now" is as often news ("Month-end close now takes two days"), and
+ * ties the sentence to the one before only after a step (`splitIntoUnits`).
+ */
+function opensAfterSteps(sentence: string, base: string): boolean {
+  const first = wordsOf(sentence, base)[0];
+  return first !== undefined && rulesOf(base).afterSteps.test(first);
+}
+
 /** A sentence that only makes sense after the one before it: it opens with a pointer word or a connective, or uses a pronoun anywhere. */
 export function dependsOnPrevious(sentence: string, lang: string): boolean {
   const base = baseLanguage(lang);
   // A sentence in parentheses is an aside to the one before; "do this" points back as a pronoun does.
   if (/^\(.*\)[.!]?$/.test(sentence.trim()) || /\b(do|does|did|doing|done) (this|that)\b/i.test(sentence) || doesIt(sentence, base)) return true;
-  if (rulesOf(base).afterSteps.test(sentence)) return true;
+  if (opensAfterSteps(sentence, base)) return true;
   const words = wordsOf(sentence, lang).map((w) => w.toLowerCase());
   if (!words.length) return false;
   if (rulesOf(base).dependentOpeners.has(words[0])) return true;
@@ -252,7 +262,10 @@ function splitIntoUnits(evidence: Evidence, lang: string): EvidenceUnit[] {
     current = null;
   };
   sentences.forEach((sentence, i) => {
-    const dependency = dependencyOf(sentence, lang);
+    // The result of the step before it ("Editieren Sie "/etc/passwd" … . Die root-Shell des Systems ist jetzt ohne
+    // Passwort zugänglich.") goes with that step, or goes.
+    const afterStep = i > 0 && isStep(sentences[i - 1], lang) && rulesOf(lang).afterSteps.test(sentence);
+    const dependency = afterStep ? "pronoun" : dependencyOf(sentence, lang);
     // A dependent sentence joins the unit before it, unless it opens the quote (its antecedent was cut off).
     // A linked one ("Equally, …", « si vous le faites ») must also share a content term with it: otherwise it
     // adds something about another subject, and goes ("Proporciona la oportunidad de eliminar la basura …" +
