@@ -168,6 +168,12 @@ describe("sentences that lean on the one before", () => {
       "de",
     );
     expect(steps.map((u) => u.sentences.length)).toEqual([1, 2]);
+    // The same step in English, read in the English accounts article, whose opening and meta description it was.
+    const english = unitsOfEvidence(
+      evidence("n3", "Mount the root partition with read/write access. Edit \"/etc/passwd\" and make the second entry for the root account empty. The root shell of the system is now accessible without password.", "Securing the root password"),
+      "en",
+    );
+    expect(english.map((u) => u.sentences.length)).toEqual([1, 2]);
     // Opening a sentence, "now" ties it to the one before: sentences of the manuals' tutorials (ch01).
     expect(dependsOnPrevious("Now you are in the shell.", "en")).toBe(true);
     expect(dependsOnPrevious("Maintenant, « la » fonctionnera comme un raccourci pour « ls -la ».", "fr")).toBe(true);

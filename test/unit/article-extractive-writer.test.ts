@@ -91,6 +91,9 @@ describe("connectives before a step, and the conclusion", () => {
     for (const x of steps) expect([x.text, x.lead]).toEqual([x.text, undefined]);
     expect(isStep("Créez un environnement isolé (« chroot ») et faites-y tourner la dernière version.", "fr")).toBe(true);
     expect(isStep("Chez Debian, les paquets sont signés.", "fr")).toBe(false);
+    expect(isStep("Edit \"/etc/passwd\" and make the second entry for the root account empty.", "en")).toBe(true);
+    expect(isStep("Install the sudo package and enable it by setting options in \"/etc/sudoers\".", "en")).toBe(true);
+    for (const statement of ["After the installation, the first user account is created.", "Using the iproute2 commands, you can configure every interface.", "Users the administrator trusts get sudo."]) expect([statement, isStep(statement, "en")]).toEqual([statement, false]);
     expect(isStep("Wenn Sie das root-Passwort kennen, können Sie jeden Befehl ausführen.", "de")).toBe(false);
   });
 

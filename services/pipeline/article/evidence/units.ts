@@ -200,7 +200,7 @@ export function dependsOnPrevious(sentence: string, lang: string): boolean {
 
 /** A step the reader is told to take, in languages whose imperative has a form of its own (`SentenceRules.imperative`). */
 export function isStep(sentence: string, lang: string): boolean {
-  return rulesOf(lang).imperative?.test(sentence.trim()) ?? false;
+  return rulesOf(lang).imperative?.(sentence.trim()) ?? false;
 }
 
 /** Units per evidence item, kept across stages (draft, edit, seo read the same pool), oldest dropped first. */

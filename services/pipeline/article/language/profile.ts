@@ -131,11 +131,12 @@ export interface SentenceRules {
   afterSteps: RegExp;
   /**
    * A step: the sentence tells the reader to do something ("Editieren Sie "/etc/passwd" …", « Créez un
-   * environnement isolé … »). The writer puts no connective before it: "Darüber hinaus gilt: Editieren Sie …"
-   * reads wrong. None where the
-   * imperative has no form of its own to tell it by (English, Spanish).
+   * environnement isolé … », "Edit "/etc/passwd" and make …"). The writer puts no connective before it
+   * ("Darüber hinaus gilt: Editieren Sie …" reads wrong), and a "now" sentence after it is its result ("The root
+   * shell of the system is now accessible without password."), which goes with it. None where the imperative has
+   * no form to tell it by (Spanish: "Instale" is also a third person).
    */
-  imperative?: RegExp;
+  imperative?: (sentence: string) => boolean;
   /**
    * Pointers into the source document: "(see apt_preferences(5) and Section 2.7.3, “Tweaking candidate version”)",
    * "(Section 10.2.3, “Personal backup”)", "(consulte Capítulo 5, Configuración de red)", or a list of manual
