@@ -174,6 +174,12 @@ describe("sentences that lean on the one before", () => {
       "en",
     );
     expect(english.map((u) => u.sentences.length)).toEqual([1, 2]);
+    // As the manual has it, after a step too short to quote ("Reboot system."): the result goes with it, unquoted.
+    const manual = unitsOfEvidence(
+      evidence("n4", "Edit \"/etc/passwd\" and make the second entry for the root account empty. Reboot system. The root shell of the system is now accessible without password.", "Securing the root password"),
+      "en",
+    );
+    expect(manual.flatMap((u) => u.sentences)).toEqual(["Edit \"/etc/passwd\" and make the second entry for the root account empty."]);
     // Opening a sentence, "now" ties it to the one before: sentences of the manuals' tutorials (ch01).
     expect(dependsOnPrevious("Now you are in the shell.", "en")).toBe(true);
     expect(dependsOnPrevious("Maintenant, « la » fonctionnera comme un raccourci pour « ls -la ».", "fr")).toBe(true);

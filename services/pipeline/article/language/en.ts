@@ -11,11 +11,12 @@ const NOT_IMPERATIVES = new Set(["although", "since", "despite", "sometimes", "g
 /**
  * An English imperative has no form of its own, so its place tells: a capitalised word that is no function word,
  * gerund, participle, adverb or plural ("Edit", "Install", "Mount"; not "After", "Using", "Users"), followed by
- * what opens its object ("the", "your", a quoted path). Over the English manual this finds 82 sentences, about
- * one in ten a noun or a name ("Aptitude", "Microsoft"); such a miss only costs a paragraph its connective.
+ * what opens its object ("the", "your", a quoted path). Over the English manual this finds 82 usable sentences,
+ * about one in ten a noun or a name ("Aptitude", "Microsoft"); such a miss only costs a paragraph its connective.
  */
 function tellsToDo(sentence: string): boolean {
-  const m = /^(\p{Lu}\p{Ll}+) (?:the|a|an|your|its|their|this|these|that|those|all|each|every|["“/~.-])/u.exec(sentence);
+  // …or a two-word step of a numbered procedure ("Reboot system.", "Press Enter.").
+  const m = /^(\p{Lu}\p{Ll}+) (?:the|a|an|your|its|their|this|these|that|those|all|each|every|["“/~.-]|[\p{L}-]+\.$)/u.exec(sentence);
   if (!m) return false;
   const word = m[1].toLowerCase();
   return !isStopword(word, "en") && !NOT_IMPERATIVES.has(word) && !/(ing|ed|ly)$/.test(word) && !/[^s]s$/.test(word);
