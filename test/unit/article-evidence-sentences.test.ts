@@ -190,6 +190,9 @@ describe("sentences that lean on the one before", () => {
     expect(dependsOnPrevious("The graphics and input devices are now configured by the kernel with DRM, KMS, and udev.", "en")).toBe(false);
     const news = unitsOfEvidence(evidence("n2", "Ledgerly imports bank feeds from 40 banks. Month-end close now takes two days instead of ten.", "Customer story"), "en");
     expect(news.map((u) => u.sentences.length)).toEqual([1, 1]);
+    // Opening a quote, a "now" sentence may be a step's result whose step was cut off: it is not quoted.
+    const cut = unitsOfEvidence(evidence("n5", "The root shell of the system is now accessible without password. Anyone with root shell access can reset every password on the system.", "Securing the root password"), "en");
+    expect(cut.flatMap((u) => u.sentences)).toEqual(["Anyone with root shell access can reset every password on the system."]);
     // A word containing it is not it.
     expect(dependsOnPrevious("Nowhere else does the installer keep its logs.", "en")).toBe(false);
   });

@@ -137,5 +137,9 @@ describe("brand evidence", () => {
     expect(quote.length).toBeLessThanOrEqual(MAX_QUOTE_CHARS);
     expect(quote).toContain("The Enterprise plan includes single sign-on through SAML.");
     expect(long).toContain(quote);
+    // A quote never opens on a sentence that leans on the one it would leave out ("It …").
+    const leaning = `${"Filler sentence about nothing in particular here. ".repeat(30)}The Enterprise plan adds an audit log. It includes single sign-on through SAML. ${"More filler text that says little. ".repeat(30)}`;
+    const kept = boundedQuote(leaning, "It includes single sign-on through SAML", "en");
+    expect(kept).toContain("The Enterprise plan adds an audit log. It includes single sign-on through SAML.");
   });
 });

@@ -3,6 +3,7 @@ import type { RetrievedChunk } from "../../../../shared/schemas/brand";
 import { Bm25Index } from "../../../../shared/text/bm25";
 import type { ExtractedDocument } from "../../../../shared/text/document";
 import { splitSentences } from "../../../../shared/text/segment";
+import { leansOn } from "./units";
 import type { Evidence } from "../types";
 
 /**
@@ -21,7 +22,8 @@ export type EvidenceDraft = Omit<Evidence, "id">;
 
 /**
  * The best run of whole sentences of `text` within `maxChars`, ranked by the query's terms: a quote stays
- * verbatim (sentences are never cut), and of a long chunk the part that answers the query is kept.
+ * verbatim (sentences are never cut), and of a long chunk the part that answers the query is kept, never
+ * opening on a sentence that leans on the one it would leave out.
  */
 export function boundedQuote(text: string, query: string, lang: string, maxChars = MAX_QUOTE_CHARS): string {
   const trimmed = text.trim();
@@ -32,6 +34,9 @@ export function boundedQuote(text: string, query: string, lang: string, maxChars
   const join = (from: number, to: number) => sentences.slice(from, to + 1).map((s, i, all) => s.text + (i === all.length - 1 ? "" : s.endsParagraph ? "\n" : " ")).join("");
   const windows: { start: number; end: number; text: string }[] = [];
   for (let start = 0; start < sentences.length; start++) {
+    // A quote never opens on a sentence that leans on the one before ("It …", the result of a step): cut off
+    // from it, it would be dropped, or read wrong.
+    if (start > 0 && leansOn(sentences[start].text, sentences[start - 1].text, lang)) continue;
     let end = start;
     let length = sentences[start].text.length;
     while (end + 1 < sentences.length && length + 1 + sentences[end + 1].text.length <= maxChars) length += 1 + sentences[++end].text.length;

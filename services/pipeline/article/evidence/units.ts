@@ -198,6 +198,17 @@ export function dependsOnPrevious(sentence: string, lang: string): boolean {
   return !rules.anaphoraOpensOnly && words.some((w) => rules.anaphora.has(w));
 }
 
+/**
+ * How a sentence leans on the one before it in its quote (`previous`; undefined when it opens the quote): as
+ * `dependencyOf` says, or, when it says "now", as the result of a step: after a step, or at the opening of a
+ * quote, where the step may have been cut off ("Editieren Sie "/etc/passwd" … . Die root-Shell des Systems ist
+ * jetzt ohne Passwort zugänglich.").
+ */
+export function leansOn(sentence: string, previous: string | undefined, lang: string): "pronoun" | "link" | null {
+  const afterStep = (previous === undefined || isStep(previous, lang)) && rulesOf(lang).afterSteps.test(sentence);
+  return afterStep ? "pronoun" : dependencyOf(sentence, lang);
+}
+
 /** A step the reader is told to take, in languages whose imperative has a form of its own (`SentenceRules.imperative`). */
 export function isStep(sentence: string, lang: string): boolean {
   return rulesOf(lang).imperative?.(sentence.trim()) ?? false;
@@ -262,10 +273,7 @@ function splitIntoUnits(evidence: Evidence, lang: string): EvidenceUnit[] {
     current = null;
   };
   sentences.forEach((sentence, i) => {
-    // The result of the step before it ("Editieren Sie "/etc/passwd" … . Die root-Shell des Systems ist jetzt ohne
-    // Passwort zugänglich.") goes with that step, or goes.
-    const afterStep = i > 0 && isStep(sentences[i - 1], lang) && rulesOf(lang).afterSteps.test(sentence);
-    const dependency = afterStep ? "pronoun" : dependencyOf(sentence, lang);
+    const dependency = leansOn(sentence, i > 0 ? sentences[i - 1] : undefined, lang);
     // A dependent sentence joins the unit before it, unless it opens the quote (its antecedent was cut off).
     // A linked one ("Equally, …", « si vous le faites ») must also share a content term with it: otherwise it
     // adds something about another subject, and goes ("Proporciona la oportunidad de eliminar la basura …" +
