@@ -197,6 +197,13 @@ describe("sentences that lean on the one before", () => {
     expect(dependsOnPrevious("Nowhere else does the installer keep its logs.", "en")).toBe(false);
   });
 
+  it("leans a sentence that ends on its contrast ('…, though.', '… instead.') on the one before (read in the English accounts article's meta description)", () => {
+    expect(dependsOnPrevious("You always need password to boot the system, though.", "en")).toBe(true);
+    expect(dependsOnPrevious("Under systemd, the network may be configured in /etc/systemd/network/ instead.", "en")).toBe(true);
+    expect(dependsOnPrevious("The key file unlocks the disk instead of a password.", "en")).toBe(false);
+    expect(dependsOnPrevious("Even though the disk is encrypted, the boot partition is not.", "en")).toBe(false);
+  });
+
   it("treats a main clause led by a demonstrative after an opening clause as dependent", () => {
     expect(dependsOnPrevious("À moins que vous ne sachiez exactement ce que vous faites, ce ne sont que d’énormes quantités de données inutiles.", "fr")).toBe(true);
     expect(dependsOnPrevious("Si vous voulez savoir ce que fait apt, consultez le journal.", "fr")).toBe(false);
