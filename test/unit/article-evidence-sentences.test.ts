@@ -197,9 +197,10 @@ describe("sentences that lean on the one before", () => {
     expect(dependsOnPrevious("Nowhere else does the installer keep its logs.", "en")).toBe(false);
   });
 
-  it("leans a sentence that ends on its contrast ('…, though.', '… instead.') on the one before (read in the English accounts article's meta description)", () => {
+  it("leans a sentence that ends on its contrast ('…, though.') on the one before (read in the English accounts article's meta description)", () => {
     expect(dependsOnPrevious("You always need password to boot the system, though.", "en")).toBe(true);
-    expect(dependsOnPrevious("Under systemd, the network may be configured in /etc/systemd/network/ instead.", "en")).toBe(true);
+    // "Instead" at the end often carries its own contrast (a fact of the composting list).
+    expect(dependsOnPrevious("Tea bags made with plastic mesh do not break down and should go in the bin instead.", "en")).toBe(false);
     expect(dependsOnPrevious("The key file unlocks the disk instead of a password.", "en")).toBe(false);
     expect(dependsOnPrevious("Even though the disk is encrypted, the boot partition is not.", "en")).toBe(false);
   });

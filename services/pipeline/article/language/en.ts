@@ -67,10 +67,10 @@ export const ENGLISH: LanguageProfile = {
     instructionLabel: /\bto \p{L}/u,
     notInfinitives: new Set(["nothing", "everything", "something", "anything", "during", "string", "thing", "spring", "king", "according", "regarding", "concerning", "following"]),
     imperative: tellsToDo,
-    // A contrast or an alternative said at the end: "You always need password to boot the system, though.",
-    // "Under systemd, the network may be configured in /etc/systemd/network/ instead." (what it stands against is
-    // the sentence before; these are all three such sentences of the English manual).
-    leansBack: (sentence) => /(,\s*though|\sinstead)\.$/i.test(sentence.trim()),
+    // A contrast said at the end: "You always need password to boot the system, though." (what it stands against
+    // is the sentence before). Not "… instead.": "Tea bags made with plastic mesh … should go in the bin instead."
+    // carries its own contrast.
+    leansBack: (sentence) => /,\s*though\.$/i.test(sentence.trim()),
     afterSteps: /\bnow\b/i,
     connectiveOpeners: /^(however|also|equally|likewise|similarly|otherwise|moreover|furthermore|additionally|in addition|what is more|besides|therefore|hence|thus|consequently|as a result|instead|nevertheless|nonetheless|still|yet|again|on the other hand|in contrast|by contrast|conversely|in that case|for this reason|for that reason|even so|then|but)(?![\p{L}\p{N}])/u,
     clausePointers: /^(this|these|those)(?![\p{L}\p{N}])/u,
