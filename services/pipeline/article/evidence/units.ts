@@ -93,19 +93,17 @@ export function isLabelledItem(sentence: string, lang: string): boolean {
 }
 
 export function isHeadingLike(sentence: string, lang: string): boolean {
-  const base = baseLanguage(lang);
+  const rules = rulesOf(lang);
   const words = wordsOf(sentence, lang);
   if (!words.length || words.length > HEADING_LIKE_MAX_WORDS) return false;
-  const finite = rulesOf(base).finite;
   // What the parentheses hold is an aside: "Faire la sauvegarde (… ce qui est …)." is still a label; a sentence
   // wholly in parentheses is judged by what it holds.
   const trimmed = sentence.trim();
   const main = /^\(.*\)[.!]?$/.test(trimmed) ? trimmed.slice(1) : trimmed.replace(/\([^)]*\)/g, " ");
-  const last = rulesOf(base).infinitiveLastLine;
-  if (last) return last(words, main);
-  const opener = rulesOf(base).infinitiveOpener;
-  if (!opener || !opener.test(words[0]) || rulesOf(base).notInfinitives.has(words[0].toLowerCase())) return false;
-  return !finite.test(main);
+  if (rules.infinitiveLastLine) return rules.infinitiveLastLine(words, main);
+  const opener = rules.infinitiveOpener;
+  if (!opener || !opener.test(words[0]) || rules.notInfinitives.has(words[0].toLowerCase())) return false;
+  return !rules.finite.test(main);
 }
 
 /**
@@ -135,22 +133,14 @@ export function looksLikeCode(sentence: string): boolean {
   return technical >= 3 || technical / tokens.length > 0.2;
 }
 
-
 export function isBoilerplate(sentence: string, lang: string): boolean {
   return rulesOf(lang).boilerplate.test(sentence) || rulesOf("en").boilerplate.test(sentence) || sendsElsewhere(sentence, lang);
 }
-
 
 export function sendsElsewhere(sentence: string, lang: string): boolean {
   const rules = rulesOf(lang);
   return rules.sendsTo.test(sentence) && (MAN_PAGE.test(sentence) || /\/usr\/share\/doc\b/.test(sentence) || rules.documentation.test(sentence));
 }
-
-
-
-
-
-
 
 /**
  * How a sentence leans on the one before: "pronoun" (it names what came before: "It works offline…", "This
@@ -181,19 +171,18 @@ function opensAfterSteps(sentence: string, base: string): boolean {
 /** A sentence that only makes sense after the one before it: it opens with a pointer word or a connective, or uses a pronoun anywhere. */
 export function dependsOnPrevious(sentence: string, lang: string): boolean {
   const base = baseLanguage(lang);
+  const rules = rulesOf(base);
   // A sentence in parentheses is an aside to the one before; "do this" points back as a pronoun does.
   if (/^\(.*\)[.!]?$/.test(sentence.trim()) || /\b(do|does|did|doing|done) (this|that)\b/i.test(sentence) || doesIt(sentence, base)) return true;
   if (opensAfterSteps(sentence, base)) return true;
   const words = wordsOf(sentence, lang).map((w) => w.toLowerCase());
   if (!words.length) return false;
-  if (rulesOf(base).dependentOpeners.has(words[0])) return true;
+  if (rules.dependentOpeners.has(words[0])) return true;
   const lower = openingOf(sentence);
   if (opensWithConnective(lower, base)) return true;
   const comma = lower.indexOf(", ");
-  if (comma > 0 && rulesOf(base).clausePointers.test(lower.slice(comma + 2))) return true;
-  if (rulesOf(base).antecedent.test(sentence)) return true;
-  const rules = rulesOf(base);
-  if (rules.leansBack?.(sentence)) return true;
+  if (comma > 0 && rules.clausePointers.test(lower.slice(comma + 2))) return true;
+  if (rules.antecedent.test(sentence) || rules.leansBack?.(sentence)) return true;
   // A pronoun as the first word was handled above (`dependentOpeners`); elsewhere in the sentence it points back too, unless the language says otherwise.
   return !rules.anaphoraOpensOnly && words.some((w) => rules.anaphora.has(w));
 }
