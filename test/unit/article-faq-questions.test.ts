@@ -12,6 +12,11 @@ const asked = (lang: string, sentence: string) =>
     })
     .filter(Boolean);
 
+/** Each sentence, in its language, asks exactly these questions. */
+const questionsFor = (cases: [lang: string, sentence: string, questions: string[]][]) => {
+  for (const [lang, sentence, questions] of cases) expect([sentence, asked(lang, sentence)]).toEqual([sentence, questions]);
+};
+
 const unit = (text: string): EvidenceUnit => ({ key: "e#0", evidenceId: "e", heading: "", position: 0, sentences: [text], text, words: text.split(" ").length, terms: new Set() });
 
 describe("questions made from an evidence sentence's shape", () => {
@@ -40,36 +45,38 @@ describe("questions made from an evidence sentence's shape", () => {
     expect(asked("es", "Esto es un problema de la red.")).toEqual([]);
   });
 
-  it("asks what a name is for when it opens a sentence saying what it does, in French, German and Spanish as in English", () => {
-    // Sentences of the debian-reference manuals (ch04, ch05).
-    expect(asked("fr", "PAM offre un mécanisme d’authentification souple qui est utilisé par les logiciels applicatifs.")).toEqual(["À quoi sert PAM ?"]);
-    expect(asked("de", "NSS besitzt einen flexiblen Name-Service-Mechanismus, der oft von der C-Standard-Bibliothek genutzt wird.")).toEqual(["Wozu dient NSS?"]);
-    expect(asked("de", "PolicyKit stellt die erforderlichen Berechtigungen bereit.")).toEqual(["Wozu dient PolicyKit?"]);
-    expect(asked("de", "PAM bietet flexible Authentifizierungsmechanismen, die von Anwendungen genutzt werden.")).toEqual(["Wozu dient PAM?"]);
-    expect(asked("es", "NSS ofrece un mecanismo de servicios de nombre flexible.")).toEqual(["¿Para qué sirve NSS?"]);
-    // A demonstrative or an adverb opening the sentence is no name; "contains" says nothing of a purpose.
-    expect(asked("fr", "Cela permet de maintenir l’intégrité des fichiers.")).toEqual([]);
-    expect(asked("de", "Hierbei enthält die Ausgabe von ls die jeweiligen Großbuchstaben.")).toEqual([]);
-    expect(asked("de", "Debian enthält eine Reihe verschiedener Editoren.")).toEqual([]);
-    // German capitalises every opening word: an adverb is no name, nor is every capitalised word.
-    expect(asked("de", "Gleichzeitig erlaubt sie aber auch die Erstellung von kryptischem Code.")).toEqual([]);
-    expect(asked("de", "Debian stellt in main nur freie Software bereit.")).toEqual([]);
-    expect(asked("es", "Se crea un correo electrónico como un archivo de texto.")).toEqual([]);
-  });
+  it("asks what a name is for when it opens a sentence saying what it does, in French, German and Spanish as in English", () =>
+    questionsFor([
+      // Sentences of the debian-reference manuals (ch04, ch05).
+      ["fr", "PAM offre un mécanisme d’authentification souple qui est utilisé par les logiciels applicatifs.", ["À quoi sert PAM ?"]],
+      ["de", "NSS besitzt einen flexiblen Name-Service-Mechanismus, der oft von der C-Standard-Bibliothek genutzt wird.", ["Wozu dient NSS?"]],
+      ["de", "PolicyKit stellt die erforderlichen Berechtigungen bereit.", ["Wozu dient PolicyKit?"]],
+      ["de", "PAM bietet flexible Authentifizierungsmechanismen, die von Anwendungen genutzt werden.", ["Wozu dient PAM?"]],
+      ["es", "NSS ofrece un mecanismo de servicios de nombre flexible.", ["¿Para qué sirve NSS?"]],
+      // A demonstrative or an adverb opening the sentence is no name; "contains" says nothing of a purpose.
+      ["fr", "Cela permet de maintenir l’intégrité des fichiers.", []],
+      ["de", "Hierbei enthält die Ausgabe von ls die jeweiligen Großbuchstaben.", []],
+      ["de", "Debian enthält eine Reihe verschiedener Editoren.", []],
+      // German capitalises every opening word: an adverb is no name, nor is every capitalised word.
+      ["de", "Gleichzeitig erlaubt sie aber auch die Erstellung von kryptischem Code.", []],
+      ["de", "Debian stellt in main nur freie Software bereit.", []],
+      ["es", "Se crea un correo electrónico como un archivo de texto.", []],
+    ]));
 
-  it("asks how to do what a sentence says the reader can do by some means, unless the question would point outside itself", () => {
-    expect(asked("de", "Sie können das CUPS-System konfigurieren, indem Sie in Ihrem Browser die Adresse eingeben.")).toEqual(["Wie kann man das CUPS-System konfigurieren?"]);
-    expect(asked("fr", "Vous pouvez configurer le système CUPS en pointant votre navigateur web sur cette adresse.")).toEqual(["Comment configurer le système CUPS ?"]);
-    expect(asked("es", "Puede deshabilitar ibus usando im-config para establecer el método de entrada.")).toEqual(["¿Cómo deshabilitar ibus?"]);
-    // Read in the manuals: what "dies", "ces" and "estos" stand for is not in the question.
-    expect(asked("de", "Sie können dies beheben, indem Sie die ausstehenden Aktionen abbrechen.")).toEqual([]);
-    expect(asked("fr", "Vous pouvez désactiver ces alias dans l’environnement interactif en appelant le shell autrement.")).toEqual([]);
-    expect(asked("es", "Puede deshacer estos cambios con la secuencia de órdenes.")).toEqual([]);
-    // « être », « avoir », « ser » say no action; « en » before no gerund is part of the verb (« revenir en arrière »).
-    expect(asked("fr", "Vous pouvez être assez chanceux pour revenir en arrière depuis une archive plus récente.")).toEqual([]);
-    expect(asked("fr", "Vous pouvez revenir en arrière de cette conversion par la séquence de commandes.")).toEqual([]);
-    expect(asked("es", "Puede configurar su sistema CUPS accediendo mediante su navegador.")).toEqual([]);
-  });
+  it("asks how to do what a sentence says the reader can do by some means, unless the question would point outside itself", () =>
+    questionsFor([
+      ["de", "Sie können das CUPS-System konfigurieren, indem Sie in Ihrem Browser die Adresse eingeben.", ["Wie kann man das CUPS-System konfigurieren?"]],
+      ["fr", "Vous pouvez configurer le système CUPS en pointant votre navigateur web sur cette adresse.", ["Comment configurer le système CUPS ?"]],
+      ["es", "Puede deshabilitar ibus usando im-config para establecer el método de entrada.", ["¿Cómo deshabilitar ibus?"]],
+      // Read in the manuals: what "dies", "ces" and "estos" stand for is not in the question.
+      ["de", "Sie können dies beheben, indem Sie die ausstehenden Aktionen abbrechen.", []],
+      ["fr", "Vous pouvez désactiver ces alias dans l’environnement interactif en appelant le shell autrement.", []],
+      ["es", "Puede deshacer estos cambios con la secuencia de órdenes.", []],
+      // « être », « avoir », « ser » say no action; « en » before no gerund is part of the verb (« revenir en arrière »).
+      ["fr", "Vous pouvez être assez chanceux pour revenir en arrière depuis une archive plus récente.", []],
+      ["fr", "Vous pouvez revenir en arrière de cette conversion par la séquence de commandes.", []],
+      ["es", "Puede configurar su sistema CUPS accediendo mediante su navegador.", []],
+    ]));
 
   it("keeps a leading article lower case inside a question (read: \"What does The APT system do?\")", () => {
     // The sources capitalise "The" mid-sentence in a title and "APT" as a name: only the name stays a name.
