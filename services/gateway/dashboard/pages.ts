@@ -146,7 +146,6 @@ type Done = keyof typeof DONE_MESSAGES;
 /** Back to a section of the organization (a path without a query), with a message by name. */
 const done = (c: OrgCall, rest: string, message: Done) => redirect(c.res, `${orgUrl(c.org.id, rest)}?done=${message}`);
 
-
 /**
  * "Confirm, then act" on an item the organization owns, at `/orgs/:org<path>` (`/<section>/:<item>/<verb>`):
  * GET asks on a confirmation page, POST does it and returns to the section with the `done` message.
