@@ -5,7 +5,7 @@ export type Derivative = "x_thread" | "linkedin" | "newsletter";
 export interface QualityCase {
   /** Names the case in tables and the markdown file (`<language>-<id>.md`). */
   id: string;
-  /** The brand profile the article is grounded in: one per debian-reference language, or the pasted composting facts. */
+  /** The brand profile the article is grounded in: one per debian-reference language, or a pasted knowledge base. */
   profile: ProfileName;
   request: {
     topic: string;
@@ -201,6 +201,54 @@ export const CASES: QualityCase[] = [
     request: { topic: "Best CRM software for small real estate agencies", target_keyword: "real estate CRM", language: "en", mode: "standard", target_words: 600 },
     expect: "refusal",
     why: "nothing about software or real estate in composting facts",
+  },
+  // Pasted notes in French (bicycle maintenance, 28 facts) and German (houseplant care, 28 facts), added on
+  // 2026-11-27 with their verdicts and vocabularies written from the facts before any article was asked.
+  {
+    id: "entretien-velo",
+    profile: "velo",
+    request: { topic: "Comment entretenir son vélo", target_keyword: "entretien vélo", language: "fr", mode: "standard", target_words: 600 },
+    expect: "success",
+    why: "the whole knowledge base is about maintaining a bicycle",
+    vocabulary: ["vélo*", "chaîne*", "pneu*", "frein*", "dérailleur*", "roue*", "graiss*", "huile", "nettoy*", "lav*", "pression", "crevaison", "rustine", "chambre à air", "câble*", "patins", "plaquettes", "disque*", "vis", "serr*", "rouille", "révision", "règl*", "pompe", "clé*", "usure", "usé*", "pignons", "levier", "potence", "cintre", "selle", "démonte-pneus", "dérive-chaîne", "réparations"],
+  },
+  {
+    id: "erreurs-entretien-velo",
+    profile: "velo",
+    request: { topic: "Les erreurs à éviter dans l'entretien d'un vélo", target_keyword: "entretien d'un vélo", language: "fr", mode: "standard", target_words: 600 },
+    expect: "success",
+    why: "too much oil, a dry or worn chain, wrong tyre pressure, oil on brakes, pressure washers, over-tightening",
+    vocabulary: ["trop", "jamais", "excessi*", "sous-gonflés", "sèche", "grince", "usée", "use plus vite", "sauter", "abrasive", "poussière", "abîme", "fendre", "rouille", "haute pression", "détendu", "mal réglé", "spongieux", "crevaison", "risque", "adhère moins", "excès d'huile", "frottent", "voilées"],
+  },
+  {
+    id: "velo-assurance",
+    profile: "velo",
+    request: { topic: "Choisir une assurance habitation", target_keyword: "assurance habitation", language: "fr", mode: "standard", target_words: 600 },
+    expect: "refusal",
+    why: "nothing about insurance in bicycle maintenance notes",
+  },
+  {
+    id: "zimmerpflanzen-pflegen",
+    profile: "zimmerpflanzen",
+    request: { topic: "Zimmerpflanzen richtig pflegen", target_keyword: "Zimmerpflanzen pflegen", language: "de", mode: "standard", target_words: 600 },
+    expect: "success",
+    why: "the whole knowledge base is about houseplant care",
+    vocabulary: ["pflanze*", "zimmerpflanze*", "gieß*", "wasser*", "topf", "töpfe", "wurzel*", "erde", "erdschicht", "blumenerde", "blätter*", "blatt*", "licht", "sonne", "mittagssonne", "hell*", "dunkel", "dünger", "gedüngt", "umgetopft", "umtopf*", "spinnmilben", "trauermücken", "blattläuse", "luftfeuchtigkeit", "heizung*", "staunässe", "kakteen", "sukkulenten", "monstera", "stecklinge", "fenster", "nordfenster", "platz", "zugluft", "triebe", "staub", "trocken*", "feucht*", "schädling*"],
+  },
+  {
+    id: "giessfehler",
+    profile: "zimmerpflanzen",
+    request: { topic: "Häufige Fehler beim Gießen von Zimmerpflanzen", target_keyword: "Zimmerpflanzen gießen", language: "de", mode: "standard", target_words: 600 },
+    expect: "success",
+    why: "too much water, waterlogging, drainage, checking the soil, winter, lime, yellow leaves, succulents",
+    vocabulary: ["gieß*", "gegossen", "wasser*", "staunässe", "feucht*", "trocken*", "wurzel*", "faul*", "abzugsloch", "erdschicht", "kalk*", "zu viel", "zu wenig", "zu häufig", "weniger wasser", "gelbe", "weiche", "trockenphasen", "speichern"],
+  },
+  {
+    id: "zimmerpflanzen-steuer",
+    profile: "zimmerpflanzen",
+    request: { topic: "Steuererklärung für Selbstständige", target_keyword: "Steuererklärung", language: "de", mode: "standard", target_words: 600 },
+    expect: "refusal",
+    why: "nothing about taxes in houseplant notes",
   },
   // A French article asked of the English-only profile: the offline writer can only quote English evidence.
   {

@@ -11,8 +11,10 @@ import { waitFor } from "../../test/support/wait";
 import { CASES, type QualityCase } from "./cases";
 import { checkArticle, SourcePages, type ApiArticle } from "./checks";
 import { aggregate, printReport, writeArticleFiles, type JobOutcome } from "./report";
-import { LANGUAGES, startReferenceSite, startTextSite, type LocalSite, type ProfileName } from "./sites";
-import { COMPOSTING_FACTS } from "../relevance/knowledge-bases";
+import { LANGUAGES, PASTED, startReferenceSite, startTextSite, type LocalSite, type Pasted, type ProfileName } from "./sites";
+import { SMALL_KNOWLEDGE_BASES } from "../relevance/knowledge-bases";
+
+const isPasted = (name: ProfileName): name is Pasted => (PASTED as readonly string[]).includes(name);
 import { numberOption } from "../options";
 
 const STATE_FILE = "bench-quality.json";
@@ -73,32 +75,33 @@ async function ensureOrg(platform: PlatformProcess, state: BenchState | undefine
   return { adminToken, orgId, key, portBase, profiles: {} };
 }
 
-/** The composting facts as pasted text sources, each with the address it is served at (never fetched by the platform). */
-async function pasteComposting(platform: PlatformProcess, key: string, site: LocalSite): Promise<{ id: string; ingest_job_id: string; pages: number; chunks: number }> {
+/** A pasted knowledge base as text sources, each with the address it is served at (never fetched by the platform). */
+async function pasteKnowledgeBase(platform: PlatformProcess, key: string, site: LocalSite, name: Pasted): Promise<{ id: string; ingest_job_id: string; pages: number; chunks: number }> {
   const api = client(platform.url, key);
-  const created = await api("/v1/brand-profiles", { method: "POST", body: { name: "Greenleaf composting" } });
-  if (created.status !== 201) throw new Error(`POST /v1/brand-profiles (composting): ${created.status} ${created.text}`);
+  const { texts, brand } = SMALL_KNOWLEDGE_BASES[name];
+  const created = await api("/v1/brand-profiles", { method: "POST", body: { name: brand.name, description: brand.description } });
+  if (created.status !== 201) throw new Error(`POST /v1/brand-profiles (${name}): ${created.status} ${created.text}`);
   let chunks = 0;
   let last = "";
-  for (const [i, fact] of COMPOSTING_FACTS.entries()) {
+  for (const [i, text] of texts.entries()) {
     const url = site.pageUrls[i];
-    const added = await api(`/v1/brand-profiles/${created.body.id}/sources`, { method: "POST", body: { type: "text", title: `Composting facts ${i + 1}`, content: fact.content, url } });
-    if (added.status !== 201 && added.status !== 202) throw new Error(`POST sources (composting): ${added.status} ${added.text}`);
+    const added = await api(`/v1/brand-profiles/${created.body.id}/sources`, { method: "POST", body: { type: "text", title: text.title, content: text.content, url } });
+    if (added.status !== 201 && added.status !== 202) throw new Error(`POST sources (${name}): ${added.status} ${added.text}`);
     const job = await waitForJob(platform.url, key, added.body.ingest_job_id, { timeoutMs: INGEST_TIMEOUT_MS });
-    if (job.status !== "succeeded") throw new Error(`ingest of composting facts ${job.status}: ${job.error}`);
+    if (job.status !== "succeeded") throw new Error(`ingest of ${name} ${job.status}: ${job.error}`);
     chunks += job.result.chunks;
     last = added.body.ingest_job_id;
   }
-  return { id: created.body.id, ingest_job_id: last, pages: COMPOSTING_FACTS.length, chunks };
+  return { id: created.body.id, ingest_job_id: last, pages: texts.length, chunks };
 }
 
-/** One brand profile per language, its website crawled, and the pasted composting facts; remembered profiles whose source is ready are kept. */
+/** One brand profile per language, its website crawled, and one per pasted knowledge base; remembered profiles whose source is ready are kept. */
 async function ensureProfiles(platform: PlatformProcess, state: BenchState, sites: Map<ProfileName, LocalSite>): Promise<Record<string, unknown>> {
   const api = client(platform.url, state.key);
   const timings: Record<string, unknown> = {};
   const started = Date.now();
   await Promise.all(
-    [...LANGUAGES, "composting" as const].map(async (lang) => {
+    [...LANGUAGES, ...PASTED].map(async (lang) => {
       const known = state.profiles[lang];
       if (known) {
         const sources = await api(`/v1/brand-profiles/${known.id}/sources`);
@@ -108,10 +111,10 @@ async function ensureProfiles(platform: PlatformProcess, state: BenchState, site
         }
       }
       const site = sites.get(lang)!;
-      if (lang === "composting") {
+      if (isPasted(lang)) {
         const t = Date.now();
-        state.profiles.composting = await pasteComposting(platform, state.key, site);
-        timings.composting = { seconds: (Date.now() - t) / 1000, chunks: state.profiles.composting.chunks };
+        const profile = (state.profiles[lang] = await pasteKnowledgeBase(platform, state.key, site, lang));
+        timings[lang] = { seconds: (Date.now() - t) / 1000, chunks: profile.chunks };
         return;
       }
       const created = await api("/v1/brand-profiles", { method: "POST", body: { name: `Debian reference (${lang})`, website_url: `${site.origin}/` } });
@@ -195,7 +198,10 @@ export async function benchArticleQuality(options: { model?: boolean } = {}): Pr
   let platform: PlatformProcess | undefined;
   try {
     for (const [i, lang] of LANGUAGES.entries()) sites.set(lang, await startReferenceSite(lang, portBase + i));
-    sites.set("composting", await startTextSite(COMPOSTING_FACTS.map((f) => ({ path: new URL(f.url).pathname, content: f.content })), portBase + LANGUAGES.length));
+    for (const [i, name] of PASTED.entries()) {
+      const { lang, texts } = SMALL_KNOWLEDGE_BASES[name];
+      sites.set(name, await startTextSite(texts.map((f) => ({ path: new URL(f.url).pathname, content: f.content })), portBase + LANGUAGES.length + i, lang));
+    }
     const bootStarted = Date.now();
     platform = await spawnPlatform({
       env: {

@@ -7,8 +7,12 @@ export const DEBIAN_REFERENCE_DIR = process.env.BENCH_QUALITY_REFERENCE_DIR ?? "
 export const LANGUAGES = ["en", "fr", "de", "es"] as const;
 export type Lang = (typeof LANGUAGES)[number];
 
-/** A profile of the bench: one debian-reference language crawled as a website, or the pasted composting facts. */
-export type ProfileName = Lang | "composting";
+/** The pasted knowledge bases the bench asks articles of (`bench/relevance/knowledge-bases.ts`). */
+export const PASTED = ["composting", "velo", "zimmerpflanzen"] as const;
+export type Pasted = (typeof PASTED)[number];
+
+/** A profile of the bench: one debian-reference language crawled as a website, or a pasted knowledge base. */
+export type ProfileName = Lang | Pasted;
 
 export interface LocalSite {
   lang: Lang;
@@ -59,7 +63,7 @@ export async function startReferenceSite(lang: Lang, port: number): Promise<Loca
  * Pasted texts served at the addresses the bench gives them as their `url` (text sources are never fetched by
  * the platform; the addresses let a reader, and the support check, open what a citation names), text/plain.
  */
-export async function startTextSite(pages: readonly { path: string; content: string }[], port: number): Promise<LocalSite> {
+export async function startTextSite(pages: readonly { path: string; content: string }[], port: number, lang: Lang): Promise<LocalSite> {
   const byPath = new Map(pages.map((p) => [p.path, p.content]));
   const server = http.createServer((req, res) => {
     const pathname = (req.url ?? "/").split(/[?#]/)[0];
@@ -72,5 +76,5 @@ export async function startTextSite(pages: readonly { path: string; content: str
     server.listen(port, "127.0.0.1", () => resolve());
   });
   const origin = `http://127.0.0.1:${port}`;
-  return { lang: "en", origin, pageUrls: pages.map((p) => `${origin}${p.path}`), close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return { lang, origin, pageUrls: pages.map((p) => `${origin}${p.path}`), close: () => new Promise((resolve) => server.close(() => resolve())) };
 }

@@ -5,7 +5,7 @@ import { subjectQuery } from "../../services/pipeline/article/evidence/research"
 import { LANGUAGES } from "../article-quality/sites";
 import { corpusOf, debianReference, pastedText, type Corpus } from "./corpus";
 import { bestThreshold, confusion, fitLogistic, predict, recallThreshold, type Coefficients } from "./fit";
-import { COFFEE_FACTS, COMPOSTING_FACTS, NATURAL_REQUESTS, type NaturalRequest, type Verdict } from "./knowledge-bases";
+import { NATURAL_REQUESTS, SMALL_KNOWLEDGE_BASES, type NaturalRequest, type Verdict } from "./knowledge-bases";
 import { labelledPairs, structureRequests, type Fit, type LabelledPair } from "./structure";
 import { readerAgreement } from "./reader-agreement";
 import { smallKbStrips } from "./small-kbs";
@@ -33,7 +33,7 @@ function scored(pairs: readonly LabelledPair[], c: Coefficients) {
 function naturalOutcome(corpus: Corpus, r: NaturalRequest, fit: Fit, c: Coefficients, relevant: number) {
   const analysis = analyseRequest(r.topic, r.topic, r.lang);
   const subject = corpus.index.size >= SMALL_PROFILE_CHUNKS ? subjectWeights(analysis, corpus.stats(termsToCount(analysis)), "profile", fit) : undefined;
-  const brief = { topic: r.topic, keyword: r.topic, language: r.lang, subject };
+  const brief = { topic: r.topic, keyword: r.topic, language: r.lang, subject, brand: r.kb === "debian" ? null : SMALL_KNOWLEDGE_BASES[r.kb].brand };
   // Research's first query is the subject's, then the topic as written (research.ts).
   const query = subjectQuery(brief as Parameters<typeof subjectQuery>[0]);
   const ids = [...new Set([...corpus.index.search(query, POOL_PASSAGES / 2, r.lang), ...corpus.index.search(r.topic, POOL_PASSAGES / 2, r.lang)].map((h) => h.id))];
@@ -54,8 +54,7 @@ const verdictOf = (o: { coverage: number; usable: number }, floor: number): Verd
 export async function benchRelevance(): Promise<Record<string, unknown>> {
   const started = Date.now();
   const corpora = new Map<string, Corpus>(LANGUAGES.map((lang) => [lang, corpusOf(debianReference(lang), lang)]));
-  const pasted = { composting: COMPOSTING_FACTS, coffee: COFFEE_FACTS };
-  const smallKbs = Object.fromEntries(Object.entries(pasted).map(([kb, facts]) => [kb, corpusOf(facts.map((f) => pastedText(f.url, f.content, f.title)), "en")]));
+  const smallKbs = Object.fromEntries(Object.entries(SMALL_KNOWLEDGE_BASES).map(([kb, { lang, texts }]) => [kb, corpusOf(texts.map((f) => pastedText(f.url, f.content, f.title)), lang)]));
   const requests = [...corpora.values()].flatMap((corpus) => structureRequests(corpus).map((r) => ({ corpus, r })));
 
   // 1. Sentence level: for each fit of the weights, the logistic model on the calibration chapters; the best by calibration F1.

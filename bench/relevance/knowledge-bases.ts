@@ -96,10 +96,106 @@ Bitter coffee usually means over-extraction: too fine a grind, too hot water or 
   },
 ];
 
+/**
+ * Two small knowledge bases in other languages than English, pasted as two texts with no headings, one fact
+ * per line, written for this bench on 2026-11-27 before any article was asked of them: bicycle maintenance in
+ * French, houseplant care in German. Small customers outside English paste notes like these too; the English
+ * lists alone could not show what the sentence rules, the FAQ and the headings do with them.
+ */
+export const VELO_FACTS = [
+  {
+    url: "https://atelier-velo.example/fiches/chaine-et-pneus",
+    title: "Fiches atelier 1",
+    content: `Un vélo bien entretenu roule plus longtemps et coûte moins cher en réparations.
+La chaîne doit être nettoyée et graissée toutes les quelques centaines de kilomètres.
+Une chaîne sèche grince et use plus vite les pignons et les plateaux.
+Trop d'huile sur la chaîne attire la poussière et forme une pâte abrasive.
+Après le graissage, il faut essuyer l'excès d'huile avec un chiffon propre.
+Une chaîne usée s'allonge et finit par sauter sur les pignons.
+Un contrôleur d'usure de chaîne indique en quelques secondes s'il faut la remplacer.
+La pression des pneus se vérifie au moins une fois par semaine avec une pompe à manomètre.
+La pression recommandée est inscrite sur le flanc du pneu.
+Des pneus sous-gonflés augmentent la résistance au roulement et le risque de crevaison.
+Un pneu trop gonflé adhère moins bien à la route mouillée.
+Pour réparer une crevaison, on démonte le pneu avec des démonte-pneus en plastique.
+Une rustine collée sur la chambre à air nettoyée et poncée bouche un petit trou.
+Avant de remonter le pneu, il faut passer la main à l'intérieur pour retirer l'épine ou le morceau de verre.`,
+  },
+  {
+    url: "https://atelier-velo.example/fiches/freins-et-reglages",
+    title: "Fiches atelier 2",
+    content: `Les patins de frein s'usent et doivent être changés quand leurs rainures disparaissent.
+Un câble de frein détendu allonge la course du levier et réduit la puissance de freinage.
+Les freins à disque hydrauliques demandent une purge lorsque le levier devient spongieux.
+Il ne faut jamais mettre d'huile sur les disques ou les plaquettes de frein.
+Le dérailleur se règle avec deux vis de butée et la tension du câble.
+Un dérailleur mal réglé fait sauter la chaîne ou hésite entre deux vitesses.
+Un nettoyeur haute pression chasse la graisse des roulements et les abîme.
+Un seau d'eau savonneuse et une brosse suffisent pour laver un vélo.
+Les roues voilées frottent contre les patins et se redressent avec une clé à rayons.
+Les écrous et les vis de la potence se serrent au couple indiqué par le fabricant.
+Un serrage excessif peut fendre un cintre ou une tige de selle en carbone.
+Ranger le vélo à l'abri de la pluie évite la rouille de la chaîne et des câbles.
+Une révision complète chez un vélociste est conseillée une fois par an.
+Un kit de base comprend des clés Allen, un dérive-chaîne, des démonte-pneus et une pompe.`,
+  },
+];
+
+export const ZIMMERPFLANZEN_FACTS = [
+  {
+    url: "https://gruene-wohnung.example/notizen/giessen-und-licht",
+    title: "Pflanzennotizen 1",
+    content: `Die meisten Zimmerpflanzen sterben an zu viel Wasser, nicht an zu wenig.
+Staunässe im Topf lässt die Wurzeln faulen.
+Ein Topf mit Abzugsloch lässt überschüssiges Gießwasser ablaufen.
+Vor dem Gießen prüft man mit dem Finger, ob die oberste Erdschicht trocken ist.
+Im Winter brauchen die meisten Pflanzen deutlich weniger Wasser als im Sommer.
+Kalkarmes Wasser in Zimmertemperatur ist für empfindliche Pflanzen am besten.
+Gelbe, weiche Blätter deuten oft auf zu häufiges Gießen hin.
+Braune, trockene Blattspitzen entstehen häufig durch trockene Heizungsluft.
+Kakteen und Sukkulenten speichern Wasser und vertragen lange Trockenphasen.
+Eine Monstera wächst am besten an einem hellen Platz ohne direkte Mittagssonne.
+Pflanzen, die zu dunkel stehen, bilden lange, dünne Triebe mit blassen Blättern.
+Ein Nordfenster bietet gleichmäßiges, aber schwaches Licht.
+Direkte Sonne hinter Glas kann die Blätter von Schattenpflanzen verbrennen.
+Von März bis September werden Zimmerpflanzen alle zwei bis vier Wochen gedüngt.`,
+  },
+  {
+    url: "https://gruene-wohnung.example/notizen/pflege-und-schaedlinge",
+    title: "Pflanzennotizen 2",
+    content: `Im Winter braucht eine Zimmerpflanze in der Regel keinen Dünger.
+Zu viel Dünger lässt weiße Salzkrusten auf der Erde entstehen und schädigt die Wurzeln.
+Umgetopft wird am besten im Frühjahr, wenn die Wurzeln den Topf ausfüllen.
+Der neue Topf sollte nur zwei bis vier Zentimeter größer sein als der alte.
+Frische Blumenerde enthält genug Nährstoffe für die ersten sechs Wochen.
+Spinnmilben treten vor allem bei trockener Luft auf und hinterlassen feine Gespinste.
+Trauermücken legen ihre Eier in dauerhaft feuchte Erde.
+Gelbtafeln fangen erwachsene Trauermücken ab.
+Blattläuse lassen sich mit einem kräftigen Wasserstrahl abspülen.
+Staub auf den Blättern bremst die Photosynthese und lässt sich mit einem feuchten Tuch abwischen.
+Eine Schale mit Wasser und Kieselsteinen erhöht die Luftfeuchtigkeit rund um die Pflanze.
+Zimmerpflanzen sollten nicht direkt über einer Heizung stehen.
+Kalte Zugluft im Winter lässt tropische Pflanzen ihre Blätter abwerfen.
+Stecklinge von Efeutute und Monstera bilden in einem Glas Wasser nach wenigen Wochen Wurzeln.`,
+  },
+];
+
+/**
+ * The small knowledge bases by name, with the language they are written in and the brand profile that holds
+ * them: its name and description, as a customer fills them in when creating it (`POST /v1/brand-profiles`).
+ */
+export const SMALL_KNOWLEDGE_BASES = {
+  composting: { lang: "en", texts: COMPOSTING_FACTS, brand: { name: "Greenleaf composting", description: "Home composting tips from Greenleaf." } },
+  coffee: { lang: "en", texts: COFFEE_FACTS, brand: { name: "Brew Bench", description: "Notes on making good coffee at home." } },
+  velo: { lang: "fr", texts: VELO_FACTS, brand: { name: "Atelier Vélo", description: "Conseils d'entretien et de réparation de vélos." } },
+  zimmerpflanzen: { lang: "de", texts: ZIMMERPFLANZEN_FACTS, brand: { name: "Grüne Wohnung", description: "Pflegetipps für Zimmerpflanzen." } },
+} as const;
+export type SmallKnowledgeBase = keyof typeof SMALL_KNOWLEDGE_BASES;
+
 export type Verdict = "write" | "refuse";
 
 export interface NaturalRequest {
-  kb: "composting" | "coffee" | "debian";
+  kb: SmallKnowledgeBase | "debian";
   lang: "en" | "fr" | "de" | "es";
   topic: string;
   expect: Verdict;
@@ -184,4 +280,19 @@ export const NATURAL_REQUESTS: NaturalRequest[] = [
   { kb: "debian", lang: "de", topic: "Steuererklärung für Selbstständige", expect: "refuse" },
   { kb: "debian", lang: "es", topic: "Consejos para administrar usuarios y contraseñas", expect: "write" },
   { kb: "debian", lang: "es", topic: "Cómo entrenar a un perro", expect: "refuse" },
+  // Added on 2026-11-27 with the French and German pasted notes, verdicts written from the facts before any was
+  // run. A request the notes answer in four or five facts is refused: under the documented floor of eight
+  // sentences (brakes: facts 15–18 and 23; pests: facts 20–23).
+  { kb: "velo", lang: "fr", topic: "Comment entretenir son vélo", expect: "write" },
+  { kb: "velo", lang: "fr", topic: "Les erreurs à éviter dans l'entretien d'un vélo", expect: "write" },
+  { kb: "velo", lang: "fr", topic: "Guide du débutant pour l'entretien du vélo", expect: "write" },
+  { kb: "velo", lang: "fr", topic: "Entretien des freins de vélo", expect: "refuse" },
+  { kb: "velo", lang: "fr", topic: "Choisir une assurance habitation", expect: "refuse" },
+  { kb: "velo", lang: "fr", topic: "Recettes de cuisine végétarienne", expect: "refuse" },
+  { kb: "zimmerpflanzen", lang: "de", topic: "Zimmerpflanzen richtig pflegen", expect: "write" },
+  { kb: "zimmerpflanzen", lang: "de", topic: "Häufige Fehler beim Gießen von Zimmerpflanzen", expect: "write" },
+  { kb: "zimmerpflanzen", lang: "de", topic: "Zimmerpflanzen für Anfänger", expect: "write" },
+  { kb: "zimmerpflanzen", lang: "de", topic: "Schädlinge an Zimmerpflanzen bekämpfen", expect: "refuse" },
+  { kb: "zimmerpflanzen", lang: "de", topic: "Steuererklärung für Selbstständige", expect: "refuse" },
+  { kb: "zimmerpflanzen", lang: "de", topic: "Gebrauchtwagen kaufen: Tipps", expect: "refuse" },
 ];

@@ -3,14 +3,13 @@ import { unitsOfPool } from "../../services/pipeline/article/evidence/units";
 import { corpusOf, pastedText } from "./corpus";
 import { predict, type Coefficients } from "./fit";
 import { FACT_LABELS, type FactLabel } from "./fact-labels";
-import { COFFEE_FACTS, COMPOSTING_FACTS } from "./knowledge-bases";
+import { SMALL_KNOWLEDGE_BASES } from "./knowledge-bases";
 
 /**
  * Labelled (request, strip) pairs on the small knowledge bases (`fact-labels.ts`), judged the way the pipeline
  * judges a small profile: the whole knowledge base is the pool, and the request is weighed over its sentences
  * (`subjectFromPool`). A strip is relevant when a fact it quotes is labelled so.
  */
-const KNOWLEDGE_BASES = { coffee: COFFEE_FACTS, composting: COMPOSTING_FACTS } as const;
 
 export interface ScoredStrip {
   kb: FactLabel["kb"];
@@ -21,14 +20,14 @@ export interface ScoredStrip {
 }
 
 export function smallKbStrips(kb: FactLabel["kb"], fit: WeightFit, c: Coefficients): ScoredStrip[] {
-  const texts = KNOWLEDGE_BASES[kb];
+  const { texts, brand } = SMALL_KNOWLEDGE_BASES[kb];
   const facts = texts.flatMap((t) => t.content.split("\n").map((line) => line.trim()).filter(Boolean));
   const pool = corpusOf(texts.map((t) => pastedText(t.url, t.content, t.title)), "en").passages;
   const units = unitsOfPool(pool, "en");
   const out: ScoredStrip[] = [];
   for (const label of FACT_LABELS.filter((l) => l.kb === kb)) {
     const brief = { topic: label.topic, keyword: label.topic, language: "en" };
-    const model = relevanceModel(pool, { ...brief, subject: subjectFromPool(pool, brief, fit) });
+    const model = relevanceModel(pool, { ...brief, brand, subject: subjectFromPool(pool, brief, fit) });
     const onTopic = (sentence: string) => {
       const n = facts.findIndex((f) => f.includes(sentence)) + 1;
       return label.relevant === "all" || label.relevant.includes(n);

@@ -22,7 +22,12 @@ hier hin hinter ich ihm ihn ihnen ihr ihre ihrem ihren ihrer ihres im in indem i
 jene jetzt kann kein keine keinem keinen keiner können könnte man manche mein meine mit muss musste nach nicht nichts
 noch nun nur ob oder ohne sehr sein seine seinem seinen seiner sich sie sind so solche soll sollte sondern sonst über
 um und uns unser unsere unter viel vom von vor war waren warst was weil weiter welche welchem welchen welcher welches
-wenn wer werde werden wie wieder will wir wird wirst wo wollen wollte würde würden zu zum zur zwar zwischen`;
+wenn wer werde werden wie wieder will wir wird wirst wo wollen wollte würde würden zu zum zur zwar zwischen
+ab allerdings ans aufs außer außerdem beide beiden beim bereits dabei dadurch dafür dagegen daher danach daneben daran
+darauf daraus darf darfst darin darum darunter darüber davon davor dazu dein deine deinem deinen deiner deines denen
+deren derer deshalb dürfen durchs einander einige einigen einiger einiges einmal entweder etwa fürs gegenüber hast
+hätte hätten jedoch jemand mag mich mir möchte mögen müssen nachdem neben nie niemand sei seid seien seit seitdem
+sowie statt trotz übers ums unters vors während wegen wem wen wessen wohl worden wurde wurden wäre zudem`;
 
 const ENGLISH_COMMON_WORDS = `able across add added already always another around ask available back based best better big
 bring build built call called came change check choose come comes company day days different does done easy end

@@ -86,6 +86,12 @@ describe("questions made from an evidence sentence's shape", () => {
     expect(embedPhrase("The APT system")).toBe("the APT system");
     expect(embedPhrase("The Compost Co pricing", "The Compost Co")).toBe("The Compost Co pricing");
   });
+
+  it("keeps a German noun's capital mid-sentence (read: \"Thema dieses Artikels: zimmerpflanzen pflegen.\")", () => {
+    expect(embedPhrase("Zimmerpflanzen pflegen", null, "de")).toBe("Zimmerpflanzen pflegen");
+    expect(embedPhrase("Die Datensicherung", null, "de")).toBe("die Datensicherung");
+    expect(embedPhrase("Plantes d'intérieur", null, "fr")).toBe("plantes d'intérieur");
+  });
 });
 
 describe("well-formed questions", () => {

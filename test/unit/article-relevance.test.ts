@@ -4,7 +4,11 @@ import { unitsOfPool } from "../../services/pipeline/article/evidence/units";
 import { ExtractiveSectionWriter } from "../../services/pipeline/article/writers/extractive-writer";
 import { planOutlineByRules } from "../../services/pipeline/article/brief/outline";
 import { decideBriefByRules } from "../../services/pipeline/article/brief/recon";
-import { relevanceModel } from "../../services/pipeline/article/relevance";
+import { relevanceModel, subjectFromPool } from "../../services/pipeline/article/relevance";
+import { analyseRequest } from "../../services/pipeline/article/relevance/request";
+import { MIN_TOPIC_SENTENCES } from "../../services/pipeline/article/writers/draft";
+import { corpusOf, pastedText } from "../../bench/relevance/corpus";
+import { SMALL_KNOWLEDGE_BASES } from "../../bench/relevance/knowledge-bases";
 import { supportShare, topicalShare } from "../../services/pipeline/article/quality/score";
 import { groundFaq } from "../../services/pipeline/article/search/faq";
 import { metaDescriptionFrom, placeKeyword, titleCandidates } from "../../services/pipeline/article/search/seo";
@@ -166,5 +170,36 @@ describe("FAQ and meta description from on-topic evidence", () => {
     // A noun-phrase keyword the sentences do not name still opens the description.
     const nounBrief = { ...brief, topic: "Route batching for contractors", keyword: "route batching" };
     expect(metaDescriptionFrom(body, nounBrief, KESTREL).toLowerCase()).toContain("route batching");
+  });
+});
+
+describe("a small profile's name and description say what its notes are about (bench/relevance/knowledge-bases.ts)", () => {
+  // Pasted maintenance notes say "chaîne", "pneus", "freins" and name the bicycle in 2 of 28 facts; houseplant
+  // notes name "Zimmerpflanzen" in 4. Read as a customer types them, the requests below are covered.
+  const usableFor = (kb: "velo" | "zimmerpflanzen", topic: string, withBrand: boolean) => {
+    const { lang, texts, brand } = SMALL_KNOWLEDGE_BASES[kb];
+    const pool = corpusOf(texts.map((t) => pastedText(t.url, t.content, t.title)), lang).passages;
+    const request = { topic, keyword: topic, language: lang, brand: withBrand ? brand : null };
+    const model = relevanceModel(pool, { ...request, subject: subjectFromPool(pool, request) });
+    return unitsOfPool(pool, lang).filter((u) => model.coverage.isAbout(u)).reduce((n, u) => n + u.sentences.length, 0);
+  };
+
+  it.each([
+    ["velo", "Comment entretenir son vélo"],
+    ["zimmerpflanzen", "Zimmerpflanzen richtig pflegen"],
+  ] as const)("covers %s: “%s” from the notes as a whole", (kb, topic) => {
+    expect(usableFor(kb, topic, false)).toBeLessThan(MIN_TOPIC_SENTENCES);
+    expect(usableFor(kb, topic, true)).toBeGreaterThan(20);
+  });
+
+  it("still asks the notes for a narrower subject: four facts on brakes are not an article", () => {
+    expect(usableFor("velo", "Entretien des freins de vélo", true)).toBeLessThan(MIN_TOPIC_SENTENCES);
+  });
+
+  it("reads German contractions as function words and care verbs as the angle (read: No passages about “beim”, “richtig”, “pflegen”)", () => {
+    const { subject, angle } = analyseRequest("Häufige Fehler beim Gießen von Zimmerpflanzen richtig pflegen", "", "de");
+    expect(subject.map((t) => t.surface)).toEqual(["Gießen", "Zimmerpflanzen"]);
+    expect(angle).toEqual(expect.arrayContaining(["häufige", "fehler", "richtig", "pflegen"]));
+    expect(analyseRequest("Comment entretenir son vélo", "", "fr").subject.map((t) => t.surface)).toEqual(["vélo"]);
   });
 });

@@ -64,7 +64,7 @@ export function knowledgeThemes(chunks: readonly RetrievedChunk[], brief: Pick<A
   const topicTerms = termSet(`${brief.topic} ${brief.keyword}`, lang);
   // Only chunks with sentences about the topic, in the article's language, lend their headings to the plan.
   const pool: Evidence[] = chunks.map((c, i) => ({ id: `c${i}`, url: c.url ?? "", title: c.title, heading: c.heading_path.join(" › "), quote: c.text, fetched_at: "", origin: "brand" }));
-  const relevance = relevanceModel(pool, { topic: brief.topic, keyword: brief.keyword, language: lang });
+  const relevance = relevanceModel(pool, { topic: brief.topic, keyword: brief.keyword, language: lang, brand: brief.brand });
   const about = new Set(relevance.aboutUnits.map((u) => u.evidenceId));
   chunks.forEach((chunk, rank) => {
     if (!about.has(`c${rank}`)) return;

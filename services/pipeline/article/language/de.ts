@@ -43,6 +43,7 @@ export const GERMAN: LanguageProfile = {
     unterschied unterschiede vorteil vorteile nachteil nachteile grund gründe wichtig nutzen benutzen verwenden
     verwendung legen stellen wählen auswählen auswahl behalten nehmen helfen wirklich immer oft beispiel beispiele liste
     frage fragen antwort antworten neu neue modern
+    pflegen pflege gepflegt wartung richtig richtige richtigen korrekt
     reduzieren verbessern verbessert senken steigern sparen beschleunigen schneller besser einfacher`,
   furtherReading: /^(weitere|weiterführende) (lektüre|literatur|informationen|quellen)\b|^(zum weiterlesen|literatur|referenzen|siehe auch|weblinks)$/iu,
   faqShapes: [

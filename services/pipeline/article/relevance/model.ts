@@ -3,7 +3,7 @@ import { baseLanguage } from "../../../../shared/text/stopwords";
 import { tokenize } from "../../../../shared/text/tokenize";
 import { dependencyOf, unitsOfEvidence, unitsOfPool, type EvidenceUnit } from "../evidence/units";
 import { termSet } from "../evidence/similarity";
-import type { ArticleBrief, Evidence } from "../types";
+import type { ArticleBrief, BrandBrief, Evidence } from "../types";
 import { CALIBRATION } from "./calibration";
 import { relevanceLogit, relevanceProbability, subjectShare, withCompounds, type RelevanceFeatures } from "./features";
 import { analyseRequest } from "./request";
@@ -65,13 +65,18 @@ export interface CoverageView {
 const cache = new WeakMap<readonly Evidence[], Map<string, RelevanceModel>>();
 
 
-type BriefLike = Pick<ArticleBrief, "topic" | "keyword" | "language"> & { subject?: RequestSubject; passage_grades?: PassageGrades };
+type BriefLike = Pick<ArticleBrief, "topic" | "keyword" | "language"> & {
+  subject?: RequestSubject;
+  passage_grades?: PassageGrades;
+  brand?: Pick<BrandBrief, "name" | "description"> | null;
+};
 
 /** The relevance model of a pool for a brief (cached per pool and request). */
 export function relevanceModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceModel {
   const weighed = brief.subject?.terms.map((t) => `${t.term}:${t.weight}`).join(",") ?? "";
   const graded = brief.passage_grades ? Object.entries(brief.passage_grades).map(([id, g]) => `${id}:${g[0]}`).join(",") : "";
-  const key = `${brief.language}\u0000${brief.topic}\u0000${brief.keyword}\u0000${weighed}\u0000${graded}`;
+  const profile = brief.brand ? `${brief.brand.name}\u0000${brief.brand.description ?? ""}` : "";
+  const key = `${brief.language}\u0000${brief.topic}\u0000${brief.keyword}\u0000${weighed}\u0000${graded}\u0000${profile}`;
   let perPool = cache.get(evidence);
   if (!perPool) cache.set(evidence, (perPool = new Map()));
   let model = perPool.get(key);
@@ -111,9 +116,14 @@ function buildModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceM
   const termsOf = (text: string) => withCompounds(termSet(text, lang), subjectTerms, lang);
   const units = unitsOfPool(evidence, lang);
   const byId = new Map(evidence.map((e) => [e.id, e]));
+  // What situates a passage: its page's title, its heading path and, in a small profile (whose pool is most of
+  // it), the brand's own name and description. A customer's pasted notes on bicycle maintenance say "chaîne",
+  // "pneus", "freins" and hardly ever "vélo"; the profile that holds them says what they are all about.
+  const profileContext = brief.brand && subject.counted_over.from === "pool" ? `${brief.brand.name}\n${brief.brand.description ?? ""}` : "";
+  const situating = (e: Evidence) => [e.title, e.heading ?? "", ...(profileContext && e.origin === "brand" ? [profileContext] : [])];
   const contextOf = (id: string) => {
     const e = byId.get(id);
-    return e ? `${e.title}\n${e.heading ?? ""}` : "";
+    return e ? situating(e).join("\n") : "";
   };
   const languageCache = new Map<string, boolean>();
   // Every sentence of a unit must be in the article's language: an untranslated sentence of a translated manual,
@@ -155,7 +165,7 @@ function buildModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceM
     let c = contextShare.get(id);
     if (c === undefined) {
       const e = byId.get(id);
-      c = e ? Math.max(share(e.heading ?? ""), share(e.title)) : 0;
+      c = e ? Math.max(...situating(e).map(share)) : 0;
       contextShare.set(id, c);
     }
     return c;

@@ -247,7 +247,7 @@ function headingQuestion(unit: EvidenceUnit): string | undefined {
  */
 export function templateQuestions(brief: Pick<ArticleBrief, "keyword" | "language" | "intent" | "brand">): string[] {
   const base = baseLanguage(brief.language);
-  const k = embedPhrase(brief.keyword, brief.brand?.name);
+  const k = embedPhrase(brief.keyword, brief.brand?.name, brief.language);
   switch (base) {
     case "en":
       return ENGLISH_QUESTIONS[brief.intent].map((q) => q.replace("{K}", k));

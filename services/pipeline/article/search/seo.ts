@@ -105,7 +105,7 @@ function templatedTitles(brief: ArticleBrief): string[] {
   const fits = keywordFitsTemplates(brief.keyword);
   const templated = pack.titles[brief.intent]
     .filter((t) => fits || /^\{K\}\s?:/.test(t))
-    .map((t) => tidyHeading(fillWithPhrase(t, { K: brief.keyword }, brand)));
+    .map((t) => tidyHeading(fillWithPhrase(t, { K: brief.keyword }, brand, brief.language)));
   if (!isEnglish(brief.language)) return [...new Set(fits ? templated : [capitalizeFirst(brief.keyword.trim()), ...templated])];
   const shaped = englishTitles(brief);
   if (isClause(brief.keyword)) return shaped;
@@ -161,7 +161,7 @@ export function placeKeyword(body: ArticleBody, brief: ArticleBrief): { body: Ar
   if (first && !namesKeyword(first.sentences.map((s) => s.text).join(" "), brief.keyword, brief.language)) {
     const template = brief.audience ? pack.framingForAudience : pack.framing;
     // Mid-sentence the keyword keeps no sentence-initial capital ("looks at how contractors…"), and a superlative takes its article.
-    let phrase = embedPhrase(brief.keyword, brief.brand?.name);
+    let phrase = embedPhrase(brief.keyword, brief.brand?.name, brief.language);
     if (isEnglish(brief.language) && topicShape(phrase) === "best" && !/^the\s/i.test(phrase)) phrase = `the ${phrase}`;
     first.sentences.unshift({ text: capitalizeFirst(fill(template, { K: phrase, A: brief.audience ?? "" })), cites: [] });
     framed = true;

@@ -30,17 +30,19 @@ export const isClause = (phrase: string) => topicShape(phrase) !== "noun" && top
 /**
  * The phrase as it reads mid-sentence: its first letter in lower case, unless the first word is an acronym
  * ("CRM"), has capitals inside ("HubSpot", "iPhone"), is followed by another capitalised word (a name:
- * "Google Ads"), or is the brand's name.
+ * "Google Ads"), or is the brand's name. German writes every noun with a capital wherever it stands
+ * ("Thema dieses Artikels: Zimmerpflanzen pflegen"): there only a leading article goes to lower case.
  */
 export const LEADING_ARTICLES: ReadonlySet<string> = new Set(["the", "a", "an", "le", "la", "les", "un", "une", "der", "die", "das", "ein", "eine", "el", "los", "las", "una"]);
 
-export function embedPhrase(phrase: string, brandName?: string | null): string {
+export function embedPhrase(phrase: string, brandName?: string | null, lang = "en"): string {
   const text = phrase.trim().replace(/[.?!]+$/, "");
   const [first = "", second = ""] = text.split(/\s+/);
   if (!first || first[0] !== first[0].toUpperCase() || first[0] === first[0].toLowerCase()) return text;
   // A leading article is never a name's: "The APT system" is asked as "What does the APT system do?".
   const brand = Boolean(brandName && text.toLowerCase().startsWith(brandName.toLowerCase().split(/\s+/)[0]));
   if (second && !brand && LEADING_ARTICLES.has(first.toLowerCase())) return first.toLowerCase() + text.slice(first.length);
+  if (baseLanguage(lang) === "de") return text;
   const keep =
     (first.length > 1 && first === first.toUpperCase()) ||
     /\p{Lu}/u.test(first.slice(1)) ||
@@ -129,8 +131,8 @@ export function englishTitles(brief: Pick<ArticleBrief, "topic" | "keyword" | "i
 }
 
 /** Fills a template, the keyword lower-cased where it stands mid-sentence. */
-export function fillWithPhrase(template: string, values: Record<string, string>, brandName?: string | null): string {
-  const embedded = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, template.startsWith(`{${k}}`) ? v : embedPhrase(v, brandName)]));
+export function fillWithPhrase(template: string, values: Record<string, string>, brandName?: string | null, lang = "en"): string {
+  const embedded = Object.fromEntries(Object.entries(values).map(([k, v]) => [k, template.startsWith(`{${k}}`) ? v : embedPhrase(v, brandName, lang)]));
   return capitalizeFirst(fill(template, embedded));
 }
 
