@@ -30,10 +30,11 @@ function scored(pairs: readonly LabelledPair[], c: Coefficients) {
 }
 
 /** The pool research would bring for a request (BM25 over the knowledge base's chunks), graded by a fitted model. */
-function naturalOutcome(corpus: Corpus, r: NaturalRequest, fit: Fit, c: Coefficients, relevant: number) {
+function naturalOutcome(corpus: Corpus, r: NaturalRequest, fit: Fit, c: Coefficients, relevant: number, withProfile = true) {
   const analysis = analyseRequest(r.topic, r.topic, r.lang);
   const subject = corpus.index.size >= SMALL_PROFILE_CHUNKS ? subjectWeights(analysis, corpus.stats(termsToCount(analysis)), "profile", fit) : undefined;
-  const brief = { topic: r.topic, keyword: r.topic, language: r.lang, subject, brand: r.kb === "debian" ? null : SMALL_KNOWLEDGE_BASES[r.kb].brand };
+  const brand = r.kb === "debian" || !withProfile ? null : SMALL_KNOWLEDGE_BASES[r.kb].brand;
+  const brief = { topic: r.topic, keyword: r.topic, language: r.lang, subject, brand };
   // Research's first query is the subject's, then the topic as written (research.ts).
   const query = subjectQuery(brief as Parameters<typeof subjectQuery>[0]);
   const ids = [...new Set([...corpus.index.search(query, POOL_PASSAGES / 2, r.lang), ...corpus.index.search(r.topic, POOL_PASSAGES / 2, r.lang)].map((h) => h.id))];
@@ -98,6 +99,13 @@ export async function benchRelevance(): Promise<Record<string, unknown>> {
   const fewest = Math.min(...floors.map((f) => f.errors));
   const tied = floors.filter((f) => f.errors === fewest);
   const floor = tied[Math.floor((tied.length - 1) / 2)];
+  // The same verdicts with the small profiles' name and description left out (both optional when a profile is
+  // created): the descriptions were written for this bench after the refusals they lift had been read.
+  const bare = NATURAL_REQUESTS.map((r) => (r.kb === "debian" ? undefined : naturalOutcome(smallKbs[r.kb], r, fit, c, relevant, false)));
+  const withoutProfile = (list: typeof outcomes) => {
+    const covered = list.filter((o) => o.r.kb !== "debian" && o.r.expect === "write");
+    return `${covered.filter((o) => verdictOf(bare[o.i]!, floor.value) === "refuse").length} / ${covered.length} small-profile requests`;
+  };
   const table = (list: typeof outcomes) => {
     const covered = list.filter((o) => o.r.expect === "write");
     const uncovered = list.filter((o) => o.r.expect === "refuse");
@@ -105,6 +113,7 @@ export async function benchRelevance(): Promise<Record<string, unknown>> {
       requests: list.length,
       false_refusals: `${covered.filter((o) => verdictOf(o, floor.value) === "refuse").length} / ${covered.length}`,
       uncovered_written: `${uncovered.filter((o) => verdictOf(o, floor.value) === "write").length} / ${uncovered.length}`,
+      false_refusals_without_profile_name_or_description: withoutProfile(list),
     };
   };
   const fitted = {

@@ -69,20 +69,27 @@ export function knowledgeThemes(chunks: readonly RetrievedChunk[], brief: Pick<A
   chunks.forEach((chunk, rank) => {
     if (!about.has(`c${rank}`)) return;
     const heading = (chunk.heading_path[chunk.heading_path.length - 1] ?? "").replace(/\s+/g, " ").trim();
-    const words = countWords(heading, lang);
-    if (!heading || words > MAX_THEME_WORDS || heading.endsWith("?")) return;
-    // A heading that is a command line, or reads as another language than the article's, is no heading for it.
-    if (looksLikeCode(heading) || !isInLanguage(heading, lang, [brief.topic, brief.keyword])) return;
-    // A reading list holds pointers, no subject: "More readings for the package management".
-    if (languageProfile(lang).furtherReading.test(heading)) return;
-    if (brief.brand && heading.toLowerCase() === brief.brand.name.toLowerCase()) return;
-    if ([...termSet(heading, lang)].every((t) => topicTerms.has(t))) return;
+    if (!isSubjectHeading(heading, brief, lang, topicTerms)) return;
     const key = heading.toLowerCase();
     const theme = themes.get(key) ?? { heading, weight: 0 };
     theme.weight += 1 / (rank + 1);
     themes.set(key, theme);
   });
   return [...themes.values()].sort((a, b) => b.weight - a.weight);
+}
+
+/**
+ * A source's heading that can head an article's section: short, no question, no command line, in the
+ * article's language, no reading list, not the brand's name, and saying something beyond the topic.
+ */
+export function isSubjectHeading(heading: string, brief: Pick<ArticleBrief, "topic" | "keyword" | "brand">, lang: string, topicTerms: ReadonlySet<string>): boolean {
+  if (!heading || countWords(heading, lang) > MAX_THEME_WORDS || heading.endsWith("?")) return false;
+  // A heading that is a command line, or reads as another language than the article's, is no heading for it.
+  if (looksLikeCode(heading) || !isInLanguage(heading, lang, [brief.topic, brief.keyword])) return false;
+  // A reading list holds pointers, no subject: "More readings for the package management".
+  if (languageProfile(lang).furtherReading.test(heading)) return false;
+  if (brief.brand && heading.toLowerCase() === brief.brand.name.toLowerCase()) return false;
+  return ![...termSet(heading, lang)].every((t) => topicTerms.has(t));
 }
 
 const hasKeyword = (heading: string, keyword: string) => heading.toLowerCase().includes(keyword.toLowerCase());

@@ -60,6 +60,7 @@ export const GERMAN: LanguageProfile = {
     // „Sie können das CUPS-System konfigurieren, indem Sie …" → „Wie kann man das CUPS-System konfigurieren?"
     { shape: /^Sie können ((?:[\p{L}\p{N}'’-]+ ){1,7}?)(\p{Ll}+en), indem /u, ask: (m) => (POINTS_BACK.test(m[1]) ? undefined : `Wie kann man ${m[1]}${m[2]}?`) },
   ],
+  determiners: new Set("der die das den dem des ein eine einen einem einer eines dieser diese dieses diesen jede jeder jedes ihre ihren seine seinen".split(" ")),
   sentences: {
     dependentOpeners: new Set(["er", "sie", "es", "dies", "diese", "dieser", "dieses", "ihr", "ihre", "sein", "seine", "dabei", "damit", "dadurch"]),
     firstPerson: /(^|[^\p{L}])(ich|mein|meine|meiner|meinen|meinem|meines|mir|mich)(?![\p{L}-])/iu,
@@ -84,6 +85,8 @@ export const GERMAN: LanguageProfile = {
   phrases: {
     name: "German",
     conclusionHeading: "Fazit",
+    otherPointsHeading: "Weitere Punkte",
+    and: "und",
     faqHeading: "Häufige Fragen",
     sourcesHeading: "Quellen",
     knowledgeBaseLabel: "Wissensbasis der Marke",

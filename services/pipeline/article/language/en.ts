@@ -48,6 +48,7 @@ export const ENGLISH: LanguageProfile = {
     // "A wormery is a …" → "What is a wormery?"
     { shape: /^((?:An?|The) (?:[\p{L}\p{N}'’-]+ ){0,3}[\p{L}\p{N}'’-]+) (is|are) (?:an?|the|one) /u, ask: (m) => `What ${m[2]} ${m[1].charAt(0).toLowerCase()}${m[1].slice(1)}?` },
   ],
+  determiners: new Set("the a an this that these those its their your our each every".split(" ")),
   sentences: {
     dependentOpeners: new Set(["it", "its", "this", "that", "these", "those", "they", "their", "them", "he", "she", "his", "her", "such", "both", "there", "then", "thus"]),
     infinitiveOpener: /^\p{Lu}\p{Ll}+ing$/u,
@@ -80,6 +81,8 @@ export const ENGLISH: LanguageProfile = {
   phrases: {
     name: "English",
     conclusionHeading: "Conclusion",
+    otherPointsHeading: "Other points",
+    and: "and",
     faqHeading: "Frequently asked questions",
     sourcesHeading: "Sources",
     knowledgeBaseLabel: "brand knowledge base",

@@ -58,6 +58,7 @@ export const SPANISH: LanguageProfile = {
     // no action; a gerund before the means belongs to another clause: «configurar su sistema accediendo mediante …»)
     { shape: /^(?:Usted p|P)uede (\p{L}+(?:ar|er|ir)(?:se)?(?: [\p{L}\p{N}'’-]+){0,7}) (?:mediante|usando|utilizando|con|por medio de) /u, ask: (m) => (/^(ser|estar|haber|tener)\b/i.test(m[1]) || /ndo$/.test(m[1]) || POINTS_BACK.test(m[1]) ? undefined : `¿Cómo ${m[1]}?`) },
   ],
+  determiners: new Set("el la los las un una unos unas del al este esta estos estas su sus cada".split(" ")),
   sentences: {
     // Spanish drops the subject: an opening object pronoun ("Nos permiten …") points back as well.
     // A verb in the third person opening the sentence has its subject in the one before ("Proporciona la oportunidad…").
@@ -84,6 +85,8 @@ export const SPANISH: LanguageProfile = {
   phrases: {
     name: "Spanish",
     conclusionHeading: "Conclusión",
+    otherPointsHeading: "Otros puntos",
+    and: "y",
     faqHeading: "Preguntas frecuentes",
     sourcesHeading: "Fuentes",
     knowledgeBaseLabel: "base de conocimiento de la marca",

@@ -53,6 +53,7 @@ export const FRENCH: LanguageProfile = {
     // « être » or « avoir », which say no action; « en » only before a gerund: « revenir en arrière » is one verb)
     { shape: /^Vous pouvez ((?:se |s['’])?\p{L}+(?:er|ir|re|oir)(?: [\p{L}\p{N}'’-]+){0,7}) (?:en \p{L}+ant|avec|à l['’]aide d|grâce à)\b/iu, ask: (m) => (/^(être|avoir)\b/i.test(m[1]) || POINTS_BACK.test(m[1]) ? undefined : `Comment ${m[1]} ?`) },
   ],
+  determiners: new Set("le la les l un une des du au aux ce cet cette ces son sa ses leur leurs votre vos notre nos chaque".split(" ")),
   sentences: {
     dependentOpeners: new Set(["il", "elle", "ils", "elles", "ce", "cela", "ceci", "ça", "ces", "cette", "leur", "leurs", "son", "sa", "ses", "c'est", "c’est", "c'était", "c’était"]),
     firstPerson: /(^|[^\p{L}])(je|j['’]\p{L}+|moi|moi-même|mon|ma|mes)(?![\p{L}-])/iu,
@@ -77,6 +78,8 @@ export const FRENCH: LanguageProfile = {
   phrases: {
     name: "French",
     conclusionHeading: "Conclusion",
+    otherPointsHeading: "Autres points",
+    and: "et",
     faqHeading: "Questions fréquentes",
     sourcesHeading: "Sources",
     knowledgeBaseLabel: "base de connaissances de la marque",

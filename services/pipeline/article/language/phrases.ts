@@ -10,6 +10,10 @@ import type { SearchIntent } from "../types";
 export interface LanguagePack {
   name: string;
   conclusionHeading: string;
+  /** What heads an extractive section whose sentences share no source heading and no phrase (`section-names.ts`). */
+  otherPointsHeading: string;
+  /** The word that joins two phrases in a heading ("Pneus et chaîne"). */
+  and: string;
   faqHeading: string;
   sourcesHeading: string;
   /** How a knowledge-base source without a public address is named in the source list. */

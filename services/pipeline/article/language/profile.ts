@@ -33,6 +33,12 @@ export interface LanguageProfile {
    * plan never makes an article section of it.
    */
   furtherReading: RegExp;
+  /**
+   * Articles and determiners, lower case: a word after one is a noun, which is what a one-word section heading
+   * must be (« des pneus » heads a section, "to twelve" does not: `writers/section-names.ts`). German tells
+   * its nouns by their capital as well.
+   */
+  determiners: ReadonlySet<string>;
   /** How its sentences are read as evidence: what leans on the sentence before, what is no sentence (`SentenceRules`). */
   sentences: SentenceRules;
   /** The words the pipeline itself adds to an article in this language (headings, connectives, labels, templates). */

@@ -2,6 +2,7 @@ import { unitsOfPool, usableSentenceCount } from "../evidence/units";
 import { allocateBudgets } from "../brief/outline";
 import { CALIBRATION, describeMissingCoverage, relevanceModel } from "../relevance";
 import { shareOutEvidence } from "./assignment";
+import { nameSectionsByContent } from "./section-names";
 import { sectionWords, type SectionWriter, type WrittenSection } from "./section-writer";
 import type { ResearchReport } from "../evidence/research";
 import { type ArticleBody, type ArticleBrief, type ArticleSection, type Evidence, type Outline, sentencesIn } from "../types";
@@ -196,8 +197,9 @@ export async function draftArticle(
   const written = results.map((r) => r.section).filter((s) => s.paragraphs.length);
   const empty = results.filter((r) => !r.section.paragraphs.length).map((r) => r.section.key);
   const dropped = results.reduce((n, r) => n + r.droppedCitations, 0);
-  const ordered = writer.kind === "extractive" ? orderByRelevance(written, brief, evidence) : written;
-  const moved = ordered.some((s, i) => s !== written[i]);
+  // Quoted sections are ordered by relevance and named by what they hold (a model writes to its headings).
+  const ordered = writer.kind === "extractive" ? nameSectionsByContent(orderByRelevance(written, brief, evidence), brief, evidence) : written;
+  const moved = ordered.some((s, i) => s.key !== written[i].key);
   const sentences = sentencesIn(ordered);
   return {
     body: { writer: writer.kind, sections: ordered },

@@ -1,0 +1,131 @@
+import { wordsOf } from "../../../../shared/text/segment";
+import { baseLanguage } from "../../../../shared/text/stopwords";
+import { tokenize } from "../../../../shared/text/tokenize";
+import { isSubjectHeading } from "../brief/outline";
+import { languageProfile } from "../language";
+import { capitalizeFirst, languagePack, tidyHeading } from "../language/phrases";
+import { angleTerms } from "../relevance/request";
+import { embedPhrase } from "../search/topic-phrasing";
+import type { ArticleBrief, ArticleSection, Evidence } from "../types";
+
+/** A phrase heads a section when this share of its sentences (at least two) say it. */
+const PHRASE_SHARE = 0.5;
+/** Two phrases together must say this share of the section's sentences; under it the section gets the neutral heading. */
+const PAIR_SHARE = 1 / 3;
+const MAX_PHRASE_WORDS = 3;
+
+/**
+ * Headings for what an extractive section holds. The offline plan's intent headings ("Why this matters",
+ * "Common mistakes to avoid", « Pourquoi c'est important ») and its "Conclusion" promise what quoting cannot
+ * choose for: the extractive writer fills such a section with relevant passages no other heading claims, so
+ * "Pourquoi c'est important" came to hold tyre pressures and a chain-wear gauge, and "Conclusion" the
+ * arguments of a "deb" line. Each such section is named by what its sentences are about: the source's own
+ * heading most of them come from, else the phrase at least half of them say (or two phrases saying a third),
+ * else a neutral "Other points". The overview heading (it names the keyword) and headings taken from the
+ * knowledge base stay; a renamed conclusion is a body section like the others.
+ */
+export function nameSectionsByContent(sections: readonly ArticleSection[], brief: ArticleBrief, evidence: readonly Evidence[]): ArticleSection[] {
+  const pack = languagePack(brief.language);
+  const templates = new Set([...Object.values(pack.bodyHeadings).flat(), pack.conclusionHeading].map((h) => tidyHeading(h).toLowerCase()));
+  // Headings already given, by their terms: "Compost heaps" is the heading "Compost heap" again.
+  const used = new Set(sections.map((s) => headingKey(s.heading, brief.language)));
+  return sections.map((section) => {
+    if (section.role === "intro" || !templates.has(section.heading.toLowerCase())) return section;
+    const heading = sourceHeading(section, brief, evidence, used) ?? repeatedPhrase(section, brief, used) ?? pack.otherPointsHeading;
+    used.add(headingKey(heading, brief.language));
+    return { ...section, role: "body", heading };
+  });
+}
+
+const headingKey = (heading: string, lang: string) => tokenize(heading, lang).join(" ");
+
+const topicTermsOf = (brief: ArticleBrief) => new Set([...tokenize(`${brief.topic} ${brief.keyword}`, brief.language), ...angleTerms(brief.language)]);
+
+/** The last heading of the passages most of the section's sentences quote, when it can head a section. */
+function sourceHeading(section: ArticleSection, brief: ArticleBrief, evidence: readonly Evidence[], used: ReadonlySet<string>): string | undefined {
+  const byId = new Map(evidence.map((e) => [e.id, e]));
+  const sentences = section.paragraphs.flatMap((p) => p.sentences).filter((s) => s.cites.length);
+  const counts = new Map<string, number>();
+  for (const s of sentences) {
+    const path = byId.get(s.cites[0])?.heading?.split(" › ") ?? [];
+    const last = (path[path.length - 1] ?? "").replace(/\s+/g, " ").trim();
+    if (last) counts.set(last, (counts.get(last) ?? 0) + 1);
+  }
+  const [best] = [...counts].sort((a, b) => b[1] - a[1]);
+  if (!best || best[1] < sentences.length * PHRASE_SHARE) return undefined;
+  const heading = tidyHeading(best[0]);
+  return !used.has(headingKey(heading, brief.language)) && isSubjectHeading(heading, brief, brief.language, topicTermsOf(brief)) ? heading : undefined;
+}
+
+/**
+ * The phrase (one to three words, content words at both ends: "compost heap", « pression des pneus ») the
+ * most sentences of the section say, the topic's own words aside: what a reader would call the section. It
+ * must read as a noun phrase where it stands, after an article or, in German, with its capital, in at least
+ * half its places: "Twelve" (six to twelve months, eight to twelve weeks), « lässt » or "actualmente existen"
+ * name nothing. Forms of one word count as one ("pneu", "pneus").
+ */
+function repeatedPhrase(section: ArticleSection, brief: ArticleBrief, used: ReadonlySet<string>): string | undefined {
+  const lang = brief.language;
+  const topic = topicTermsOf(brief);
+  const nounAt = nounTest(lang);
+  // Forms the stemmer leaves apart are one word here ("pneu", "pneus"; "Blätter", "Blättern").
+  const seenTerms: string[] = [];
+  const canonical = (term: string) => {
+    const known = seenTerms.find((t) => sameWord(t, term));
+    if (known) return known;
+    seenTerms.push(term);
+    return term;
+  };
+  const sentences = section.paragraphs.flatMap((p) => p.sentences.map((s) => s.text));
+  const found = new Map<string, { surface: string; forms: Map<string, number>; terms: string[]; sentences: Set<number>; nouns: number; seen: number }>();
+  sentences.forEach((text, i) => {
+    const words = wordsOf(text, lang);
+    const termOf = words.map((w) => (/\d/.test(w) || w.length < 3 ? undefined : tokenize(w, lang)[0]));
+    for (let start = 0; start < words.length; start++) {
+      for (let end = start; end < Math.min(words.length, start + MAX_PHRASE_WORDS); end++) {
+        if (!termOf[start] || !termOf[end]) continue;
+        const terms = termOf.slice(start, end + 1).filter((t): t is string => Boolean(t)).map(canonical);
+        if (terms.every((t) => topic.has(t))) continue;
+        const key = terms.join(" ");
+        const entry = found.get(key) ?? { surface: "", forms: new Map<string, number>(), terms, sentences: new Set<number>(), nouns: 0, seen: 0 };
+        // Its most frequent form is how the section names it, the shorter on a tie ("Blätter", not the dative "Blättern").
+        const form = words.slice(start, end + 1).join(" ");
+        entry.forms.set(form, (entry.forms.get(form) ?? 0) + 1);
+        const [now, best] = [entry.forms.get(form)!, entry.forms.get(entry.surface) ?? 0];
+        if (now > best || (now === best && form.length < entry.surface.length)) entry.surface = form;
+        entry.sentences.add(i);
+        entry.seen++;
+        if (nounAt(words, start)) entry.nouns++;
+        found.set(key, entry);
+      }
+    }
+  });
+  const ranked = [...found.values()]
+    .filter((p) => p.sentences.size >= 2 && !used.has(p.terms.join(" ")) && p.nouns * 2 >= p.seen)
+    .sort((a, b) => b.sentences.size * b.terms.length - a.sentences.size * a.terms.length);
+  const [first] = ranked;
+  if (!first) return undefined;
+  if (first.sentences.size >= sentences.length * PHRASE_SHARE) return headingOf(first.surface);
+  // Two phrases, neither inside the other, together saying a third of the section: "Green material and brown material".
+  const inside = (a: string[], b: string[]) => a.every((t) => b.includes(t));
+  const second = ranked.find((p) => p !== first && !inside(p.terms, first.terms) && !inside(first.terms, p.terms));
+  if (!second || new Set([...first.sentences, ...second.sentences]).size < sentences.length * PAIR_SHARE) return undefined;
+  return headingOf(`${first.surface} ${languagePack(lang).and} ${embedPhrase(second.surface, brief.brand?.name, lang)}`);
+}
+
+const sameWord = (a: string, b: string) => a === b || (Math.min(a.length, b.length) >= 4 && Math.abs(a.length - b.length) <= 2 && (a.startsWith(b) || b.startsWith(a)));
+
+/** Whether the word at `i` reads as a noun: after an article or determiner (« l'huile » carries its own), or a capitalised German word inside the sentence. */
+function nounTest(lang: string): (words: readonly string[], i: number) => boolean {
+  const { determiners } = languageProfile(lang);
+  const german = baseLanguage(lang) === "de";
+  return (words, i) => {
+    const [elided, rest] = words[i].split(/['’]/);
+    if (rest && determiners.has(elided.toLowerCase())) return true;
+    if (german && i > 0 && /^\p{Lu}/u.test(words[i])) return true;
+    return i > 0 && determiners.has(words[i - 1].toLowerCase());
+  };
+}
+
+/** A phrase quoted from a sentence as a heading: its first letter up, nothing else changed. */
+const headingOf = (phrase: string) => tidyHeading(capitalizeFirst(phrase));

@@ -1,0 +1,100 @@
+import { decideBriefByRules } from "../../services/pipeline/article/brief/recon";
+import { nameSectionsByContent } from "../../services/pipeline/article/writers/section-names";
+import type { ArticleSection, Evidence } from "../../services/pipeline/article/types";
+
+const briefFor = (topic: string, keyword: string, language = "en") =>
+  decideBriefByRules({ topic, target_keyword: keyword, mode: "standard", language, target_words: 600, image: false, derivatives: [] }, null);
+
+const passage = (id: string, heading: string | undefined, quote: string): Evidence => ({
+  id,
+  url: `https://example.test/${id}`,
+  title: "Notes",
+  ...(heading ? { heading } : {}),
+  quote,
+  fetched_at: "2026-11-27T00:00:00.000Z",
+  origin: "brand",
+});
+
+const section = (key: string, role: ArticleSection["role"], heading: string, sentences: [string, string][]): ArticleSection => ({
+  key,
+  role,
+  heading,
+  paragraphs: [{ sentences: sentences.map(([text, cite]) => ({ text, cites: [cite] })) }],
+});
+
+describe("extractive sections named by what they hold (read: « Pourquoi c'est important » over tyre pressures, \"Conclusion\" over a deb line's arguments)", () => {
+  it("gives a template section the source heading most of its sentences come from, and makes a conclusion of leftovers a body section", () => {
+    const brief = briefFor("Debian package management with apt", "apt package management");
+    const evidence = [passage("e1", "Package management › Debian archive basics", "…"), passage("e2", "Package management › Debsums", "…")];
+    const named = nameSectionsByContent(
+      [
+        section("s1", "body", "Apt package management: an overview", [["The apt command is a front end.", "e1"]]),
+        section("conclusion", "conclusion", "Conclusion", [
+          ["The \"deb\" line defines for the binary packages.", "e1"],
+          ["The 1st argument is the root URL of the Debian archive.", "e1"],
+          ["Debsums checks installed files.", "e2"],
+        ]),
+      ],
+      brief,
+      evidence,
+    );
+    expect(named[0].heading).toBe("Apt package management: an overview");
+    expect(named[1]).toMatchObject({ role: "body", heading: "Debian archive basics" });
+  });
+
+  it("names a headless section by the noun phrase most of its sentences say, never by a number word", () => {
+    const brief = briefFor("How to start composting at home", "composting at home");
+    const evidence = [passage("e1", undefined, "…")];
+    const [named] = nameSectionsByContent(
+      [
+        section("s2", "body", "Why this matters", [
+          ["Most home compost heaps produce their finished compost in six to twelve months.", "e1"],
+          ["A hot heap can finish in eight to twelve weeks.", "e1"],
+          ["The finished compost is dark brown and crumbly.", "e1"],
+          ["Gardeners spread the finished compost as a mulch.", "e1"],
+        ]),
+      ],
+      brief,
+      evidence,
+    );
+    expect(named.heading).toBe("Finished compost");
+  });
+
+  it("takes one word only where it reads as a noun, two together when neither says half (« Pneu et chaîne »)", () => {
+    const brief = briefFor("Comment entretenir son vélo", "entretien vélo", "fr");
+    const evidence = [passage("e1", undefined, "…")];
+    const [named] = nameSectionsByContent(
+      [
+        section("s2", "body", "Pourquoi c'est important", [
+          ["Une chaîne usée s'allonge et finit par sauter sur les pignons.", "e1"],
+          ["Un contrôleur d'usure de chaîne indique s'il faut la remplacer.", "e1"],
+          ["La pression des pneus se vérifie chaque semaine.", "e1"],
+          ["La pression recommandée est inscrite sur le flanc du pneu.", "e1"],
+          ["Un pneu trop gonflé adhère moins bien.", "e1"],
+          ["Une rustine bouche un petit trou.", "e1"],
+          ["Il faut retirer l'épine avant de remonter.", "e1"],
+        ]),
+      ],
+      brief,
+      evidence,
+    );
+    expect(named.heading).toBe("Pneu et chaîne");
+  });
+
+  it("says nothing it cannot: a section whose sentences share no heading and no phrase is \"Other points\"", () => {
+    const brief = briefFor("Getting started with systemd", "systemd");
+    const [named, kept] = nameSectionsByContent(
+      [
+        section("s3", "body", "Common mistakes to avoid", [
+          ["The resource controls are also defined.", "e1"],
+          ["To print out the current hostname run hostname without an argument.", "e2"],
+        ]),
+        section("s4", "body", "Socket activation", [["A socket unit starts a service on demand.", "e1"]]),
+      ],
+      brief,
+      [passage("e1", undefined, "…"), passage("e2", undefined, "…")],
+    );
+    expect(named.heading).toBe("Other points");
+    expect(kept.heading).toBe("Socket activation");
+  });
+});
