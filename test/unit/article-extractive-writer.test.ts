@@ -10,6 +10,8 @@ import { sectionWords } from "../../services/pipeline/article/writers/section-wr
 import type { Evidence } from "../../services/pipeline/article/types";
 import { evidenceFromPages } from "../support/article-evidence";
 import { ROUTE_PLANNING_PAGES } from "../support/fake-searxng";
+import { corpusOf, pastedText } from "../../bench/relevance/corpus";
+import { SMALL_KNOWLEDGE_BASES } from "../../bench/relevance/knowledge-bases";
 
 const EVIDENCE: Evidence[] = evidenceFromPages(ROUTE_PLANNING_PAGES, { host: "guides.example", origin: "web" });
 
@@ -169,5 +171,19 @@ describe("the evidence threshold", () => {
     expect(fitted.sections.map((s) => s.heading)).toEqual(outline.sections.map((s) => s.heading));
     const full = assertEnoughEvidence(brief, outline, EVIDENCE);
     expect(full).toEqual({ usable: expect.any(Number), needed: 40, pool_coverage: 1 });
+  });
+});
+
+describe("the introduction's lead (read: « Un nettoyeur haute pression chasse la graisse des roulements et les abîme. » opening a bicycle article)", () => {
+  it("opens with a source's own opening on the topic, not the strongest warning from the middle of its notes", async () => {
+    const { lang, texts, brand } = SMALL_KNOWLEDGE_BASES.velo;
+    const pool = corpusOf(texts.map((t) => pastedText(t.url, t.content, t.title)), lang).passages;
+    const velo = {
+      ...decideBriefByRules({ topic: "Comment entretenir son vélo", target_keyword: "entretien vélo", mode: "standard", language: lang, target_words: 600, image: false, derivatives: [] }, null),
+      brand: { id: "b1", name: brand.name, website_url: null, description: brand.description, writing_sample_ids: [] },
+    };
+    const plan = planOutlineByRules(velo, 600, []);
+    const { body } = await draftArticle(new ExtractiveSectionWriter(), velo, plan, pool);
+    expect(body.sections[0].paragraphs[0].sentences[0].text).toBe("Un vélo bien entretenu roule plus longtemps et coûte moins cher en réparations.");
   });
 });

@@ -37,6 +37,8 @@ const PARAGRAPH_MAX_SENTENCES = 4;
 /** The introduction's opening sentences are at least this relevant (relative to the pool's best, `relevance/`). */
 const STRONG_RELEVANCE = 0.75;
 const PARAGRAPH_MAX_WORDS = 110;
+/** Content words a lead states at least (`leadUnit`). */
+const LEAD_MIN_TERMS = 5;
 
 /**
  * The offline writer: it composes each section ONLY from evidence sentences, so every sentence it writes is
@@ -144,9 +146,18 @@ export function composeSectionFromEvidence(input: SectionWriteInput, index: Pool
       }
     }
   };
-  // The introduction leads with the strongest on-topic evidence, whichever section's heading claims it.
-  // It opens with the strongest sentences only (a passage's weaker ones may follow later, in its order).
-  if (section.role === "intro") take(ranked.slice(0, 3), true);
+  // The introduction opens with a source's own opening on the topic, then the strongest on-topic evidence,
+  // whichever section's heading claims it: the strongest sentences only (a passage's weaker ones may follow
+  // later, in its order).
+  if (section.role === "intro") {
+    const lead = leadUnit(input.evidence, index, relevance, lang);
+    if (lead && !input.reserved?.has(lead.key) && fresh(lead)) {
+      groups.push({ evidenceId: lead.evidenceId, units: [lead] });
+      picked.push(lead);
+      words += lead.words;
+    }
+    take(ranked.slice(0, 3), true);
+  }
   // Own passages first (most relevant first), then passages no heading claims.
   take(ranked.filter((id) => owners.get(id) === section.key));
   take(ranked.filter((id) => !owners.has(id)));
@@ -164,6 +175,28 @@ export function composeSectionFromEvidence(input: SectionWriteInput, index: Pool
   for (const group of groups) group.units.sort((a, b) => a.position - b.position);
   const ordered = section.role === "intro" ? groups : inDocumentOrder(groups, input.evidence);
   return { key: section.key, role: section.role, heading: section.heading, paragraphs: arrangeParagraphs(ordered, input, index) };
+}
+
+/**
+ * The opening sentence of a source section on the topic: the first unit of a passage that is the first of its
+ * page and heading in the pool, on topic and strong, the strongest such. Sources open a subject by saying what
+ * it is ("Home composting turns kitchen scraps and garden waste into a dark, crumbly soil improver.", « Un vélo
+ * bien entretenu roule plus longtemps … »); the strongest sentence of a pool of notes is as often a warning
+ * from their middle (« Un nettoyeur haute pression chasse la graisse des roulements et les abîme. »). A short
+ * opening announces more than it says ("Hier ein paar Beispiele für aptitude(8)-Operationen."): a lead states
+ * `LEAD_MIN_TERMS` content words at least.
+ */
+export function leadUnit(evidence: readonly Evidence[], index: PoolIndex, relevance: RelevanceModel, lang: string): EvidenceUnit | undefined {
+  const place = (e: Evidence) => `${e.url}\u0000${e.heading ?? ""}`;
+  const firstOfPlace = new Map<string, Evidence>();
+  for (const e of evidence) {
+    const known = firstOfPlace.get(place(e));
+    if (!known || (e.position ?? Infinity) < (known.position ?? Infinity)) firstOfPlace.set(place(e), e);
+  }
+  const leads = [...firstOfPlace.values()]
+    .map((e) => index.unitsByEvidence.get(e.id)?.[0])
+    .filter((u): u is EvidenceUnit => Boolean(u) && u!.position <= 1 && termSet(u!.text, lang).size >= LEAD_MIN_TERMS && relevance.onTopic(relevance.unit(u!)) && relevance.relative(relevance.strength(u!)) >= STRONG_RELEVANCE);
+  return leads.sort((a, b) => relevance.strength(b) - relevance.strength(a))[0];
 }
 
 /**
