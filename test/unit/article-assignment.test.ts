@@ -52,8 +52,13 @@ describe("evidence shared out for sections written side by side", () => {
     const assigned = assignEvidence(plan, POOL, brief);
     // e2 and e3 say "jobs", not skills: they are not about matching skills to jobs.
     expect(assigned.get("s1")).toEqual([]);
-    // The overview takes what is clearly about route planning; e3 (clustering, no word of the topic) is left unsent.
-    expect(assigned.get("s0")!.sort()).toEqual(["e1", "e2", "e6"]);
+    // The overview takes what no heading claims, the passages naming the topic first; e3 (clustering, no word of
+    // the topic) comes last. Every passage given here is one the relevance model judged on topic (shareOutEvidence
+    // sends its relevant strips only): pasted notes on a bicycle name it in 2 of 28 facts, and by the topic's words
+    // alone three of five sections had nothing to be written from.
+    const overview = assigned.get("s0")!;
+    expect([...overview].sort()).toEqual(["e1", "e2", "e3", "e6"]);
+    expect(overview[overview.length - 1]).toBe("e3");
   });
 
   it("stops giving a section passages once it holds about 1.6 × its budget in words", () => {

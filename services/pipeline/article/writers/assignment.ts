@@ -3,6 +3,7 @@ import { countWords } from "../../../../shared/text/segment";
 import { tokenize } from "../../../../shared/text/tokenize";
 import { termSet } from "../evidence/similarity";
 import { analyseRequest, type RelevanceModel } from "../relevance";
+import { angleTerms } from "../relevance/request";
 import type { EvidenceUnit } from "../evidence/units";
 import type { ArticleBrief, Evidence, Outline, PlannedSection } from "../types";
 
@@ -23,7 +24,9 @@ const STRONG_MATCH = 0.5;
  */
 function ownTerms(section: PlannedSection, brief: ArticleBrief): string[] {
   if (section.role !== "body") return [];
-  const shared = new Set(tokenize(`${brief.topic} ${brief.keyword}`, brief.language));
+  // A heading made only of angle words ("Pourquoi c'est important", "In practice") keeps them as its subject
+  // in `analyseRequest`; here it has none of its own, and speaks of the whole topic.
+  const shared = new Set([...tokenize(`${brief.topic} ${brief.keyword}`, brief.language), ...angleTerms(brief.language)]);
   return [...new Set(analyseRequest(section.heading, "", brief.language).subject.map((t) => t.term).filter((t) => !shared.has(t)))];
 }
 
@@ -36,9 +39,10 @@ function ownTerms(section: PlannedSection, brief: ArticleBrief): string[] {
  * `EVIDENCE_PER_WORD` × its budget in words: first passages that are clearly theirs (holding half their own
  * words, and matching them at least half as well as their best), then weaker such matches; only the
  * introduction, the conclusion and sections whose heading adds nothing to the topic ("Route planning: the
- * essentials") take what no heading claims and is clearly about the whole topic. A section with no passage
+ * essentials") take what no heading claims, those naming the topic's words first. A section with no passage
  * of its own gets none: it is not written (rather than written from another section's material), and
- * passages nobody takes are not sent (they are paid for and would be padding).
+ * passages nobody takes are not sent (they are paid for). Every passage here is one the relevance model
+ * judged on topic (its relevant strips only: `shareOutEvidence`), so nothing sent is padding.
  */
 export function assignEvidence(outline: Outline, about: readonly Evidence[], brief: ArticleBrief): Map<string, string[]> {
   const lang = brief.language;
@@ -76,10 +80,12 @@ export function assignEvidence(outline: Outline, about: readonly Evidence[], bri
       }
     }
   };
-  // What is clearly about the whole topic (half the best match on the topic's words at least): all the
-  // introduction, the conclusion and overview sections may take. The rest of the pool is left unsent.
+  // What the introduction, the conclusion and overview sections may take: every passage (the relevance model
+  // judged each on topic), those that name the topic's own words first, best match first. Pasted notes on a
+  // bicycle name it in 2 of 28 facts: by the topic's words alone, three of five sections got nothing to write from.
   const topicHits = index.search(`${brief.topic} ${brief.keyword}`, Infinity, lang).filter((h) => h.score > 0);
-  const topic = topicHits.filter((h) => h.score >= STRONG_MATCH * topicHits[0].score).map((h) => h.id);
+  const named = topicHits.map((h) => h.id);
+  const topic = [...named, ...about.map((e) => e.id).filter((id) => !named.includes(id))];
   // The introduction opens with what is most about the whole topic: it picks once before the sections take their own.
   const opening = rankings.find((r) => r.section.role === "intro");
   if (opening && topic[0]) take(opening.section, topic[0]);
