@@ -60,7 +60,7 @@ export function vocabularyMatcher(vocabulary: readonly string[]): (text: string)
 const fold = (text: string) => text.toLowerCase().normalize("NFD").replace(/\p{M}/gu, "");
 
 /**
- * The on-topic judge, independent of the writer by construction: a body sentence is on topic when it says a
+ * The on-topic judge, independent of the writer by construction: an article sentence is on topic when it says a
  * word or phrase of the request's hand-written vocabulary (`cases.ts`), or continues, in the same paragraph, a
  * sentence that does ("This situation…", "Dies …"), or is the sentence such a continuation leans on. Headings,
  * page titles, the pipeline's tokenizer and its word lists play no part.
@@ -375,7 +375,10 @@ export async function checkArticle(
   const sections = parseArticleMarkdown(article.content_markdown ?? "", lang, article.faq.map((f) => f.question));
   const bodySentences = sections.filter((s) => s.kind === "body").flatMap((s) => s.sentences);
   const introSentences = sections.filter((s) => s.kind === "intro").flatMap((s) => s.sentences);
-  const onTopic = onTopicShare(bodySentences, vocabulary);
+  // The reader reads the introduction too: its cited sentences are judged with the body's (the uncited framing
+  // sentence states no fact). Until 2026-11-27 only body sections were, and an article whose introduction
+  // gathered its on-topic sentences read as less on topic than one whose introduction gathered padding.
+  const onTopic = onTopicShare([...introSentences.filter((s) => s.cited), ...bodySentences], vocabulary);
   const support = await supportShare(article, deps.pages, deps.isSitePage);
   const citedPages = await Promise.all([...new Set(article.citations.map((c) => c.url))].filter((u) => deps.isSitePage(u).ok).map((u) => deps.pages.get(u, lang)));
   const d = article.derivatives ?? {};

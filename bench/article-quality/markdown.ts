@@ -6,8 +6,11 @@ export interface ArticleSection {
   heading: string;
   level: number;
   kind: "intro" | "body" | "faq" | "sources";
-  /** Sentences of its paragraphs and list items, citation marks and markup removed, each with its nearest heading. */
-  sentences: { text: string; heading: string; first: boolean }[];
+  /**
+   * Sentences of its paragraphs and list items, citation marks and markup removed, each with its nearest heading
+   * and whether a citation mark followed it (an uncited sentence states no fact of a source).
+   */
+  sentences: { text: string; heading: string; first: boolean; cited: boolean }[];
   /** `###` headings inside the section. */
   subheadings: string[];
   codeBlocks: number;
@@ -15,6 +18,11 @@ export interface ArticleSection {
 
 const FAQ_HEADINGS = /^(frequently asked questions|faq|faqs|questions fréquentes|foire aux questions|häufige fragen|häufig gestellte fragen|preguntas frecuentes)$/i;
 const SOURCE_HEADINGS = /^(sources?|references|quellen|quellenangaben|fuentes|références|referencias)$/i;
+
+/** A citation mark and the sentence-ending punctuation before it. */
+const CITATION_MARKS = /([.!?…]*)(\s*\[\[\d+\]\]\([^)]*\)|\s*\\\[\d+\\\])/g;
+/** A private-use sign standing for a citation mark while sentences are split. */
+const CITED = "\uE000";
 
 /** Citation marks as the platform writes them ("[[2]](https://…)", "\[2\]"), removed from prose. */
 export function stripCitationMarks(text: string): string {
@@ -68,7 +76,11 @@ export function parseArticleMarkdown(markdown: string, lang: string, faqQuestion
     }
     if (t.type === "inline") {
       if (listDepth === 0) listOnly.set(current, false);
-      sentencesOf(inlineText(t.content), lang).forEach((s, n) => current.sentences.push({ text: s, heading: nearestHeading, first: n === 0 }));
+      // A citation mark leaves a sign before the end of the sentence it follows, so each sentence knows whether it is cited.
+      const marked = inlineText(t.content.replace(CITATION_MARKS, `${CITED}$1$2`));
+      sentencesOf(marked, lang).forEach((s, n) =>
+        current.sentences.push({ text: s.replaceAll(CITED, "").trim(), heading: nearestHeading, first: n === 0, cited: s.includes(CITED) }),
+      );
     }
   }
   const questions = new Set(faqQuestions.map((q) => normalizeText(q)));

@@ -202,7 +202,7 @@ export function writeArticleFiles(outcomes: JobOutcome[], dir: string): string[]
     if (a && k) {
       lines.push(
         `- quality_score: **${a.quality_score}** ${JSON.stringify(a.quality_breakdown ?? {})}`,
-        `- on topic: ${k.onTopic.onTopic}/${k.onTopic.sentences} body sentences (vocabulary: ${k.onTopic.vocabulary.join(", ")})`,
+        `- on topic: ${k.onTopic.onTopic}/${k.onTopic.sentences} sentences of the introduction (cited) and body (vocabulary: ${k.onTopic.vocabulary.join(", ")})`,
         `- support: ${k.support.supported}/${k.support.citations} citations; quotes found on the page ${k.support.quotes.foundOnPage}/${k.support.quotes.present}`,
         `- words: ${k.words.word_count} (body ${k.words.body_words}) for ${k.words.target_words}`,
         `- language: ${Object.entries(k.language).map(([f, v]) => `${f} ${v.inLanguage + v.undetermined}/${v.items}${v.undetermined ? ` (${v.undetermined} und)` : ""}`).join(", ")}`,

@@ -139,3 +139,14 @@ describe("article-quality checks", () => {
     expect(formProblems(a, [], []).map((p) => p.kind)).toEqual(["faq question form"]);
   });
 });
+
+describe("the article's sentences as the bench reads them", () => {
+  it("knows which sentences a citation mark follows, so the uncited framing sentence is not judged", () => {
+    const [intro] = parseArticleMarkdown("This article looks at composting. Meat attracts rats. [[1]](https://x.test/a) Tea bags with plastic mesh do not break down. [[2]](https://x.test/b)\n", "en", []);
+    expect(intro.sentences.map((s) => [s.text, s.cited])).toEqual([
+      ["This article looks at composting.", false],
+      ["Meat attracts rats.", true],
+      ["Tea bags with plastic mesh do not break down.", true],
+    ]);
+  });
+});

@@ -60,6 +60,13 @@ export const GERMAN: LanguageProfile = {
     // „Sie können das CUPS-System konfigurieren, indem Sie …" → „Wie kann man das CUPS-System konfigurieren?"
     { shape: /^Sie können ((?:[\p{L}\p{N}'’-]+ ){1,7}?)(\p{Ll}+en), indem /u, ask: (m) => (POINTS_BACK.test(m[1]) ? undefined : `Wie kann man ${m[1]}${m[2]}?`) },
   ],
+  angleMaterial: [
+    {
+      angle: "problems",
+      asks: /(?<![\p{L}])(fehler\p{L}*|probleme?|vermeiden|falsch\p{L}*|nie|niemals)(?![\p{L}])/iu,
+      serves: /(?<![\p{L}])(zu (viel|wenig|häufig|oft|lange|stark|dunkel|kalt|heiß)|nie|niemals|nicht|kein\p{L}*|vermeiden|ohne|falsch\p{L}*|schädig\p{L}*|schaden)(?![\p{L}])/iu,
+    },
+  ],
   determiners: new Set("der die das den dem des ein eine einen einem einer eines dieser diese dieses diesen jede jeder jedes ihre ihren seine seinen".split(" ")),
   sentences: {
     dependentOpeners: new Set(["er", "sie", "es", "dies", "diese", "dieser", "dieses", "ihr", "ihre", "sein", "seine", "dabei", "damit", "dadurch"]),

@@ -48,6 +48,13 @@ export const ENGLISH: LanguageProfile = {
     // "A wormery is a …" → "What is a wormery?"
     { shape: /^((?:An?|The) (?:[\p{L}\p{N}'’-]+ ){0,3}[\p{L}\p{N}'’-]+) (is|are) (?:an?|the|one) /u, ask: (m) => `What ${m[2]} ${m[1].charAt(0).toLowerCase()}${m[1].slice(1)}?` },
   ],
+  angleMaterial: [
+    {
+      angle: "problems",
+      asks: /\b(mistakes?|errors?|pitfalls?|problems?|avoid(ing)?|wrong|troubleshoot(ing)?|not to|never)\b/i,
+      serves: /\b(too (much|little|many|few|long|hot|cold|fine|coarse|hard|often)|never|not|no longer|don't|doesn't|cannot|can't|avoid\w*|without|wrong\w*|mistakes?|problems?|damag\w*|harm\w*|ruin\w*|fail\w*)\b/i,
+    },
+  ],
   determiners: new Set("the a an this that these those its their your our each every".split(" ")),
   sentences: {
     dependentOpeners: new Set(["it", "its", "this", "that", "these", "those", "they", "their", "them", "he", "she", "his", "her", "such", "both", "there", "then", "thus"]),

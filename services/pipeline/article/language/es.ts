@@ -58,6 +58,13 @@ export const SPANISH: LanguageProfile = {
     // no action; a gerund before the means belongs to another clause: «configurar su sistema accediendo mediante …»)
     { shape: /^(?:Usted p|P)uede (\p{L}+(?:ar|er|ir)(?:se)?(?: [\p{L}\p{N}'’-]+){0,7}) (?:mediante|usando|utilizando|con|por medio de) /u, ask: (m) => (/^(ser|estar|haber|tener)\b/i.test(m[1]) || /ndo$/.test(m[1]) || POINTS_BACK.test(m[1]) ? undefined : `¿Cómo ${m[1]}?`) },
   ],
+  angleMaterial: [
+    {
+      angle: "problems",
+      asks: /(?<![\p{L}])(errores?|problemas?|evitar|fallos?|nunca)(?![\p{L}])/iu,
+      serves: /(?<![\p{L}])(demasiad\p{L}*|nunca|no|sin|evit\p{L}*|mal|dañ\p{L}*|riesgos?|rompe\p{L}*|fall\p{L}*)(?![\p{L}])/iu,
+    },
+  ],
   determiners: new Set("el la los las un una unos unas del al este esta estos estas su sus cada".split(" ")),
   sentences: {
     // Spanish drops the subject: an opening object pronoun ("Nos permiten …") points back as well.

@@ -53,6 +53,13 @@ export const FRENCH: LanguageProfile = {
     // « être » or « avoir », which say no action; « en » only before a gerund: « revenir en arrière » is one verb)
     { shape: /^Vous pouvez ((?:se |s['’])?\p{L}+(?:er|ir|re|oir)(?: [\p{L}\p{N}'’-]+){0,7}) (?:en \p{L}+ant|avec|à l['’]aide d|grâce à)\b/iu, ask: (m) => (/^(être|avoir)\b/i.test(m[1]) || POINTS_BACK.test(m[1]) ? undefined : `Comment ${m[1]} ?`) },
   ],
+  angleMaterial: [
+    {
+      angle: "problems",
+      asks: /(?<![\p{L}])(erreurs?|pièges?|problèmes?|éviter|fautes?|jamais)(?![\p{L}])/iu,
+      serves: /(?<![\p{L}])(trop|jamais|ne|n['’]\p{L}+|pas|éviter|évite\w*|sans|mal|abîm\p{L}*|endommag\p{L}*|risques?|excessi\p{L}*|excès)(?![\p{L}])/iu,
+    },
+  ],
   determiners: new Set("le la les l un une des du au aux ce cet cette ces son sa ses leur leurs votre vos notre nos chaque".split(" ")),
   sentences: {
     dependentOpeners: new Set(["il", "elle", "ils", "elles", "ce", "cela", "ceci", "ça", "ces", "cette", "leur", "leurs", "son", "sa", "ses", "c'est", "c’est", "c'était", "c’était"]),

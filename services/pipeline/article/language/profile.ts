@@ -34,6 +34,13 @@ export interface LanguageProfile {
    */
   furtherReading: RegExp;
   /**
+   * Angles whose material a sentence's own words can show, in the order tried: `asks` is matched against the
+   * request (topic and keyword), `serves` against an evidence strip. A request for mistakes to avoid is served
+   * first by what says too much, never, not, without or damage; the relevance model ranks such strips higher
+   * (`relevance/model.ts`, `ANGLE_BONUS`), and never judges one more or less relevant for it.
+   */
+  angleMaterial: readonly { angle: string; asks: RegExp; serves: RegExp }[];
+  /**
    * Articles and determiners, lower case: a word after one is a noun, which is what a one-word section heading
    * must be (« des pneus » heads a section, "to twelve" does not: `writers/section-names.ts`). German tells
    * its nouns by their capital as well.

@@ -1,5 +1,6 @@
 import { identifyLanguage, isClearlyInLanguage, UNDETERMINED } from "../../../../shared/text/language";
 import { baseLanguage } from "../../../../shared/text/stopwords";
+import { languageProfile } from "../language";
 import { tokenize } from "../../../../shared/text/tokenize";
 import { dependencyOf, unitsOfEvidence, unitsOfPool, type EvidenceUnit } from "../evidence/units";
 import { termSet } from "../evidence/similarity";
@@ -49,6 +50,8 @@ export interface RelevanceModel {
   isAboutSentence(text: string, cites: readonly string[], heading?: string): boolean;
   /** How well a text matches extra terms (a section heading's own terms), idf-weighted over the pool. */
   scoreTerms(terms: readonly string[], text: string, heading?: string): number;
+  /** Whether a text serves the request's angle (`angleMaterial`); undefined when the request names none the language profile can see. */
+  servesAngle(text: string): boolean | undefined;
 }
 
 /** What the evidence gate reads: how much of the subject the pool states, in the article's language. */
@@ -63,6 +66,21 @@ export interface CoverageView {
 }
 
 const cache = new WeakMap<readonly Evidence[], Map<string, RelevanceModel>>();
+
+/**
+ * What a strip serving the request's angle adds to its strength (log-odds), when the request names an angle
+ * its language profile can see in a strip's words (`angleMaterial`: mistakes to avoid are served by "too
+ * much", "never", "not", "without", "damage"). Chosen, not fit (no labelled data orders strips by angle): two
+ * is about what the subject's own words in a strip add (`own` × 0.6), so an angle strip that states the
+ * subject in its context only ranks with one that states it outright.
+ */
+export const ANGLE_BONUS = 2;
+
+/** The sentence marker of the first angle the request asks for, if its language profile knows one. */
+function angleServed(brief: Pick<ArticleBrief, "topic" | "keyword" | "language">): RegExp | undefined {
+  const request = `${brief.topic} ${brief.keyword}`;
+  return languageProfile(baseLanguage(brief.language)).angleMaterial.find((a) => a.asks.test(request))?.serves;
+}
 
 
 type BriefLike = Pick<ArticleBrief, "topic" | "keyword" | "language"> & {
@@ -210,7 +228,9 @@ function buildModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceM
   const isAbout = (u: EvidenceUnit) => unit(u) >= CALIBRATION.relevant;
   const score = (text: string, heading = "") => relevanceProbability({ own: share(text), context: share(heading), neighbour: 0 });
   const textStrength = (text: string, heading = "") => relevanceLogit({ own: share(text), context: share(heading), neighbour: 0 });
-  const strength = (u: EvidenceUnit) => (unit(u) > 0 ? relevanceLogit(features(u)) : -Infinity);
+  // The angle steers the choice of material, never its relevance: a strip serving it ranks higher.
+  const serves = angleServed(brief);
+  const strength = (u: EvidenceUnit) => (unit(u) > 0 ? relevanceLogit(features(u)) + (serves?.test(u.text) ? ANGLE_BONUS : 0) : -Infinity);
 
   // Section headings are matched by their own terms, idf over the pool's units.
   const df = new Map<string, number>();
@@ -278,5 +298,6 @@ function buildModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceM
       return text.toLowerCase().includes(brief.keyword.toLowerCase()) || subject.terms.some((t) => !t.ubiquitous && own.has(t.term));
     },
     scoreTerms,
+    servesAngle: (text) => (serves ? serves.test(text) : undefined),
   };
 }

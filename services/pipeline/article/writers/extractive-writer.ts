@@ -127,6 +127,8 @@ export function composeSectionFromEvidence(input: SectionWriteInput, index: Pool
 
   const groups: ChosenGroup[] = [];
   const picked: EvidenceUnit[] = [];
+  /** The introduction's lead and strongest units: they open it, before what fills its budget. */
+  const leading = new Set<EvidenceUnit>();
   let words = 0;
   const fits = (unit: EvidenceUnit) => words < section.budget * MIN_SHARE_BEFORE_BORROWING || words + unit.words <= section.budget * FILL_TOLERANCE;
   const fresh = (unit: EvidenceUnit) => !said.some((t) => nearDuplicate(t, unit.terms)) && !picked.some((c) => nearDuplicate(c.terms, unit.terms));
@@ -138,7 +140,7 @@ export function composeSectionFromEvidence(input: SectionWriteInput, index: Pool
         if (words >= section.budget) break;
         // Off-topic sentences never enter the article, however short the section stays.
         const score = relevanceIn(section, unit, relevance);
-        if (picked.includes(unit) || input.reserved?.has(unit.key) || !relevance.onTopic(relevance.unit(unit)) || (strongOnly && relevance.relative(score) < STRONG_RELEVANCE) || !fits(unit) || !fresh(unit)) continue;
+        if (picked.includes(unit) || input.reserved?.has(unit.key) || !relevance.onTopic(relevance.unit(unit)) || (strongOnly && (relevance.relative(score) < STRONG_RELEVANCE || relevance.servesAngle(unit.text) === false)) || !fits(unit) || !fresh(unit)) continue;
         if (!group) groups.push((group = { evidenceId: id, units: [] }));
         group.units.push(unit);
         picked.push(unit);
@@ -147,8 +149,8 @@ export function composeSectionFromEvidence(input: SectionWriteInput, index: Pool
     }
   };
   // The introduction opens with a source's own opening on the topic, then the strongest on-topic evidence,
-  // whichever section's heading claims it: the strongest sentences only (a passage's weaker ones may follow
-  // later, in its order).
+  // whichever section's heading claims it: the strongest sentences only, and those serving the request's angle
+  // when it has one (a passage's other ones may follow later, in its order).
   if (section.role === "intro") {
     const lead = leadUnit(input.evidence, index, relevance, lang);
     if (lead && !input.reserved?.has(lead.key) && fresh(lead)) {
@@ -157,6 +159,7 @@ export function composeSectionFromEvidence(input: SectionWriteInput, index: Pool
       words += lead.words;
     }
     take(ranked.slice(0, 3), true);
+    for (const unit of picked) leading.add(unit);
   }
   // Own passages first (most relevant first), then passages no heading claims.
   take(ranked.filter((id) => owners.get(id) === section.key));
@@ -171,8 +174,10 @@ export function composeSectionFromEvidence(input: SectionWriteInput, index: Pool
     const earlierFirst = (id: string) => (order.indexOf(owners.get(id)!) < here ? 0 : 1);
     take(ranked.filter((id) => ownedElsewhere(id) && !kept.has(id)).sort((a, b) => earlierFirst(a) - earlierFirst(b)));
   }
-  // The source's order within a passage; the introduction keeps its strongest-first order across passages.
-  for (const group of groups) group.units.sort((a, b) => a.position - b.position);
+  // The source's order within a passage; the introduction keeps its strongest-first order across passages, and
+  // within one its lead and strongest units come before the rest (a pasted text of notes is one passage).
+  const opening = (u: EvidenceUnit) => (leading.has(u) ? 0 : 1);
+  for (const group of groups) group.units.sort((a, b) => opening(a) - opening(b) || a.position - b.position);
   const ordered = section.role === "intro" ? groups : inDocumentOrder(groups, input.evidence);
   return { key: section.key, role: section.role, heading: section.heading, paragraphs: arrangeParagraphs(ordered, input, index) };
 }
@@ -184,7 +189,8 @@ export function composeSectionFromEvidence(input: SectionWriteInput, index: Pool
  * bien entretenu roule plus longtemps … »); the strongest sentence of a pool of notes is as often a warning
  * from their middle (« Un nettoyeur haute pression chasse la graisse des roulements et les abîme. »). A short
  * opening announces more than it says ("Hier ein paar Beispiele für aptitude(8)-Operationen."): a lead states
- * `LEAD_MIN_TERMS` content words at least.
+ * `LEAD_MIN_TERMS` content words at least. A request with an angle the language can see (mistakes to avoid) is
+ * opened by what serves it, or by the strongest strips (which rank angle material first), never by a general lead.
  */
 export function leadUnit(evidence: readonly Evidence[], index: PoolIndex, relevance: RelevanceModel, lang: string): EvidenceUnit | undefined {
   const place = (e: Evidence) => `${e.url}\u0000${e.heading ?? ""}`;
@@ -195,7 +201,8 @@ export function leadUnit(evidence: readonly Evidence[], index: PoolIndex, releva
   }
   const leads = [...firstOfPlace.values()]
     .map((e) => index.unitsByEvidence.get(e.id)?.[0])
-    .filter((u): u is EvidenceUnit => Boolean(u) && u!.position <= 1 && termSet(u!.text, lang).size >= LEAD_MIN_TERMS && relevance.onTopic(relevance.unit(u!)) && relevance.relative(relevance.strength(u!)) >= STRONG_RELEVANCE);
+    .filter((u): u is EvidenceUnit => Boolean(u) && u!.position <= 1 && termSet(u!.text, lang).size >= LEAD_MIN_TERMS && relevance.servesAngle(u!.text) !== false)
+    .filter((u) => relevance.onTopic(relevance.unit(u)) && relevance.relative(relevance.strength(u)) >= STRONG_RELEVANCE);
   return leads.sort((a, b) => relevance.strength(b) - relevance.strength(a))[0];
 }
 
