@@ -250,6 +250,39 @@ export const CASES: QualityCase[] = [
     expect: "refusal",
     why: "nothing about taxes in houseplant notes",
   },
+  // Pasted notes in Spanish (a home vegetable garden, 26 facts), added at the fourth stop like the two above.
+  {
+    id: "empezar-huerto",
+    profile: "huerto",
+    request: { topic: "Cómo empezar un huerto en casa", target_keyword: "huerto en casa", language: "es", mode: "standard", target_words: 600 },
+    expect: "success",
+    why: "the whole knowledge base is about growing vegetables at home",
+    vocabulary: ["huerto*", "riego", "reg*", "sol", "tomat*", "lechug*", "zanahori*", "fresas", "calabac*", "judías", "semilla*", "plantones", "trasplant*", "suelo", "tierra", "compost", "abono*", "acolchado", "paja", "plagas", "pulgones", "babosas", "mariquitas", "caléndulas", "hongos", "enfermedad*", "heladas", "macetas", "bancal*", "drenaje", "raíces", "hojas", "frutos", "cosech*", "cultivo*", "hierbas", "albahaca", "perejil", "brotes", "nutrientes", "nitrógeno", "estolones", "hortalizas", "tutores", "germin*", "sembr*", "planta*"],
+  },
+  {
+    id: "errores-huerto",
+    profile: "huerto",
+    request: { topic: "Errores comunes en el huerto", target_keyword: "errores en el huerto", language: "es", mode: "standard", target_words: 600 },
+    expect: "success",
+    why: "watering on the leaves or too much, too much nitrogen, frost, no rotation, no drainage, pests",
+    vocabulary: ["nunca", "demasiado", "exceso", "pudre", "amarillea", "evita", "enfermedades", "plagas", "heladas", "riesgo", "matar", "espigan", "pocos frutos", "ligero", "drenaje", "hongos", "pulgones", "babosas", "no toquen", "sin piedras"],
+  },
+  {
+    // Tomatoes are in four facts of the notes, under the floor: written, this request would be the whole garden
+    // under a tomato title (the relevance bench's natural request, labelled refuse before it was run).
+    id: "tomates-huerto",
+    profile: "huerto",
+    request: { topic: "Cultivar tomates en casa", target_keyword: "tomates en casa", language: "es", mode: "standard", target_words: 600 },
+    expect: "refusal",
+    why: "four facts on tomatoes: too few for an article",
+  },
+  {
+    id: "huerto-bolsa",
+    profile: "huerto",
+    request: { topic: "Cómo invertir en bolsa", target_keyword: "invertir en bolsa", language: "es", mode: "standard", target_words: 600 },
+    expect: "refusal",
+    why: "nothing about investing in vegetable garden notes",
+  },
   // A French article asked of the English-only profile: the offline writer can only quote English evidence.
   {
     id: "fr-on-english-profile",

@@ -8,7 +8,7 @@ export const LANGUAGES = ["en", "fr", "de", "es"] as const;
 export type Lang = (typeof LANGUAGES)[number];
 
 /** The pasted knowledge bases the bench asks articles of (`bench/relevance/knowledge-bases.ts`). */
-export const PASTED = ["composting", "velo", "zimmerpflanzen"] as const;
+export const PASTED = ["composting", "velo", "zimmerpflanzen", "huerto"] as const;
 export type Pasted = (typeof PASTED)[number];
 
 /** A profile of the bench: one debian-reference language crawled as a website, or a pasted knowledge base. */

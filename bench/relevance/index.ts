@@ -21,6 +21,8 @@ import { smallKbStrips } from "./small-kbs";
  *   is the evidence gate's: enough relevant sentences in the pool research would retrieve, and enough of the
  *   subject's weight stated.
  */
+/** Ubiquity thresholds tried for a subject weighed over a small pool's sentences (`WeightFit.poolUbiquity`). */
+const POOL_UBIQUITY_GRID = [0.1, 0.15, 0.2, 0.25, 0.3, 0.4];
 const GRID: Fit[] = [0.1, 0.2, 0.35].flatMap((ubiquity) => [0.15, 0.35].map((ubiquitousDamping) => ({ ubiquity, ubiquitousDamping })));
 const calibrationChapter = (chapter: number) => chapter % 2 === 1;
 const POOL_PASSAGES = 24;
@@ -82,16 +84,20 @@ export async function benchRelevance(): Promise<Record<string, unknown>> {
   const round = (x: number) => Math.round(x * 100) / 100;
 
   // 1b. A reader's labels on the two small knowledge bases (fact lists pasted as text, weighed over the pool's
-  // sentences): held out from the fit, like the even chapters.
+  // sentences). The ubiquity threshold over a pool's sentences is fit on the coffee labels (best F1, the smallest
+  // on a tie) and reported on the composting ones, held out.
+  const poolFits = POOL_UBIQUITY_GRID.map((poolUbiquity) => ({ poolUbiquity, f1: confusion(smallKbStrips("coffee", { ...fit, poolUbiquity }, c), relevant).f1 }));
+  const poolUbiquity = poolFits.reduce((a, b) => (b.f1 > a.f1 + 1e-9 ? b : a)).poolUbiquity;
+  const fitted_weights = { ...fit, poolUbiquity };
   const smallKbLevel = Object.fromEntries(
     (["coffee", "composting"] as const).map((kb) => {
-      const strips = smallKbStrips(kb, fit, c);
-      return [kb, { ...confusion(strips, relevant), by_request: byTopic(strips, relevant) }];
+      const strips = smallKbStrips(kb, fitted_weights, c);
+      return [kb, { split: kb === "coffee" ? "calibration" : "held-out", ...confusion(strips, relevant), by_request: byTopic(strips, relevant) }];
     }),
   );
 
   // 2. Request level: the pool floor fit on every other natural request, reported on the rest.
-  const outcomes = NATURAL_REQUESTS.map((r, i) => ({ r, i, ...naturalOutcome(r.kb === "debian" ? corpora.get(r.lang)! : smallKbs[r.kb], r, fit, c, relevant) }));
+  const outcomes = NATURAL_REQUESTS.map((r, i) => ({ r, i, ...naturalOutcome(r.kb === "debian" ? corpora.get(r.lang)! : smallKbs[r.kb], r, fitted_weights, c, relevant) }));
   const calibrationRequests = outcomes.filter((o) => o.i % 2 === 0);
   // The floor with the fewest wrong verdicts; among equals, the middle one (the widest margin both ways).
   const floors: { value: number; errors: number }[] = [];
@@ -101,7 +107,7 @@ export async function benchRelevance(): Promise<Record<string, unknown>> {
   const floor = tied[Math.floor((tied.length - 1) / 2)];
   // The same verdicts with the small profiles' name and description left out (both optional when a profile is
   // created): the descriptions were written for this bench after the refusals they lift had been read.
-  const bare = NATURAL_REQUESTS.map((r) => (r.kb === "debian" ? undefined : naturalOutcome(smallKbs[r.kb], r, fit, c, relevant, false)));
+  const bare = NATURAL_REQUESTS.map((r) => (r.kb === "debian" ? undefined : naturalOutcome(smallKbs[r.kb], r, fitted_weights, c, relevant, false)));
   const withoutProfile = (list: typeof outcomes) => {
     const covered = list.filter((o) => o.r.kb !== "debian" && o.r.expect === "write");
     return `${covered.filter((o) => verdictOf(bare[o.i]!, floor.value) === "refuse").length} / ${covered.length} small-profile requests`;
@@ -119,6 +125,7 @@ export async function benchRelevance(): Promise<Record<string, unknown>> {
   const fitted = {
     ubiquity: fit.ubiquity,
     ubiquitousDamping: fit.ubiquitousDamping,
+    poolUbiquity,
     coefficients: { bias: round(c.bias), own: round(c.own), context: round(c.context), neighbour: round(c.neighbour) },
     relevant,
     ambiguous: Math.min(ambiguous, relevant),
@@ -129,6 +136,7 @@ export async function benchRelevance(): Promise<Record<string, unknown>> {
     structure_requests: requests.length,
     pairs: pairs.length,
     grid,
+    pool_ubiquity_grid: poolFits,
     fitted,
     committed: CALIBRATION,
     committed_matches_fit: JSON.stringify(fitted) === JSON.stringify({ ...CALIBRATION }),

@@ -181,6 +181,47 @@ Stecklinge von Efeutute und Monstera bilden in einem Glas Wasser nach wenigen Wo
 ];
 
 /**
+ * Pasted notes in Spanish on a home vegetable garden, written on 2026-11-27 (fourth stop) like the French and
+ * German ones, with their requests and verdicts, before any article was asked of them.
+ */
+export const HUERTO_FACTS = [
+  {
+    url: "https://huerto-en-casa.example/notas/riego-y-cultivos",
+    title: "Notas del huerto 1",
+    content: `Un huerto en casa necesita al menos seis horas de sol directo al día.
+Los tomates se riegan en la base de la planta y nunca sobre las hojas.
+Regar por la mañana temprano reduce la evaporación y las enfermedades por hongos.
+Un riego profundo dos veces por semana es mejor que un riego ligero cada día.
+El acolchado con paja mantiene la humedad del suelo y frena las malas hierbas.
+Las lechugas crecen bien en primavera y otoño, pero se espigan con el calor del verano.
+La rotación de cultivos evita que las plagas y las enfermedades se acumulen en el mismo bancal.
+Las tomateras necesitan tutores o jaulas para que los frutos no toquen el suelo.
+El compost maduro aporta nutrientes y mejora la estructura de la tierra.
+Demasiado abono nitrogenado produce muchas hojas y pocos frutos.
+Las macetas para hortalizas deben tener agujeros de drenaje en el fondo.
+Los pulgones se eliminan con agua jabonosa o atrayendo mariquitas.
+Las caléndulas plantadas junto a las hortalizas alejan algunos insectos.`,
+  },
+  {
+    url: "https://huerto-en-casa.example/notas/siembra-y-cosecha",
+    title: "Notas del huerto 2",
+    content: `Las semillas de tomate germinan en una semana a unos 20 °C.
+Los plantones se trasplantan al exterior cuando ya no hay riesgo de heladas.
+Las zanahorias prefieren un suelo suelto y sin piedras.
+Las fresas se multiplican por estolones que enraízan solos.
+Un exceso de riego pudre las raíces y amarillea las hojas.
+Las babosas salen de noche y se combaten con trampas de cerveza.
+Cosechar los calabacines pequeños estimula a la planta a producir más.
+Las hierbas aromáticas como la albahaca y el perejil crecen bien en macetas en el balcón.
+Pellizcar los brotes laterales del tomate concentra la energía en los frutos.
+Un bancal elevado se calienta antes en primavera y drena mejor.
+Las judías fijan nitrógeno en el suelo y preparan la tierra para el cultivo siguiente.
+Guardar semillas de las mejores plantas permite sembrarlas el año siguiente.
+Las heladas tardías de primavera pueden matar los plantones recién trasplantados.`,
+  },
+];
+
+/**
  * The small knowledge bases by name, with the language they are written in and the brand profile that holds
  * them: its name and description, as a customer fills them in when creating it (`POST /v1/brand-profiles`).
  */
@@ -189,6 +230,7 @@ export const SMALL_KNOWLEDGE_BASES = {
   coffee: { lang: "en", texts: COFFEE_FACTS, brand: { name: "Brew Bench", description: "Notes on making good coffee at home." } },
   velo: { lang: "fr", texts: VELO_FACTS, brand: { name: "Atelier Vélo", description: "Conseils d'entretien et de réparation de vélos." } },
   zimmerpflanzen: { lang: "de", texts: ZIMMERPFLANZEN_FACTS, brand: { name: "Grüne Wohnung", description: "Pflegetipps für Zimmerpflanzen." } },
+  huerto: { lang: "es", texts: HUERTO_FACTS, brand: { name: "Huerto en Casa", description: "Consejos para cultivar un huerto urbano." } },
 } as const;
 export type SmallKnowledgeBase = keyof typeof SMALL_KNOWLEDGE_BASES;
 
@@ -295,4 +337,12 @@ export const NATURAL_REQUESTS: NaturalRequest[] = [
   { kb: "zimmerpflanzen", lang: "de", topic: "Schädlinge an Zimmerpflanzen bekämpfen", expect: "refuse" },
   { kb: "zimmerpflanzen", lang: "de", topic: "Steuererklärung für Selbstständige", expect: "refuse" },
   { kb: "zimmerpflanzen", lang: "de", topic: "Gebrauchtwagen kaufen: Tipps", expect: "refuse" },
+  // Added at the fourth stop with the Spanish garden notes, verdicts written from the facts before any was run.
+  // Tomatoes are in five facts (2, 8, 14, 22, and "tomateras"): under the floor.
+  { kb: "huerto", lang: "es", topic: "Cómo empezar un huerto en casa", expect: "write" },
+  { kb: "huerto", lang: "es", topic: "Errores comunes en el huerto", expect: "write" },
+  { kb: "huerto", lang: "es", topic: "Consejos de huerto urbano para principiantes", expect: "write" },
+  { kb: "huerto", lang: "es", topic: "Cultivar tomates en casa", expect: "refuse" },
+  { kb: "huerto", lang: "es", topic: "Cómo invertir en bolsa", expect: "refuse" },
+  { kb: "huerto", lang: "es", topic: "Recetas de cocina mexicana", expect: "refuse" },
 ];

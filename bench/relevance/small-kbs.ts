@@ -27,7 +27,7 @@ export function smallKbStrips(kb: FactLabel["kb"], fit: WeightFit, c: Coefficien
   const out: ScoredStrip[] = [];
   for (const label of FACT_LABELS.filter((l) => l.kb === kb)) {
     const brief = { topic: label.topic, keyword: label.topic, language: "en" };
-    const model = relevanceModel(pool, { ...brief, brand, subject: subjectFromPool(pool, brief, fit) });
+    const model = relevanceModel(pool, { ...brief, brand, subject: subjectFromPool(pool, { ...brief, brand }, fit) });
     const onTopic = (sentence: string) => {
       const n = facts.findIndex((f) => f.includes(sentence)) + 1;
       return label.relevant === "all" || label.relevant.includes(n);

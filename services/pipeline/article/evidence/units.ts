@@ -103,7 +103,7 @@ export function isHeadingLike(sentence: string, lang: string): boolean {
   if (rules.infinitiveLastLine) return rules.infinitiveLastLine(words, main);
   const opener = rules.infinitiveOpener;
   if (!opener || !opener.test(words[0]) || rules.notInfinitives.has(words[0].toLowerCase())) return false;
-  return !rules.finite.test(main);
+  return !rules.finite.test(main) && !rules.finiteAt?.(wordsOf(main, lang));
 }
 
 /**

@@ -1,4 +1,5 @@
 import { wordsOf } from "../../../../shared/text/segment";
+import { isStopword } from "../../../../shared/text/stopwords";
 import { opensInUpperCase, type LanguageProfile } from "./profile";
 
 /** Capitalised sentence openers that are no name: pronouns, demonstratives and adverbs. */
@@ -21,6 +22,34 @@ const SPANISH_NOT_INFINITIVES: ReadonlySet<string> = new Set(
  */
 const SPANISH_COPULA = /^(es|son|era|eran|fue|fueron)$/;
 const SPANISH_PREPOSITIONS = new Set(["a", "al", "de", "del", "para", "por", "sin", "con", "en", "tras"]);
+
+/** What stands before a noun ("la planta"): a word in -a or -e after one of these is no verb. */
+const SPANISH_DETERMINERS = new Set("el la los las un una unos unas a al del lo su sus este esta estos estas".split(" "));
+/** What opens a verb's object ("reduce la evaporación", "estimula a la planta", "cambia su modo"). */
+const SPANISH_OBJECT_OPENERS = new Set("el la los las un una unos unas a su sus este esta estos estas lo".split(" "));
+/** Prepositions in -e the stopword list does not hold ("mediante un CD"). */
+const SPANISH_E_PREPOSITIONS = new Set(["mediante", "durante", "ante", "excepto", "salvo"]);
+/** Adverbs that stand before a verb as a determiner never does ("no reduce", "ya permite"). */
+const SPANISH_VERB_ADVERBS = new Set(["no", "se", "nunca", "también", "ya", "más", "siempre"]);
+
+/**
+ * After an infinitive subject, a word in -a, -e, -an or -en that is no function word, infinitive or preposition,
+ * stands after no determiner and before what opens an object: "Regar por la mañana temprano reduce la
+ * evaporación …", "Cosechar los calabacines pequeños estimula a la planta …", "Escribir ":" en modo NORMAL
+ * cambia su modo …". Over the Spanish manual it turns one heading-like line into a sentence; the labels
+ * ("Iniciar el sistema mediante un CD …", "Cambiar la propiedad y los permisos …") stay labels.
+ */
+function spanishFiniteAt(words: readonly string[]): boolean {
+  for (let i = 2; i < words.length - 1; i++) {
+    const word = words[i];
+    const lower = word.toLowerCase();
+    if (!/^\p{Ll}+(a|e|an|en)$/u.test(word) || /(ar|er|ir)$/.test(lower) || SPANISH_E_PREPOSITIONS.has(lower) || isStopword(lower, "es")) continue;
+    const before = words[i - 1].toLowerCase();
+    if (SPANISH_DETERMINERS.has(before) || (isStopword(before, "es") && !SPANISH_VERB_ADVERBS.has(before))) continue;
+    if (SPANISH_OBJECT_OPENERS.has(words[i + 1].toLowerCase())) return true;
+  }
+  return false;
+}
 function copulaWithoutSubject(sentence: string): boolean {
   const words = wordsOf(sentence, "es").map((w) => w.toLowerCase());
   if (!words.length || !SPANISH_COPULA.test(words[0])) return false;
@@ -73,6 +102,7 @@ export const SPANISH: LanguageProfile = {
     // …and the first person singular of the future, which no other person shares ("Pasaré por encima …", "explicaré").
     firstPerson: /(^|[^\p{L}])(yo|mi|mis|me|conmigo|recomiendo|utilizo|prefiero|creo|pienso|sugiero|tengo|hago|necesito|instalo|reinstalo|\p{L}{2,}(?:aré|eré|iré))(?![\p{L}-])/iu,
     infinitiveOpener: /^\p{Lu}\p{Ll}+(ar|er|ir)$/u,
+    finiteAt: spanishFiniteAt,
     finite: /\b(es|son|era|eran|será|serán|sería|está|están|puede|pueden|podría|debe|deben|debería|permite|permiten|hay|tiene|tienen|hace|hacen|requiere|requieren|resulta|ayuda|sirve|supone|implica|consiste|significa|evita|garantiza|basta)\b/i,
     boilerplate: /\b(a continuación|siguientes?|como sigue|véase|vea|haga clic|este (capítulo|documento|manual)|esta (sección|página)|sección \d|capítulo \d)|^(aquí (está|están|estan|esta|tiene|hay)|revisemos|veamos|permítanos|permitanos)(?![\p{L}])/iu,
     sendsTo: /^([^,]{0,80},\s*)?(consulte|lea|vea|revise)\b|\b(debería|puede) (leer|consultar)\b|\b(es|está|son|están) (descrit[oa]s?|documentad[oa]s?|explicad[oa]s?) en\b|\bse (describe|documenta|explica) en\b/iu,

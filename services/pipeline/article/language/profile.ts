@@ -95,6 +95,12 @@ export interface SentenceRules {
   instructionLabel?: RegExp;
   /** Finite verbs (and subject pronouns) common enough that a line holding one is a sentence, not a label. */
   finite: RegExp;
+  /**
+   * A finite verb told by its place, where a language's verbs are too many to list: after an infinitive subject
+   * a Spanish verb in -a or -e stands between a word that is no determiner and one that opens its object ("Regar
+   * por la mañana temprano reduce la evaporación …"), where a noun stands after a determiner ("la planta").
+   */
+  finiteAt?: (words: readonly string[]) => boolean;
   /** Words that only make sense next to something the quote does not carry: "as follows", "see below", "Let's have a look". */
   boilerplate: RegExp;
   /**

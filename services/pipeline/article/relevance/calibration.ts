@@ -2,9 +2,9 @@
  * The relevance model's fitted numbers, in one table. They are FIT, not chosen: `npm run bench relevance`
  * builds labelled (request, sentence) pairs from the structure of Debian's debian-reference manuals (en, fr,
  * de, es: a section's heading is a request, its sentences are relevant, sentences of unrelated chapters are
- * not) plus hand-labelled natural requests on two knowledge bases, fits the logistic model below on the
- * calibration half (odd chapters, half the natural requests) and reports precision, recall and refusal
- * rates on the held-out half. The bench prints this table; paste it here when the model's features change
+ * not) plus hand-labelled natural requests on knowledge bases of different size, fits the logistic model below
+ * on the calibration half (odd chapters, half the natural requests, the coffee facts' labels for `poolUbiquity`)
+ * and reports precision, recall and refusal rates on the held-out half. The bench prints this table; paste it here when the model's features change
  * (docs/relevance.md has the last fit's numbers).
  *
  * P(relevant) = σ(bias + own·w_own + context·w_context + neighbour·w_neighbour), each feature the share of
@@ -12,10 +12,12 @@
  * strips just before and after it (`features.ts`).
  */
 export const CALIBRATION = {
-  /** Share of a profile's chunks (or a small pool's sentences) at and above which a term is ubiquitous (what the profile is about). */
+  /** Share of a profile's chunks at and above which a term is ubiquitous (what the profile is about). */
   ubiquity: 0.1,
   /** What a ubiquitous term keeps of its idf. */
   ubiquitousDamping: 0.15,
+  /** The same share of a small pool's sentences (a profile too small to count over chunks, `subjectFromPool`), fit on the coffee facts' labels. */
+  poolUbiquity: 0.25,
   coefficients: { bias: -1.34, own: 3.47, context: 3.81, neighbour: 2.68 },
   /** P at and above which a sentence is relevant (the calibration half's best F1 with precision ≥ 0.85). */
   relevant: 0.8,

@@ -115,7 +115,7 @@ function languageOfEvidence(evidence: Evidence): string {
  * research only, or a profile too small for chunk counts to tell words apart (`SMALL_PROFILE_CHUNKS`), whose
  * pool is then most of the profile.
  */
-export function subjectFromPool(evidence: readonly Evidence[], brief: Pick<BriefLike, "topic" | "keyword" | "language">, fit: WeightFit = CALIBRATION): RequestSubject {
+export function subjectFromPool(evidence: readonly Evidence[], brief: Pick<BriefLike, "topic" | "keyword" | "language" | "brand">, fit: WeightFit = CALIBRATION): RequestSubject {
   const request = analyseRequest(brief.topic, brief.keyword, brief.language);
   const wanted = termsToCount(request).map((t) => t.term);
   const df: Record<string, number> = Object.fromEntries(wanted.map((t) => [t, 0]));
@@ -124,7 +124,12 @@ export function subjectFromPool(evidence: readonly Evidence[], brief: Pick<Brief
     const terms = withCompounds(termSet(u.text, brief.language), wanted, brief.language);
     for (const t of wanted) if (terms.has(t)) df[t]++;
   }
-  return subjectWeights(request, { chunks: units.length, df }, "pool", fit);
+  // What the profile's name and description state is what the whole profile is about: ubiquitous, whatever the
+  // count. "Cultivar tomates en casa" of a profile "Huerto en Casa" ("Consejos para cultivar un huerto urbano")
+  // is about tomatoes; weighed by counts alone, "cultivar" and "casa" (one fact each) outweighed "tomates" (two),
+  // and the profile's words made every note relevant.
+  const profile = brief.brand ? withCompounds(termSet(`${brief.brand.name}\n${brief.brand.description ?? ""}`, brief.language), wanted, brief.language) : undefined;
+  return subjectWeights(request, { chunks: units.length, df }, "pool", { ...fit, ubiquity: fit.poolUbiquity ?? fit.ubiquity }, profile);
 }
 
 function buildModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceModel {

@@ -48,6 +48,12 @@ export const MIN_COUNT_FOR_UBIQUITY = 20;
 export interface WeightFit {
   ubiquity: number;
   ubiquitousDamping: number;
+  /**
+   * The ubiquity threshold when the subject is weighed over a small pool's sentences (`subjectFromPool`): a
+   * term in a tenth of a profile's chunks is in far more than a tenth of its sentences, so over sentences the
+   * threshold is its own number (fit on the coffee facts' labels). Absent, `ubiquity` serves.
+   */
+  poolUbiquity?: number;
 }
 
 export function idf(df: number, n: number): number {
@@ -60,6 +66,8 @@ export function subjectWeights(
   stats: TermStats,
   from: "profile" | "pool",
   fit: WeightFit = CALIBRATION,
+  /** Terms the brand profile's own name and description state: what the whole profile is about, so ubiquitous. */
+  aboutProfile?: ReadonlySet<string>,
 ): RequestSubject {
   const n = Math.max(stats.chunks, 1);
   let subject = request.subject;
@@ -75,7 +83,7 @@ export function subjectWeights(
   const coreMatters = subject.some((t) => t.core) && subject.some((t) => !t.core);
   const terms = subject.map((t): WeightedTerm => {
     const df = stats.df[t.term] ?? 0;
-    const ubiquitous = n >= MIN_COUNT_FOR_UBIQUITY && df / n >= fit.ubiquity;
+    const ubiquitous = (n >= MIN_COUNT_FOR_UBIQUITY && df / n >= fit.ubiquity) || Boolean(aboutProfile?.has(t.term));
     const weight = idf(df, n) * (ubiquitous ? fit.ubiquitousDamping : 1) * (coreMatters && t.core ? CORE_WEIGHT : 1);
     return { ...t, df, weight, ubiquitous };
   });
