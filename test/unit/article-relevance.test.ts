@@ -176,7 +176,7 @@ describe("FAQ and meta description from on-topic evidence", () => {
 describe("a small profile's name and description say what its notes are about (bench/relevance/knowledge-bases.ts)", () => {
   // Pasted maintenance notes say "chaîne", "pneus", "freins" and name the bicycle in 2 of 28 facts; houseplant
   // notes name "Zimmerpflanzen" in 4. Read as a customer types them, the requests below are covered.
-  const usableFor = (kb: "velo" | "zimmerpflanzen", topic: string, withBrand: boolean) => {
+  const usableFor = (kb: "velo" | "zimmerpflanzen" | "huerto", topic: string, withBrand: boolean) => {
     const { lang, texts, brand } = SMALL_KNOWLEDGE_BASES[kb];
     const pool = corpusOf(texts.map((t) => pastedText(t.url, t.content, t.title)), lang).passages;
     const request = { topic, keyword: topic, language: lang, brand: withBrand ? brand : null };
@@ -194,6 +194,17 @@ describe("a small profile's name and description say what its notes are about (b
 
   it("still asks the notes for a narrower subject: four facts on brakes are not an article", () => {
     expect(usableFor("velo", "Entretien des freins de vélo", true)).toBeLessThan(MIN_TOPIC_SENTENCES);
+  });
+
+  it("takes the profile's own words for what it is about, not for the request's subject (read: “Cultivar tomates en casa” written from the whole garden)", () => {
+    const { lang, texts, brand } = SMALL_KNOWLEDGE_BASES.huerto;
+    const pool = corpusOf(texts.map((t) => pastedText(t.url, t.content, t.title)), lang).passages;
+    const request = { topic: "Cultivar tomates en casa", keyword: "tomates en casa", language: lang, brand };
+    const terms = subjectFromPool(pool, request).terms;
+    // "cultivar" and "casa" are the profile's ("Huerto en Casa", "Consejos para cultivar un huerto urbano");
+    // "tomates", in 3 of 26 notes, is the subject: under the fitted threshold over a small pool's sentences.
+    expect(Object.fromEntries(terms.map((t) => [t.surface.toLowerCase(), t.ubiquitous]))).toEqual({ cultivar: true, tomates: false, casa: true });
+    expect(usableFor("huerto", "Cultivar tomates en casa", true)).toBeLessThan(usableFor("huerto", "Cómo empezar un huerto en casa", true) / 2);
   });
 
   it("reads German contractions as function words and care verbs as the angle (read: No passages about “beim”, “richtig”, “pflegen”)", () => {
