@@ -171,6 +171,13 @@ describe("FAQ and meta description from on-topic evidence", () => {
     const nounBrief = { ...brief, topic: "Route batching for contractors", keyword: "route batching" };
     expect(metaDescriptionFrom(body, nounBrief, KESTREL).toLowerCase()).toContain("route batching");
   });
+
+  it("does not say the keyword twice when the description names its words in another order (read: \"Composting at home: Home composting turns …\")", () => {
+    const sentence = "Home composting turns kitchen scraps and garden waste into a dark, crumbly soil improver.";
+    const body: ArticleBody = { writer: "extractive", sections: [{ key: "intro", role: "intro", heading: "", paragraphs: [{ sentences: [{ text: sentence, cites: ["e1"] }] }] }] };
+    const composting = { ...brief, topic: "How to start composting at home", keyword: "composting at home" };
+    expect(metaDescriptionFrom(body, composting)).toBe(sentence);
+  });
 });
 
 describe("a small profile's name and description say what its notes are about (bench/relevance/knowledge-bases.ts)", () => {

@@ -192,8 +192,10 @@ export function metaDescriptionFrom(body: ArticleBody, brief: ArticleBrief, evid
     if (named > 0) scored.unshift(...scored.splice(named, 1));
     ranked = scored.map((x) => x.text);
   } else ranked = (body.sections[0]?.paragraphs.flatMap((p) => p.sentences) ?? []).map((s) => renderSentence(s));
+  // A description that names the keyword's words in its own order needs no "Keyword: " before it ("Composting at
+  // home: Home composting turns kitchen scraps …" said it twice).
   const prefix = (text: string) =>
-    !containsKeyword(text, brief.keyword) && !isClause(brief.keyword) && brief.keyword.length <= 40 ? `${capitalizeFirst(brief.keyword)}: ${text}` : text;
+    !namesKeyword(text, brief.keyword, brief.language) && !isClause(brief.keyword) && brief.keyword.length <= 40 ? `${capitalizeFirst(brief.keyword)}: ${text}` : text;
   let description = "";
   for (const text of ranked.slice(0, 5)) {
     const next = description ? `${description} ${text}` : text;
