@@ -23,20 +23,26 @@ const SPANISH_NOT_INFINITIVES: ReadonlySet<string> = new Set(
 const SPANISH_COPULA = /^(es|son|era|eran|fue|fueron)$/;
 const SPANISH_PREPOSITIONS = new Set(["a", "al", "de", "del", "para", "por", "sin", "con", "en", "tras"]);
 
-/** What stands before a noun ("la planta"): a word in -a or -e after one of these is no verb. */
-const SPANISH_DETERMINERS = new Set("el la los las un una unos unas a al del lo su sus este esta estos estas".split(" "));
+function copulaWithoutSubject(sentence: string): boolean {
+  const words = wordsOf(sentence, "es").map((w) => w.toLowerCase());
+  if (!words.length || !SPANISH_COPULA.test(words[0])) return false;
+  if (words.slice(1, 3).includes("que")) return false;
+  const infinitive = (w: string, i: number) => /\p{L}{2,}(ar|er|ir)(se|la|lo|las|los|le|les)?$/u.test(w) && !SPANISH_NOT_INFINITIVES.has(w) && !SPANISH_PREPOSITIONS.has(words[i - 1] ?? "");
+  return !words.slice(1, 9).some((w, i) => infinitive(w, i + 1));
+}
+
 /** What opens a verb's object ("reduce la evaporación", "estimula a la planta", "cambia su modo"). */
 const SPANISH_OBJECT_OPENERS = new Set("el la los las un una unos unas a su sus este esta estos estas lo".split(" "));
 /** Prepositions in -e the stopword list does not hold ("mediante un CD"). */
 const SPANISH_E_PREPOSITIONS = new Set(["mediante", "durante", "ante", "excepto", "salvo"]);
-/** Adverbs that stand before a verb as a determiner never does ("no reduce", "ya permite"). */
+/** Function words that stand before a verb ("no reduce", "ya permite"); every other one (an article: "la planta") stands before a noun. */
 const SPANISH_VERB_ADVERBS = new Set(["no", "se", "nunca", "también", "ya", "más", "siempre"]);
 
 /**
  * After an infinitive subject, a word in -a, -e, -an or -en that is no function word, infinitive or preposition,
- * stands after no determiner and before what opens an object: "Regar por la mañana temprano reduce la
- * evaporación …", "Cosechar los calabacines pequeños estimula a la planta …", "Escribir ":" en modo NORMAL
- * cambia su modo …". Over the Spanish manual it turns one heading-like line into a sentence; the labels
+ * stands after no function word but an adverb and before what opens an object: "Regar por la mañana temprano
+ * reduce la evaporación …", "Cosechar los calabacines pequeños estimula a la planta …", "Escribir ":" en modo
+ * NORMAL cambia su modo …". Over the Spanish manual it turns one heading-like line into a sentence; the labels
  * ("Iniciar el sistema mediante un CD …", "Cambiar la propiedad y los permisos …") stay labels.
  */
 function spanishFiniteAt(words: readonly string[]): boolean {
@@ -45,17 +51,10 @@ function spanishFiniteAt(words: readonly string[]): boolean {
     const lower = word.toLowerCase();
     if (!/^\p{Ll}+(a|e|an|en)$/u.test(word) || /(ar|er|ir)$/.test(lower) || SPANISH_E_PREPOSITIONS.has(lower) || isStopword(lower, "es")) continue;
     const before = words[i - 1].toLowerCase();
-    if (SPANISH_DETERMINERS.has(before) || (isStopword(before, "es") && !SPANISH_VERB_ADVERBS.has(before))) continue;
+    if (isStopword(before, "es") && !SPANISH_VERB_ADVERBS.has(before)) continue;
     if (SPANISH_OBJECT_OPENERS.has(words[i + 1].toLowerCase())) return true;
   }
   return false;
-}
-function copulaWithoutSubject(sentence: string): boolean {
-  const words = wordsOf(sentence, "es").map((w) => w.toLowerCase());
-  if (!words.length || !SPANISH_COPULA.test(words[0])) return false;
-  if (words.slice(1, 3).includes("que")) return false;
-  const infinitive = (w: string, i: number) => /\p{L}{2,}(ar|er|ir)(se|la|lo|las|los|le|les)?$/u.test(w) && !SPANISH_NOT_INFINITIVES.has(w) && !SPANISH_PREPOSITIONS.has(words[i - 1] ?? "");
-  return !words.slice(1, 9).some((w, i) => infinitive(w, i + 1));
 }
 
 export const SPANISH: LanguageProfile = {
