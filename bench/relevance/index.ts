@@ -88,16 +88,16 @@ export async function benchRelevance(): Promise<Record<string, unknown>> {
   // on a tie) and reported on the composting ones, held out.
   const poolFits = POOL_UBIQUITY_GRID.map((poolUbiquity) => ({ poolUbiquity, f1: confusion(smallKbStrips("coffee", { ...fit, poolUbiquity }, c), relevant).f1 }));
   const poolUbiquity = poolFits.reduce((a, b) => (b.f1 > a.f1 + 1e-9 ? b : a)).poolUbiquity;
-  const fitted_weights = { ...fit, poolUbiquity };
+  const poolFit = { ...fit, poolUbiquity };
   const smallKbLevel = Object.fromEntries(
     (["coffee", "composting"] as const).map((kb) => {
-      const strips = smallKbStrips(kb, fitted_weights, c);
+      const strips = smallKbStrips(kb, poolFit, c);
       return [kb, { split: kb === "coffee" ? "calibration" : "held-out", ...confusion(strips, relevant), by_request: byTopic(strips, relevant) }];
     }),
   );
 
   // 2. Request level: the pool floor fit on every other natural request, reported on the rest.
-  const outcomes = NATURAL_REQUESTS.map((r, i) => ({ r, i, ...naturalOutcome(r.kb === "debian" ? corpora.get(r.lang)! : smallKbs[r.kb], r, fitted_weights, c, relevant) }));
+  const outcomes = NATURAL_REQUESTS.map((r, i) => ({ r, i, ...naturalOutcome(r.kb === "debian" ? corpora.get(r.lang)! : smallKbs[r.kb], r, poolFit, c, relevant) }));
   const calibrationRequests = outcomes.filter((o) => o.i % 2 === 0);
   // The floor with the fewest wrong verdicts; among equals, the middle one (the widest margin both ways).
   const floors: { value: number; errors: number }[] = [];
@@ -107,7 +107,7 @@ export async function benchRelevance(): Promise<Record<string, unknown>> {
   const floor = tied[Math.floor((tied.length - 1) / 2)];
   // The same verdicts with the small profiles' name and description left out (both optional when a profile is
   // created): the descriptions were written for this bench after the refusals they lift had been read.
-  const bare = NATURAL_REQUESTS.map((r) => (r.kb === "debian" ? undefined : naturalOutcome(smallKbs[r.kb], r, fitted_weights, c, relevant, false)));
+  const bare = NATURAL_REQUESTS.map((r) => (r.kb === "debian" ? undefined : naturalOutcome(smallKbs[r.kb], r, poolFit, c, relevant, false)));
   const withoutProfile = (list: typeof outcomes) => {
     const covered = list.filter((o) => o.r.kb !== "debian" && o.r.expect === "write");
     return `${covered.filter((o) => verdictOf(bare[o.i]!, floor.value) === "refuse").length} / ${covered.length} small-profile requests`;

@@ -76,6 +76,9 @@ const cache = new WeakMap<readonly Evidence[], Map<string, RelevanceModel>>();
  */
 export const ANGLE_BONUS = 2;
 
+/** What a brand profile says of itself: its name and description, which situate a small profile's notes. */
+const profileText = (brand: Pick<BrandBrief, "name" | "description">) => `${brand.name}\n${brand.description ?? ""}`;
+
 /** The sentence marker of the first angle the request asks for, if its language profile knows one. */
 function angleServed(brief: Pick<ArticleBrief, "topic" | "keyword" | "language">): RegExp | undefined {
   const request = `${brief.topic} ${brief.keyword}`;
@@ -93,7 +96,7 @@ type BriefLike = Pick<ArticleBrief, "topic" | "keyword" | "language"> & {
 export function relevanceModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceModel {
   const weighed = brief.subject?.terms.map((t) => `${t.term}:${t.weight}`).join(",") ?? "";
   const graded = brief.passage_grades ? Object.entries(brief.passage_grades).map(([id, g]) => `${id}:${g[0]}`).join(",") : "";
-  const profile = brief.brand ? `${brief.brand.name}\u0000${brief.brand.description ?? ""}` : "";
+  const profile = brief.brand ? profileText(brief.brand) : "";
   const key = `${brief.language}\u0000${brief.topic}\u0000${brief.keyword}\u0000${weighed}\u0000${graded}\u0000${profile}`;
   let perPool = cache.get(evidence);
   if (!perPool) cache.set(evidence, (perPool = new Map()));
@@ -128,7 +131,7 @@ export function subjectFromPool(evidence: readonly Evidence[], brief: Pick<Brief
   // count. "Cultivar tomates en casa" of a profile "Huerto en Casa" ("Consejos para cultivar un huerto urbano")
   // is about tomatoes; weighed by counts alone, "cultivar" and "casa" (one fact each) outweighed "tomates" (two),
   // and the profile's words made every note relevant.
-  const profile = brief.brand ? withCompounds(termSet(`${brief.brand.name}\n${brief.brand.description ?? ""}`, brief.language), wanted, brief.language) : undefined;
+  const profile = brief.brand ? withCompounds(termSet(profileText(brief.brand), brief.language), wanted, brief.language) : undefined;
   return subjectWeights(request, { chunks: units.length, df }, "pool", { ...fit, ubiquity: fit.poolUbiquity ?? fit.ubiquity }, profile);
 }
 
@@ -142,7 +145,7 @@ function buildModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceM
   // What situates a passage: its page's title, its heading path and, in a small profile (whose pool is most of
   // it), the brand's own name and description. A customer's pasted notes on bicycle maintenance say "chaîne",
   // "pneus", "freins" and hardly ever "vélo"; the profile that holds them says what they are all about.
-  const profileContext = brief.brand && subject.counted_over.from === "pool" ? `${brief.brand.name}\n${brief.brand.description ?? ""}` : "";
+  const profileContext = brief.brand && subject.counted_over.from === "pool" ? profileText(brief.brand) : "";
   const situating = (e: Evidence) => [e.title, e.heading ?? "", ...(profileContext && e.origin === "brand" ? [profileContext] : [])];
   const contextOf = (id: string) => {
     const e = byId.get(id);
