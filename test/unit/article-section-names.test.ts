@@ -22,6 +22,10 @@ const section = (key: string, role: ArticleSection["role"], heading: string, sen
   paragraphs: [{ sentences: sentences.map(([text, cite]) => ({ text, cites: [cite] })) }],
 });
 
+/** One template-headed section of headless notes (every sentence cites "e1"), as named. */
+const nameNotes = (brief: ReturnType<typeof briefFor>, heading: string, texts: string[]): ArticleSection =>
+  nameSectionsByContent([section("s2", "body", heading, texts.map((t): [string, string] => [t, "e1"]))], brief, [passage("e1", undefined, "…")])[0];
+
 describe("extractive sections named by what they hold (read: « Pourquoi c'est important » over tyre pressures, \"Conclusion\" over a deb line's arguments)", () => {
   it("gives a template section the source heading most of its sentences come from, and makes a conclusion of leftovers a body section", () => {
     const brief = briefFor("Debian package management with apt", "apt package management");
@@ -42,42 +46,35 @@ describe("extractive sections named by what they hold (read: « Pourquoi c'est i
     expect(named[1]).toMatchObject({ role: "body", heading: "Debian archive basics" });
   });
 
-  it("names a headless section by the noun phrase most of its sentences say, never by a number word", () => {
-    const brief = briefFor("How to start composting at home", "composting at home");
-    const evidence = [passage("e1", undefined, "…")];
-    const [named] = nameSectionsByContent(
-      [
-        section("s2", "body", "Why this matters", [
-          ["Most home compost heaps produce their finished compost in six to twelve months.", "e1"],
-          ["A hot heap can finish in eight to twelve weeks.", "e1"],
-          ["The finished compost is dark brown and crumbly.", "e1"],
-          ["Gardeners spread the finished compost as a mulch.", "e1"],
-        ]),
-      ],
-      brief,
-      evidence,
-    );
+  it("names a headless section by the noun phrase most of its sentences say", () => {
+    const named = nameNotes(briefFor("How to start composting at home", "composting at home"), "Why this matters", [
+      "Most home compost heaps produce their finished compost in six to twelve months.",
+      "A hot heap can finish in eight to twelve weeks.",
+      "The finished compost is dark brown and crumbly.",
+      "Gardeners spread the finished compost as a mulch.",
+    ]);
     expect(named.heading).toBe("Finished compost");
   });
 
+  it("never names a section by a word that is no noun where it stands (read: \"Twelve\", « Lässt und Wasser »)", () => {
+    const named = nameNotes(briefFor("How to start composting at home", "composting at home"), "Why this matters", [
+      "Most heaps finish in six to twelve months.",
+      "A hot heap can finish in eight to twelve weeks.",
+      "Cold heaps take up to twelve months or more.",
+    ]);
+    expect(named.heading).toBe("Other points");
+  });
+
   it("takes one word only where it reads as a noun, two together when neither says half (« Pneu et chaîne »)", () => {
-    const brief = briefFor("Comment entretenir son vélo", "entretien vélo", "fr");
-    const evidence = [passage("e1", undefined, "…")];
-    const [named] = nameSectionsByContent(
-      [
-        section("s2", "body", "Pourquoi c'est important", [
-          ["Une chaîne usée s'allonge et finit par sauter sur les pignons.", "e1"],
-          ["Un contrôleur d'usure de chaîne indique s'il faut la remplacer.", "e1"],
-          ["La pression des pneus se vérifie chaque semaine.", "e1"],
-          ["La pression recommandée est inscrite sur le flanc du pneu.", "e1"],
-          ["Un pneu trop gonflé adhère moins bien.", "e1"],
-          ["Une rustine bouche un petit trou.", "e1"],
-          ["Il faut retirer l'épine avant de remonter.", "e1"],
-        ]),
-      ],
-      brief,
-      evidence,
-    );
+    const named = nameNotes(briefFor("Comment entretenir son vélo", "entretien vélo", "fr"), "Pourquoi c'est important", [
+      "Une chaîne usée s'allonge et finit par sauter sur les pignons.",
+      "Un contrôleur d'usure de chaîne indique s'il faut la remplacer.",
+      "La pression des pneus se vérifie chaque semaine.",
+      "La pression recommandée est inscrite sur le flanc du pneu.",
+      "Un pneu trop gonflé adhère moins bien.",
+      "Une rustine bouche un petit trou.",
+      "Il faut retirer l'épine avant de remonter.",
+    ]);
     expect(named.heading).toBe("Pneu et chaîne");
   });
 

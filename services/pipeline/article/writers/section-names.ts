@@ -68,7 +68,9 @@ function repeatedPhrase(section: ArticleSection, brief: ArticleBrief, used: Read
   const lang = brief.language;
   const topic = topicTermsOf(brief);
   const nounAt = nounTest(lang);
-  // Forms the stemmer leaves apart are one word here ("pneu", "pneus"; "Blätter", "Blättern").
+  // Forms the stemmer leaves apart are one word here: Snowball's French keeps a short word's plural ("pneu",
+  // "pneus"; "vélo", "vélos"). Not mended in the stemmer: every profile's chunks store their terms as indexed
+  // (brand-knowledge's index stage), so a new stemmer would need every profile indexed again.
   const seenTerms: string[] = [];
   const canonical = (term: string) => {
     const known = seenTerms.find((t) => sameWord(t, term));
@@ -88,7 +90,7 @@ function repeatedPhrase(section: ArticleSection, brief: ArticleBrief, used: Read
         if (terms.every((t) => topic.has(t))) continue;
         const key = terms.join(" ");
         const entry = found.get(key) ?? { surface: "", forms: new Map<string, number>(), terms, sentences: new Set<number>(), nouns: 0, seen: 0 };
-        // Its most frequent form is how the section names it, the shorter on a tie ("Blätter", not the dative "Blättern").
+        // Its most frequent form is how the section names it, the shorter on a tie ("Blätter", not the dative "Blättern", one term).
         const form = words.slice(start, end + 1).join(" ");
         entry.forms.set(form, (entry.forms.get(form) ?? 0) + 1);
         const [now, best] = [entry.forms.get(form)!, entry.forms.get(entry.surface) ?? 0];
