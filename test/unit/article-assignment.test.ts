@@ -61,6 +61,17 @@ describe("evidence shared out for sections written side by side", () => {
     expect(overview[overview.length - 1]).toBe("e3");
   });
 
+  it("takes a heading made of angle words only for one about the whole topic (read: « Pourquoi c'est important » left empty with a model)", () => {
+    const plan = outline([
+      section("s1", "body", "Why this matters", 300),
+      section("s2", "body", "Arrival windows customers trust", 200),
+    ]);
+    const assigned = assignEvidence(plan, POOL, brief);
+    // "why" and "matters" are the angle: no passage says them, and the section took nothing before.
+    expect([...assigned.get("s1")!].sort()).toEqual(["e1", "e2", "e3", "e6"]);
+    expect(assigned.get("s2")!.sort()).toEqual(["e4", "e5"]);
+  });
+
   it("stops giving a section passages once it holds about 1.6 × its budget in words", () => {
     const plan = outline([section("s1", "body", "Clustering jobs by neighbourhood", 10), section("s2", "body", "Arrival windows customers trust", 10)]);
     const assigned = assignEvidence(plan, POOL, brief);

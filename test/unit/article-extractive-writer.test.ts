@@ -1,6 +1,7 @@
 import { assertEnoughEvidence, draftArticle, fitOutlineToEvidence, NotEnoughEvidenceError, requiredEvidenceSentences } from "../../services/pipeline/article/writers/draft";
 import { relevanceModel } from "../../services/pipeline/article/relevance";
-import { unitsOfEvidence } from "../../services/pipeline/article/evidence/units";
+import { ANGLE_BONUS } from "../../services/pipeline/article/relevance/model";
+import { unitsOfEvidence, unitsOfPool } from "../../services/pipeline/article/evidence/units";
 import { composeSectionFromEvidence, ExtractiveSectionWriter, inDocumentOrder, indexPool } from "../../services/pipeline/article/writers/extractive-writer";
 import { isStep } from "../../services/pipeline/article/evidence/units";
 import { planOutlineByRules } from "../../services/pipeline/article/brief/outline";
@@ -185,5 +186,35 @@ describe("the introduction's lead (read: « Un nettoyeur haute pression chasse l
     const plan = planOutlineByRules(velo, 600, []);
     const { body } = await draftArticle(new ExtractiveSectionWriter(), velo, plan, pool);
     expect(body.sections[0].paragraphs[0].sentences[0].text).toBe("Un vélo bien entretenu roule plus longtemps et coûte moins cher en réparations.");
+  });
+});
+
+describe("the request's angle steers the material, never its relevance (read: \"Common composting mistakes to avoid\" opening on 'A closed compost bin keeps rain off the heap …')", () => {
+  const { lang, texts, brand } = SMALL_KNOWLEDGE_BASES.composting;
+  const pool = corpusOf(texts.map((t) => pastedText(t.url, t.content, t.title)), lang).passages;
+  const briefOf = (topic: string, keyword: string) => ({
+    ...decideBriefByRules({ topic, target_keyword: keyword, mode: "standard", language: lang, target_words: 600, image: false, derivatives: [] }, null),
+    brand: { id: "b1", name: brand.name, website_url: null, description: brand.description, writing_sample_ids: [] },
+  });
+  const mistakes = briefOf("Common composting mistakes to avoid", "composting mistakes");
+  const plain = briefOf("Composting at home", "composting");
+
+  it("ranks a strip serving the angle higher by ANGLE_BONUS and judges every strip as relevant as without the angle", () => {
+    const [withAngle, without] = [relevanceModel(pool, mistakes), relevanceModel(pool, plain)];
+    const units = unitsOfPool(pool, lang);
+    const serving = units.find((u) => u.text.startsWith("Too much green material"))!;
+    const other = units.find((u) => u.text.startsWith("Finished compost is dark brown"))!;
+    expect([withAngle.servesAngle(serving.text), withAngle.servesAngle(other.text), without.servesAngle(serving.text)]).toEqual([true, false, undefined]);
+    expect(withAngle.strength(serving) - withAngle.strength(other)).toBeCloseTo(without.strength(serving) - without.strength(other) + ANGLE_BONUS, 6);
+    for (const u of units) expect(withAngle.onTopic(withAngle.unit(u))).toBe(without.onTopic(without.unit(u)));
+  });
+
+  it("opens the introduction with what serves the angle, not with the notes' general opening", async () => {
+    const { body } = await draftArticle(new ExtractiveSectionWriter(), mistakes, planOutlineByRules(mistakes, 600, []), pool);
+    const opening = body.sections[0].paragraphs[0].sentences.filter((s) => s.cites.length).map((s) => s.text);
+    const serves = relevanceModel(pool, mistakes);
+    // What fills the introduction's budget after its strongest strips may serve the subject only; its opening serves the angle.
+    expect(serves.servesAngle(opening[0])).toBe(true);
+    expect(opening[0]).not.toMatch(/^Home composting turns|^A closed compost bin/);
   });
 });
