@@ -37,8 +37,6 @@ const PARAGRAPH_MAX_SENTENCES = 4;
 /** The introduction's opening sentences are at least this relevant (relative to the pool's best, `relevance/`). */
 const STRONG_RELEVANCE = 0.75;
 const PARAGRAPH_MAX_WORDS = 110;
-/** Content words a lead states at least (`leadUnit`). */
-const LEAD_MIN_TERMS = 5;
 
 /**
  * The offline writer: it composes each section ONLY from evidence sentences, so every sentence it writes is
@@ -152,7 +150,7 @@ export function composeSectionFromEvidence(input: SectionWriteInput, index: Pool
   // whichever section's heading claims it: the strongest sentences only, and those serving the request's angle
   // when it has one (a passage's other ones may follow later, in its order).
   if (section.role === "intro") {
-    const lead = leadUnit(input.evidence, index, relevance, lang);
+    const lead = leadUnit(input.evidence, index, relevance);
     if (lead && !input.reserved?.has(lead.key) && fresh(lead)) {
       groups.push({ evidenceId: lead.evidenceId, units: [lead] });
       picked.push(lead);
@@ -187,12 +185,12 @@ export function composeSectionFromEvidence(input: SectionWriteInput, index: Pool
  * page and heading in the pool, on topic and strong, the strongest such. Sources open a subject by saying what
  * it is ("Home composting turns kitchen scraps and garden waste into a dark, crumbly soil improver.", « Un vélo
  * bien entretenu roule plus longtemps … »); the strongest sentence of a pool of notes is as often a warning
- * from their middle (« Un nettoyeur haute pression chasse la graisse des roulements et les abîme. »). A short
- * opening announces more than it says ("Hier ein paar Beispiele für aptitude(8)-Operationen."): a lead states
- * `LEAD_MIN_TERMS` content words at least. A request with an angle the language can see (mistakes to avoid) is
+ * from their middle (« Un nettoyeur haute pression chasse la graisse des roulements et les abîme. »). A verbless
+ * announcement ("Hier ein paar Beispiele für aptitude(8)-Operationen.") is no unit (`SentenceRules.sendsTo`),
+ * so it leads nothing. A request with an angle the language can see (mistakes to avoid) is
  * opened by what serves it, or by the strongest strips (which rank angle material first), never by a general lead.
  */
-export function leadUnit(evidence: readonly Evidence[], index: PoolIndex, relevance: RelevanceModel, lang: string): EvidenceUnit | undefined {
+export function leadUnit(evidence: readonly Evidence[], index: PoolIndex, relevance: RelevanceModel): EvidenceUnit | undefined {
   const place = (e: Evidence) => `${e.url}\u0000${e.heading ?? ""}`;
   const firstOfPlace = new Map<string, Evidence>();
   for (const e of evidence) {
@@ -201,7 +199,7 @@ export function leadUnit(evidence: readonly Evidence[], index: PoolIndex, releva
   }
   const leads = [...firstOfPlace.values()]
     .map((e) => index.unitsByEvidence.get(e.id)?.[0])
-    .filter((u): u is EvidenceUnit => Boolean(u) && u!.position <= 1 && termSet(u!.text, lang).size >= LEAD_MIN_TERMS && relevance.servesAngle(u!.text) !== false)
+    .filter((u): u is EvidenceUnit => Boolean(u) && u!.position <= 1 && relevance.servesAngle(u!.text) !== false)
     .filter((u) => relevance.onTopic(relevance.unit(u)) && relevance.relative(relevance.strength(u)) >= STRONG_RELEVANCE);
   return leads.sort((a, b) => relevance.strength(b) - relevance.strength(a))[0];
 }
