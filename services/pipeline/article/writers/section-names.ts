@@ -79,7 +79,7 @@ function repeatedPhrase(section: ArticleSection, brief: ArticleBrief, used: Read
     return term;
   };
   const sentences = section.paragraphs.flatMap((p) => p.sentences.map((s) => s.text));
-  const found = new Map<string, { surface: string; forms: Map<string, number>; terms: string[]; sentences: Set<number>; nouns: number; seen: number }>();
+  const found = new Map<string, { forms: Map<string, number>; terms: string[]; sentences: Set<number>; nouns: number; seen: number }>();
   sentences.forEach((text, i) => {
     const words = wordsOf(text, lang);
     const termOf = words.map((w) => (/\d/.test(w) || w.length < 3 ? undefined : tokenize(w, lang)[0]));
@@ -89,12 +89,9 @@ function repeatedPhrase(section: ArticleSection, brief: ArticleBrief, used: Read
         const terms = termOf.slice(start, end + 1).filter((t): t is string => Boolean(t)).map(canonical);
         if (terms.every((t) => topic.has(t))) continue;
         const key = terms.join(" ");
-        const entry = found.get(key) ?? { surface: "", forms: new Map<string, number>(), terms, sentences: new Set<number>(), nouns: 0, seen: 0 };
-        // Its most frequent form is how the section names it, the shorter on a tie ("Blätter", not the dative "Blättern", one term).
+        const entry = found.get(key) ?? { forms: new Map<string, number>(), terms, sentences: new Set<number>(), nouns: 0, seen: 0 };
         const form = words.slice(start, end + 1).join(" ");
         entry.forms.set(form, (entry.forms.get(form) ?? 0) + 1);
-        const [now, best] = [entry.forms.get(form)!, entry.forms.get(entry.surface) ?? 0];
-        if (now > best || (now === best && form.length < entry.surface.length)) entry.surface = form;
         entry.sentences.add(i);
         entry.seen++;
         if (nounAt(words, start)) entry.nouns++;
@@ -102,7 +99,10 @@ function repeatedPhrase(section: ArticleSection, brief: ArticleBrief, used: Read
       }
     }
   });
+  // A phrase's most frequent form is how the section names it, the shorter on a tie ("Blätter", not the dative "Blättern", one term).
+  const surfaceOf = (p: { forms: Map<string, number> }) => [...p.forms].sort((a, b) => b[1] - a[1] || a[0].length - b[0].length)[0][0];
   const ranked = [...found.values()]
+    .map((p) => ({ ...p, surface: surfaceOf(p) }))
     .filter((p) => p.sentences.size >= 2 && !used.has(p.terms.join(" ")) && p.nouns * 2 >= p.seen)
     .sort((a, b) => b.sentences.size * b.terms.length - a.sentences.size * a.terms.length);
   const [first] = ranked;
