@@ -44,7 +44,35 @@ describe("a request's subject and angle", () => {
     const unknown = subjectWeights(analysis, { chunks: 500, df: {} }, "profile");
     expect(unknown.terms.map((t) => t.term)).toContain("sichert");
     expect(analyseRequest("Passwörter verwalten", "Passwörter verwalten", "de").joins.filter((j) => j.parts[0] === j.parts[1])).toEqual([]);
-    expect(analyseRequest("Wer verwaltet die Pakete?", "Pakete", "de").joins.map((j) => j.term)).toContain(tokenize("Verwaltung", "de")[0]);
+    expect(analyseRequest("Wie verschlüsselt man Dateien?", "Dateien", "de").joins.map((j) => j.term)).toContain(tokenize("Verschlüsselung", "de")[0]);
+  });
+
+  it.each([
+    // "Paketverwaltung" is in 2 of the German manual's 477 chunks, "Paket" in 237: the whole word refused the topic.
+    ["Paketverwaltung mit APT für Einsteiger", ["paket", "apt"], ["verwaltung", "einsteiger"]],
+    ["Zimmerpflanzenpflege im Winter", ["zimmerpflanzen", "winter"], ["pflege"]],
+    // The linking "s" after -heit is dropped; "Benutzer" is no angle word though it shares "benutzen"'s stem.
+    ["Sicherheitstipps für Debian", ["sicherheit", "debian"], ["tipps"]],
+    ["Benutzerverwaltung unter Debian", ["benutzer", "debian"], ["verwaltung"]],
+    // Both parts angle: the whole word is angle.
+    ["Anfängerfehler beim Gießen", ["gießen"], ["anfängerfehler"]],
+    // Not an angle word at the end (or too short a one): the compound stays whole.
+    ["Netzwerkkonfiguration unter Debian", ["netzwerkkonfiguration", "debian"], []],
+    ["Radwege in Berlin", ["radwege", "berlin"], []],
+    // "Benutzer" and "Nutzer" are stemmed like "benutzen" and "nutzen" (angle words): the users stay the subject.
+    ["Benutzer und Gruppen verwalten", ["benutzer", "gruppen"], ["verwalten"]],
+    ["Nutzerkonten für Einsteiger", ["nutzerkonten"], ["einsteiger"]],
+  ])("splits a German compound ending in an angle word: %s", (topic, subject, angle) => {
+    expect(terms(topic, "de")).toEqual(subject);
+    expect(analyseRequest(topic, topic, "de").angle).toEqual(angle);
+  });
+
+  it("joins no subject word with an angle word: “Pakete verwalten” is about packages, not the rare “Paketverwaltung”", () => {
+    const analysis = analyseRequest("Pakete verwalten mit APT", "Pakete verwalten", "de");
+    const [compound] = tokenize("Paketverwaltung", "de");
+    expect(analysis.joins.map((j) => j.term)).not.toContain(compound);
+    const weighed = subjectWeights(analysis, { chunks: 477, df: { [compound]: 2, paket: 237, apt: 54 } }, "profile");
+    expect(weighed.terms.map((t) => t.term)).toEqual(["paket", "apt"]);
   });
 
   it("weighs a word most of the profile holds as what the profile is about, and a word it lacks the most", () => {

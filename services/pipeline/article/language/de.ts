@@ -42,7 +42,7 @@ export const GERMAN: LanguageProfile = {
     wesentlich grundlagen einführung überblick erklärt verstehen wissen alles lernen versus gegen vergleich vergleichen
     unterschied unterschiede vorteil vorteile nachteil nachteile grund gründe wichtig nutzen benutzen verwenden
     verwendung legen stellen wählen auswählen auswahl behalten nehmen helfen wirklich immer oft beispiel beispiele liste
-    frage fragen antwort antworten neu neue modern
+    frage fragen antwort antworten neu neue modern verwalten verwaltet verwaltung
     pflegen pflege gepflegt wartung richtig richtige richtigen korrekt
     reduzieren verbessern verbessert senken steigern sparen beschleunigen schneller besser einfacher`,
   furtherReading: /^(weitere|weiterführende) (lektüre|literatur|informationen|quellen)\b|^(zum weiterlesen|literatur|referenzen|siehe auch|weblinks)$/iu,
@@ -76,7 +76,7 @@ export const GERMAN: LanguageProfile = {
     // "Hier ein paar Beispiele für aptitude(8)-Operationen.": a verbless announcement of the list or table after it.
     sendsTo: /^(für (weitere|mehr|nähere) (details|informationen)[^,]*,?\s*)?(lesen|konsultieren) sie\b|^(näheres|mehr dazu|details) (in|unter|bei)\b|\b(wird|werden|ist|sind) in\b.*\b(beschrieben|dokumentiert|erklärt)\b|^hier (ein|eine|einige|ein paar)\b(?!.*\b(ist|sind|gibt)\b)/i,
     documentation: /\b(dokumentation|handbuch|anleitung|readme|howto|faq)\b/i,
-    antecedent: /(?<![\p{L}])(letztere[nrms]?|erstere[nrms]?|obige[nrms]?)(?![\p{L}])/iu,
+    antecedent: /(?<![\p{L}])(letztere[nrms]?|erstere[nrms]?|obige[nrms]?)(?![\p{L}])|^(?!.*(?<![\p{L}])(?:nicht|nie|kein[emnrs]?)(?![\p{L}])).*(?<![\p{L}])stattdessen(?![\p{L}])/iu,
     anaphora: new Set(["er", "sie", "ihn", "ihm", "ihnen", "diese", "dieser", "dieses", "solche"]),
     anaphoraOpensOnly: true,
     notInfinitives: new Set(),
