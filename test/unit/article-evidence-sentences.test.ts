@@ -415,6 +415,19 @@ describe("sentences a reader labelled off topic for what they are, not what they
     expect(latter.length).toBeGreaterThanOrEqual(4);
     for (const l of latter) expect([l.text, dependsOnPrevious(l.text, l.lang)]).toEqual([l.text, true]);
     expect(dependsOnPrevious("Die obige Regel gilt nur für lokale Dateien.", "de")).toBe(true);
+    // "Instead" without its "of": read opening a Spanish article, and the manual's same sentence in English and German.
+    expect(dependsOnPrevious("Con systemd, la red puede configurarse en su lugar en /etc/systemd/network/.", "es")).toBe(true);
+    expect(dependsOnPrevious("Under systemd, the network may be configured in /etc/systemd/network/ instead.", "en")).toBe(true);
+    expect(dependsOnPrevious("Unter systemd kann das Netzwerk stattdessen in /etc/systemd/network/ konfiguriert werden.", "de")).toBe(true);
+    expect(dependsOnPrevious("Sous systemd, le réseau peut être configuré à la place dans /etc/systemd/network/.", "fr")).toBe(true);
+    // A sentence that negates carries its own contrast.
+    expect(dependsOnPrevious("Les sachets de thé en plastique ne se décomposent pas et vont à la poubelle à la place.", "fr")).toBe(false);
+    expect(dependsOnPrevious("Teebeutel aus Kunststoff zersetzen sich nicht und gehören stattdessen in den Restmüll.", "de")).toBe(false);
+    expect(dependsOnPrevious("Las bolsas de té de plástico no se descomponen y van a la basura en su lugar.", "es")).toBe(false);
+    // With its "of" it names what it replaces.
+    expect(dependsOnPrevious("Use apt instead of apt-get for interactive work.", "en")).toBe(false);
+    expect(dependsOnPrevious("Utilice apt en su lugar de apt-get.", "es")).toBe(false);
+    expect(dependsOnPrevious("Utilisez apt à la place d'apt-get.", "fr")).toBe(false);
     // "The latest version" is not "the latter".
     expect(dependsOnPrevious("Les paquets de backports apportent la dernière version de certains programmes.", "fr")).toBe(false);
   });

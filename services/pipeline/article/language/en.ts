@@ -66,7 +66,7 @@ export const ENGLISH: LanguageProfile = {
     boilerplate: /^(list|table|figure) of\b|\bfollowing (entries|lines|commands?|examples?|tables?|lists?|code|steps|settings|files?)\b|\b(let's|let us|as follows|the following|see (below|above)|shown (below|above)|below is|here is|here are|click|this (chapter|section|page|document|manual|guide|tutorial)|in this (chapter|section|document|manual)|(see|in) (section|chapter) \d|chapter \d)|^see\b/i,
     sendsTo: /^([^,]{0,80},\s*)?(please\s+)?(read|see|consult|refer to)\b|\byou (should|can|may|must) (read|consult|refer to)\b|\b(is|are) (described|documented|explained) in\b/i,
     documentation: /\b(documentation|manual|guide|readme|howto|faq|standard)\b/i,
-    antecedent: /\bthe (latter|former|above)\b/i,
+    antecedent: /\bthe (latter|former|above)\b|^(?!.*(?:\b(?:not|never|no)\b|n't\b)).*\binstead\b(?! of\b)/i,
     anaphora: new Set(["it", "they", "them", "those", "these", "he", "she", "him", "his", "her", "such"]),
     // "I" as the pronoun only, upper case, not the numeral of "Part I" or "I/O"; "my" in any case.
     firstPerson: /(?<!\b(?:Part|Chapter|Volume|Phase|Type|Class|Level) )(?<=^|[\s("“])(?:I|I'm|I’m|I've|I’ve|I'd|I’d|I'll|I’ll)(?=[\s,;.])|(?<![\p{L}\p{N}_])[Mm](?:y|yself|ine)(?![\p{L}\p{N}_])/u,

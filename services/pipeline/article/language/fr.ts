@@ -69,7 +69,7 @@ export const FRENCH: LanguageProfile = {
     boilerplate: /\b(voici|ci-dessous|ci-dessus|suivant(e|es|s)?|comme suit|cliquez|ce (chapitre|document|manuel)|cette (section|page)|section \d|chapitre \d|voyons)|^voir\b/i,
     sendsTo: /^([^,]{0,80},\s*)?(veuillez\s+)?(lisez|lire|consultez|voyez|reportez-vous)\b|\bvous (devriez|pouvez|devez) (lire|consulter)\b|\b(est|sont) (décrite?s?|documentée?s?|expliquée?s?) dans\b/i,
     documentation: /\b(documentation|manuel|guide|readme|howto|faq|norme)\b/i,
-    antecedent: /(?<![\p{L}])(ce|cette|ces) derni(er|ère|ers|ères)(?![\p{L}])/iu,
+    antecedent: /(?<![\p{L}])(ce|cette|ces) derni(er|ère|ers|ères)(?![\p{L}])|^(?!.*(?<![\p{L}])(?:ne|n['’]|pas|jamais)(?![\p{L}])).*(?<![\p{L}])(à la place|au lieu de cela)(?! (de|du|des|d['’]))/iu,
     anaphora: new Set(["il", "elle", "ils", "elles", "eux", "celui", "celle", "ceux", "celles"]),
     descriptionIsSentence: opensInUpperCase,
     notInfinitives: FRENCH_NOT_INFINITIVES,

@@ -118,6 +118,9 @@ export interface SentenceRules {
    * Words that name what the sentence before said: "the latter problem", "the above rule", « ce dernier problème »,
    * "obige Regel", "este último problema". Readers labelled such a sentence off topic when it stood alone
    * (bench/relevance/reader-labels.json: "Debian does not suffer the latter problem." in three languages).
+   * "Instead" without its "of" names it too: « Con systemd, la red puede configurarse en su lugar en
+   * /etc/systemd/network/. » opened a Spanish article, instead of what it never said; a sentence that negates
+   * carries its own contrast ("Tea bags made with plastic mesh do not break down and should go in the bin instead.").
    */
   antecedent: RegExp;
   /** Pronouns that point back wherever they stand ("Teams that plan them a week ahead…"). */
