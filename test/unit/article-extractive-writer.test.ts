@@ -7,6 +7,7 @@ import { isStep } from "../../services/pipeline/article/evidence/units";
 import { planOutlineByRules } from "../../services/pipeline/article/brief/outline";
 import { decideBriefByRules } from "../../services/pipeline/article/brief/recon";
 import { renderSentence } from "../../services/pipeline/article/quality/render";
+import { tokenize } from "../../shared/text/tokenize";
 import { sectionWords } from "../../services/pipeline/article/writers/section-writer";
 import type { Evidence } from "../../services/pipeline/article/types";
 import { evidenceFromPages } from "../support/article-evidence";
@@ -216,5 +217,30 @@ describe("the request's angle steers the material, never its relevance (read: \"
     // What fills the introduction's budget after its strongest strips may serve the subject only; its opening serves the angle.
     expect(serves.servesAngle(opening[0])).toBe(true);
     expect(opening[0]).not.toMatch(/^Home composting turns|^A closed compost bin/);
+  });
+});
+
+describe("paragraphs follow the subject (read: one paragraph of pasted notes went from yellow leaves to a Monstera's window)", () => {
+  it("opens a new paragraph where a unit shares no word beyond the topic's with a paragraph of two sentences or more", async () => {
+    const { lang, texts, brand } = SMALL_KNOWLEDGE_BASES.zimmerpflanzen;
+    const pool = corpusOf(texts.map((t) => pastedText(t.url, t.content, t.title)), lang).passages;
+    const pflanzen = {
+      ...decideBriefByRules({ topic: "Zimmerpflanzen richtig pflegen", target_keyword: "Zimmerpflanzen pflegen", mode: "standard", language: lang, target_words: 600, image: false, derivatives: [] }, null),
+      brand: { id: "b1", name: brand.name, website_url: null, description: brand.description, writing_sample_ids: [] },
+    };
+    const { body } = await draftArticle(new ExtractiveSectionWriter(), pflanzen, planOutlineByRules(pflanzen, 600, []), pool);
+    const topic = new Set(tokenize(`${pflanzen.topic} ${pflanzen.keyword}`, lang));
+    const words = (texts: readonly string[]) => new Set(texts.flatMap((t) => tokenize(t, lang)).filter((t) => !topic.has(t)));
+    let checked = 0;
+    for (const paragraph of body.sections.flatMap((s) => s.paragraphs)) {
+      const texts = paragraph.sentences.map((s) => s.text);
+      // Every sentence after the second shares a word beyond the topic's with the sentences before it.
+      for (let i = 2; i < texts.length; i++) {
+        const before = words(texts.slice(0, i));
+        expect([texts[i], [...words([texts[i]])].some((t) => before.has(t))]).toEqual([texts[i], true]);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(0);
   });
 });

@@ -37,6 +37,8 @@ const PARAGRAPH_MAX_SENTENCES = 4;
 /** The introduction's opening sentences are at least this relevant (relative to the pool's best, `relevance/`). */
 const STRONG_RELEVANCE = 0.75;
 const PARAGRAPH_MAX_WORDS = 110;
+/** A paragraph holds at least this many sentences before a change of subject opens the next. */
+const MIN_SENTENCES_BEFORE_SHIFT = 2;
 
 /**
  * The offline writer: it composes each section ONLY from evidence sentences, so every sentence it writes is
@@ -241,10 +243,14 @@ function arrangeParagraphs(groups: readonly ChosenGroup[], input: SectionWriteIn
       continue;
     }
     // Paragraphs break between units, never inside one: a sentence that leans on the one before stays with it.
+    // They break where the subject moves on too: a unit sharing no word beyond the topic's with a paragraph of two
+    // sentences or more opens the next (a page of pasted notes is one passage, and goes from watering to pests).
     let current: ArticleParagraph | null = null;
     for (const unit of group.units) {
       const unitSentences = unit.sentences.map((text): ArticleSentence => ({ text, cites: [group.evidenceId] }));
-      if (!current || (current.sentences.length && (current.sentences.length + unitSentences.length > PARAGRAPH_MAX_SENTENCES || words + unit.words > PARAGRAPH_MAX_WORDS))) {
+      const full = (p: ArticleParagraph) => p.sentences.length + unitSentences.length > PARAGRAPH_MAX_SENTENCES || words + unit.words > PARAGRAPH_MAX_WORDS;
+      const movesOn = (p: ArticleParagraph) => p.sentences.length >= MIN_SENTENCES_BEFORE_SHIFT && !sharesSubject(p, unitSentences[0], input);
+      if (!current || (current.sentences.length && (full(current) || movesOn(current)))) {
         current = { sentences: [] };
         paragraphs.push(current);
         words = 0;
