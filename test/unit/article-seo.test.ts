@@ -141,4 +141,13 @@ describe("naming the keyword in the opening paragraph", () => {
     expect(namesKeyword("Recovery of a broken system starts from the last full backup.", "backup and recovery", "en")).toBe(true);
     expect(namesKeyword("Backups are copies of the data kept on another disk.", "backup and recovery", "en")).toBe(false);
   });
+
+  it("asks the keyword's subject of the paragraph, not its angle words (read: « Sujet de cet article : entretien vélo. » framing a paragraph on the bicycle)", () => {
+    expect(namesKeyword("Un vélo bien entretenu roule plus longtemps et coûte moins cher en réparations.", "entretien vélo", "fr")).toBe(true);
+    expect(namesKeyword("Die meisten Zimmerpflanzen sterben an zu viel Wasser, nicht an zu wenig.", "Zimmerpflanzen pflegen", "de")).toBe(true);
+    expect(namesKeyword("Home composting turns kitchen scraps into soil.", "composting mistakes", "en")).toBe(true);
+    expect(namesKeyword("Bacteria, fungi and worms do the work of breaking it down.", "composting mistakes", "en")).toBe(false);
+    // The subject is still asked whole.
+    expect(namesKeyword("La chaîne doit être nettoyée et graissée.", "entretien vélo", "fr")).toBe(false);
+  });
 });

@@ -1,9 +1,8 @@
 import { dependsOnPrevious } from "../evidence/units";
 import { capitalizeFirst, fill, keywordFitsTemplates, languagePack, tidyHeading } from "../language/phrases";
-import { analyseRequest, relevanceModel } from "../relevance";
+import { analyseRequest, relevanceModel, withCompounds } from "../relevance";
 import { wordsOf } from "../../../../shared/text/segment";
 import { termSet } from "../evidence/similarity";
-import { tokenize } from "../../../../shared/text/tokenize";
 import { renderSentence } from "../quality/render";
 import { embedPhrase, englishTitles, fillWithPhrase, isClause, isEnglish, topicShape } from "./topic-phrasing";
 import { type ArticleBody, type ArticleBrief, type Evidence, sentencesIn, type SeoResult } from "../types";
@@ -18,14 +17,16 @@ export const containsKeyword = (text: string, keyword: string) => keywordForm(te
 
 /**
  * The opening paragraph already names the keyword: written as the customer wrote it (hyphens aside), or
- * every content term of it present ("Backup and recovery operations …" for "backup and recovery"). Then no
- * framing sentence is needed: one would only announce what the paragraph already says.
+ * every term of its subject present ("Backup and recovery operations …" for "backup and recovery"). Its
+ * angle words need not be (the relevance model's `analyseRequest`): « Un vélo bien entretenu roule plus
+ * longtemps … » names "entretien vélo", and a framing sentence (« Sujet de cet article : entretien vélo. ») would
+ * only announce what the paragraph already says.
  */
 export function namesKeyword(text: string, keyword: string, lang: string): boolean {
   if (containsKeyword(text, keyword)) return true;
-  const wanted = tokenize(keyword, lang);
+  const wanted = analyseRequest(keyword, "", lang).subject.map((t) => t.term);
   if (!wanted.length) return false;
-  const terms = termSet(text, lang);
+  const terms = withCompounds(termSet(text, lang), wanted, lang);
   return wanted.every((t) => terms.has(t));
 }
 
