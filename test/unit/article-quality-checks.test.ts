@@ -149,4 +149,9 @@ describe("the article's sentences as the bench reads them", () => {
       ["Tea bags with plastic mesh do not break down.", true],
     ]);
   });
+
+  it("judges no empty sentence (read: an empty \"off topic\" sentence after one ending in an escaped character)", () => {
+    const [intro] = parseArticleMarkdown('The "dpkg -S file\\_name\\_pattern" can be used to search installed files. [[1]](https://x.test/a) But this overlooks files created by the maintainer scripts. [[1]](https://x.test/a)\n', "en", []);
+    expect(intro.sentences.map((s) => s.text.length > 0 && s.cited)).toEqual([true, true]);
+  });
 });
