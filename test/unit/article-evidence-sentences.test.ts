@@ -403,6 +403,20 @@ describe("sentences a reader labelled off topic for what they are, not what they
     for (const l of labels.filter((x) => x.on_topic)) expect([l.text, languageProfile(l.lang).sentences.numberedSection.test(l.text)]).toEqual([l.text, false]);
   });
 
+  it("takes bug reports and handbooks inside German compounds for documentation (read in a German package-management article)", () => {
+    verdicts(isUsableSentence, "de", [
+      ["Lesen Sie dazu den Fehlerbericht #411280.", false],
+      ["Weitere Details zur Syntax der neuen langen Form finden Sie im Benutzerhandbuch.", false],
+      // A list of bug reports and nothing else is no sentence.
+      ["Fehler #411123, Fehler #514930 und Fehler #570377.", false],
+      ["Die Konfigurationsdateien finden Sie im Verzeichnis /etc/apt.", true],
+    ]);
+    verdicts(isUsableSentence, "en", [
+      ["See bug #411280 for the details.", false],
+      ["The fix for bug #411280 changed how aptitude resolves dependencies.", true],
+    ]);
+  });
+
   it("no sentence a reader found on topic is taken for a pointer", () => {
     for (const l of labels.filter((x) => x.on_topic)) expect([l.text, sendsElsewhere(l.text, l.lang)]).toEqual([l.text, false]);
     // Reading is not sending elsewhere: "read" as a fact, or a manual page named in a statement.

@@ -113,6 +113,8 @@ export function isHeadingLike(sentence: string, lang: string): boolean {
 function isFragment(sentence: string): boolean {
   // An exclamation, or a list trailing off ("human, hardware, software, …").
   if (/(!|…|\.\.\.)["”’»)\s]*$/.test(sentence)) return true;
+  // A list of bug reports and nothing else ("Fehler #411123, Fehler #514930 und Fehler #570377.").
+  if (BUG_REPORT.test(sentence) && wordsOf(sentence.replace(/(\p{L}+\s*)?#\d+/gu, " ")).length <= 1) return true;
   const quoted = [...sentence.matchAll(/[«“"„]([^»”"]*)[»”"]/g)].reduce((n, m) => n + m[0].length, 0);
   return /^[«“"„]/.test(sentence) && quoted > sentence.length / 2;
 }
@@ -137,9 +139,12 @@ export function isBoilerplate(sentence: string, lang: string): boolean {
   return rulesOf(lang).boilerplate.test(sentence) || rulesOf("en").boilerplate.test(sentence) || sendsElsewhere(sentence, lang);
 }
 
+/** A bug report by its number ("#411280"): a document elsewhere, like a manual page. */
+const BUG_REPORT = /(?<![\w#])#\d{3,}\b/;
+
 export function sendsElsewhere(sentence: string, lang: string): boolean {
   const rules = rulesOf(lang);
-  return rules.sendsTo.test(sentence) && (MAN_PAGE.test(sentence) || /\/usr\/share\/doc\b/.test(sentence) || rules.documentation.test(sentence));
+  return rules.sendsTo.test(sentence) && (MAN_PAGE.test(sentence) || BUG_REPORT.test(sentence) || /\/usr\/share\/doc\b/.test(sentence) || rules.documentation.test(sentence));
 }
 
 /**

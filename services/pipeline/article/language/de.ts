@@ -74,8 +74,9 @@ export const GERMAN: LanguageProfile = {
     finite: /(^|\s)(ist|sind|war|waren|wird|werden|wurde|wurden|kann|können|konnte|muss|müssen|soll|sollte|sollten|darf|dürfen|hat|haben|hatte|lässt|lassen|will|wollen|möchte|gibt|ich|du|er|sie|es|wir|ihr|man|Sie)(?=[\s,.;:]|$)/,
     boilerplate: /\b(folgende[nrms]?|wie folgt|siehe|hier (ist|sind)|klicken|dieses (kapitel|dokument|handbuch)|dieser abschnitt|in diesem (kapitel|abschnitt)|abschnitt \d|kapitel \d)/i,
     // "Hier ein paar Beispiele für aptitude(8)-Operationen.": a verbless announcement of the list or table after it.
-    sendsTo: /^(für (weitere|mehr|nähere) (details|informationen)[^,]*,?\s*)?(lesen|konsultieren) sie\b|^(näheres|mehr dazu|details) (in|unter|bei)\b|\b(wird|werden|ist|sind) in\b.*\b(beschrieben|dokumentiert|erklärt)\b|^hier (ein|eine|einige|ein paar)\b(?!.*\b(ist|sind|gibt)\b)/i,
-    documentation: /\b(dokumentation|handbuch|anleitung|readme|howto|faq)\b/i,
+    sendsTo: /^(für (weitere|mehr|nähere) (details|informationen)[^,]*,?\s*)?(lesen|konsultieren) sie\b|^(näheres|mehr dazu|details) (in|unter|bei)\b|\b(wird|werden|ist|sind) in\b.*\b(beschrieben|dokumentiert|erklärt)\b|^hier (ein|eine|einige|ein paar)\b(?!.*\b(ist|sind|gibt)\b)|\b(finden|erhalten) sie\b.*\b(im|in der|in den|unter)\b/i,
+    // Also at the end of a compound: "Benutzerhandbuch", "Installationsanleitung".
+    documentation: /(dokumentation|handbuch|anleitung|readme|howto|faq)\b/i,
     antecedent: /(?<![\p{L}])(letztere[nrms]?|erstere[nrms]?|obige[nrms]?)(?![\p{L}])|^(?!.*(?<![\p{L}])(?:nicht|nie|kein[emnrs]?)(?![\p{L}])).*(?<![\p{L}])stattdessen(?![\p{L}])/iu,
     anaphora: new Set(["er", "sie", "ihn", "ihm", "ihnen", "diese", "dieser", "dieses", "solche"]),
     anaphoraOpensOnly: true,
