@@ -403,6 +403,13 @@ describe("sentences a reader labelled off topic for what they are, not what they
     for (const l of labels.filter((x) => x.on_topic)) expect([l.text, languageProfile(l.lang).sentences.numberedSection.test(l.text)]).toEqual([l.text, false]);
   });
 
+  it("takes \"as shown\" for a pointer to what the quote does not carry (read in a Spanish backup article)", () => {
+    verdicts(isUsableSentence, "es", [["La copia de estos archivos a diferentes ubicaciones depende de las herramientas utilizadas como se muestra.", false]]);
+    verdicts(isUsableSentence, "en", [["You can shut the system down from the single-user shell as shown.", false]]);
+    verdicts(isUsableSentence, "de", [["Sie können das System wie unten gezeigt herunterfahren.", false]]);
+    verdicts(isUsableSentence, "fr", [["Vous pouvez arrêter le système comme indiqué.", false]]);
+  });
+
   it("takes bug reports and handbooks inside German compounds for documentation (read in a German package-management article)", () => {
     verdicts(isUsableSentence, "de", [
       ["Lesen Sie dazu den Fehlerbericht #411280.", false],

@@ -66,7 +66,7 @@ export const FRENCH: LanguageProfile = {
     firstPerson: /(^|[^\p{L}])(je|j['’]\p{L}+|moi|moi-même|mon|ma|mes)(?![\p{L}-])/iu,
     infinitiveOpener: /^\p{Lu}\p{Ll}+(er|ir|re|oir)$/u,
     finite: /\b(est|sont|était|étaient|sera|seront|serait|a|ont|avait|peut|peuvent|pourrait|doit|doivent|devrait|permet|permettent|faut|fait|font|va|vont|reste|restent|devient|semble|rend|rendent|évite|garantit|suffit|demande|nécessite|consiste|signifie|vous|nous|on)\b/i,
-    boilerplate: /\b(voici|ci-dessous|ci-dessus|suivant(e|es|s)?|comme suit|cliquez|ce (chapitre|document|manuel)|cette (section|page)|section \d|chapitre \d|voyons)|^voir\b/i,
+    boilerplate: /\b(voici|ci-dessous|ci-dessus|suivant(e|es|s)?|comme suit|comme (indiqué|montré)|cliquez|ce (chapitre|document|manuel)|cette (section|page)|section \d|chapitre \d|voyons)|^voir\b/i,
     sendsTo: /^([^,]{0,80},\s*)?(veuillez\s+)?(lisez|lire|consultez|voyez|reportez-vous)\b|\bvous (devriez|pouvez|devez) (lire|consulter)\b|\b(est|sont) (décrite?s?|documentée?s?|expliquée?s?) dans\b/i,
     documentation: /\b(documentation|manuel|guide|readme|howto|faq|norme)\b/i,
     antecedent: /(?<![\p{L}])(ce|cette|ces) derni(er|ère|ers|ères)(?![\p{L}])|^(?!.*(?<![\p{L}])(?:ne|n['’]|pas|jamais)(?![\p{L}])).*(?<![\p{L}])(à la place|au lieu de cela)(?! (de|du|des|d['’]))/iu,
