@@ -95,3 +95,20 @@ describe("extractive sections named by what they hold (read: « Pourquoi c'est i
     expect(kept.heading).toBe("Socket activation");
   });
 });
+
+describe("the overview heading promises the angle only when its section serves it (read: \"Composting mistakes: an overview\" over a closed bin and a sunny spot)", () => {
+  const mistakes = briefFor("Common composting mistakes to avoid", "composting mistakes");
+  const general = ["A closed compost bin keeps rain off the heap.", "A compost bin works best on bare soil in a sunny spot.", "Too much green material makes a compost heap wet and smelly."];
+  const serving = ["Meat and dairy should never go in a home compost bin.", "Glossy magazines do not belong in a compost bin.", "A compost bin works best on bare soil in a sunny spot."];
+
+  it("drops the angle's words from the overview heading of a section that does not serve it", () => {
+    expect(nameNotes(mistakes, "Composting mistakes: an overview", general).heading).toBe("Composting: an overview");
+    const velo = briefFor("Les erreurs à éviter dans l'entretien d'un vélo", "erreurs entretien vélo", "fr");
+    expect(nameNotes(velo, "Erreurs entretien vélo : vue d'ensemble", ["Le dérailleur se règle avec deux vis de butée.", "Une révision complète est conseillée une fois par an."]).heading).toBe("Entretien vélo : vue d'ensemble");
+  });
+
+  it("keeps it where half its sentences serve the angle, and for a request without an angle", () => {
+    expect(nameNotes(mistakes, "Composting mistakes: an overview", serving).heading).toBe("Composting mistakes: an overview");
+    expect(nameNotes(briefFor("Composting at home", "home composting"), "Home composting: an overview", general).heading).toBe("Home composting: an overview");
+  });
+});

@@ -147,6 +147,14 @@ describe("naming the keyword in the opening paragraph", () => {
     expect(namesKeyword("Die meisten Zimmerpflanzen sterben an zu viel Wasser, nicht an zu wenig.", "Zimmerpflanzen pflegen", "de")).toBe(true);
     expect(namesKeyword("Home composting turns kitchen scraps into soil.", "composting mistakes", "en")).toBe(true);
     expect(namesKeyword("Bacteria, fungi and worms do the work of breaking it down.", "composting mistakes", "en")).toBe(false);
+    // A heading with a subtitle takes no second one ("Composting mistakes: Composting: an overview").
+    const mistakes = decideBriefByRules({ ...input, topic: "Common composting mistakes to avoid", target_keyword: "composting mistakes" }, null);
+    const body: ArticleBody = { writer: "extractive", sections: [
+      { key: "intro", role: "intro", heading: "", paragraphs: [{ sentences: [{ text: "Meat attracts rats to a compost heap.", cites: ["e1"] }] }] },
+      { key: "s1", role: "body", heading: "Composting: an overview", paragraphs: [{ sentences: [{ text: "A closed bin keeps rain off the heap.", cites: ["e1"] }] }] },
+    ] };
+    const placed = placeKeyword(body, mistakes);
+    expect([placed.headingChanged, placed.body.sections[1].heading]).toEqual([false, "Composting: an overview"]);
     // The subject is still asked whole.
     expect(namesKeyword("La chaîne doit être nettoyée et graissée.", "entretien vélo", "fr")).toBe(false);
   });

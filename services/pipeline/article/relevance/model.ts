@@ -79,10 +79,10 @@ export const ANGLE_BONUS = 2;
 /** What a brand profile says of itself: its name and description, which situate a small profile's notes. */
 const profileText = (brand: Pick<BrandBrief, "name" | "description">) => `${brand.name}\n${brand.description ?? ""}`;
 
-/** The sentence marker of the first angle the request asks for, if its language profile knows one. */
-function angleServed(brief: Pick<ArticleBrief, "topic" | "keyword" | "language">): RegExp | undefined {
+/** The first angle the request asks for that its language profile can see in a strip's words, if any. */
+export function requestedAngle(brief: Pick<ArticleBrief, "topic" | "keyword" | "language">): { asks: RegExp; serves: RegExp } | undefined {
   const request = `${brief.topic} ${brief.keyword}`;
-  return languageProfile(baseLanguage(brief.language)).angleMaterial.find((a) => a.asks.test(request))?.serves;
+  return languageProfile(baseLanguage(brief.language)).angleMaterial.find((a) => a.asks.test(request));
 }
 
 
@@ -237,7 +237,7 @@ function buildModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceM
   const score = (text: string, heading = "") => relevanceProbability({ own: share(text), context: share(heading), neighbour: 0 });
   const textStrength = (text: string, heading = "") => relevanceLogit({ own: share(text), context: share(heading), neighbour: 0 });
   // The angle steers the choice of material, never its relevance: a strip serving it ranks higher.
-  const serves = angleServed(brief);
+  const serves = requestedAngle(brief)?.serves;
   const strength = (u: EvidenceUnit) => (unit(u) > 0 ? relevanceLogit(features(u)) + (serves?.test(u.text) ? ANGLE_BONUS : 0) : -Infinity);
 
   // Section headings are matched by their own terms, idf over the pool's units.

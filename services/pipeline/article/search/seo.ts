@@ -151,7 +151,7 @@ export function cutAtClause(sentence: string, max: number): string | null {
 /**
  * Puts the keyword where search engines and readers look: the first paragraph (a framing sentence naming
  * it, which states no fact, when the evidence's first sentence does not) and one heading (the first body
- * heading gains it as a prefix when none has it). Returns a new body.
+ * heading gains it as a prefix when none has it, unless it has a subtitle already). Returns a new body.
  */
 export function placeKeyword(body: ArticleBody, brief: ArticleBrief): { body: ArticleBody; framed: boolean; headingChanged: boolean } {
   const pack = languagePack(brief.language);
@@ -168,7 +168,9 @@ export function placeKeyword(body: ArticleBody, brief: ArticleBrief): { body: Ar
     framed = true;
   }
   const bodies = copy.sections.filter((s) => s.role === "body");
-  if (bodies.length && !copy.sections.some((s) => containsKeyword(s.heading, brief.keyword))) {
+  // A heading that has a subtitle already ("Composting: an overview", kept from the keyword's angle by
+  // `nameSectionsByContent`) takes no second one.
+  if (bodies.length && !copy.sections.some((s) => containsKeyword(s.heading, brief.keyword)) && !/\s?:\s/.test(bodies[0].heading)) {
     bodies[0].heading = `${capitalizeFirst(brief.keyword)}: ${bodies[0].heading}`;
     headingChanged = true;
   }

@@ -1,10 +1,11 @@
 import { wordsOf } from "../../../../shared/text/segment";
-import { baseLanguage } from "../../../../shared/text/stopwords";
+import { baseLanguage, isStopword } from "../../../../shared/text/stopwords";
 import { tokenize } from "../../../../shared/text/tokenize";
 import { isSubjectHeading } from "../brief/outline";
 import { languageProfile } from "../language";
-import { capitalizeFirst, languagePack, tidyHeading } from "../language/phrases";
+import { capitalizeFirst, fill, keywordFitsTemplates, languagePack, tidyHeading } from "../language/phrases";
 import { angleTerms } from "../relevance/request";
+import { requestedAngle } from "../relevance/model";
 import { embedPhrase } from "../search/topic-phrasing";
 import type { ArticleBrief, ArticleSection, Evidence } from "../types";
 
@@ -29,7 +30,9 @@ export function nameSectionsByContent(sections: readonly ArticleSection[], brief
   const templates = new Set([...Object.values(pack.bodyHeadings).flat(), pack.conclusionHeading].map((h) => tidyHeading(h).toLowerCase()));
   // Headings already given, by their terms: "Compost heaps" is the heading "Compost heap" again.
   const used = new Set(sections.map((s) => headingKey(s.heading, brief.language)));
+  const overview = honestOverview(brief);
   return sections.map((section) => {
+    if (overview && section.heading === overview.heading && !overview.holds(section)) return { ...section, heading: overview.instead };
     if (section.role === "intro" || !templates.has(section.heading.toLowerCase())) return section;
     const heading = sourceHeading(section, brief, evidence, used) ?? repeatedPhrase(section, brief, used) ?? pack.otherPointsHeading;
     used.add(headingKey(heading, brief.language));
@@ -38,6 +41,34 @@ export function nameSectionsByContent(sections: readonly ArticleSection[], brief
 }
 
 const headingKey = (heading: string, lang: string) => tokenize(heading, lang).join(" ");
+
+/**
+ * The overview heading names the keyword, and with it the request's angle ("Composting mistakes: an overview").
+ * Quoting serves the angle only as far as the sources do: the composting notes hold eight mistakes, and the
+ * introduction opens with the strongest of them, so the overview came to hold a closed bin, a sunny spot and
+ * chopped stems under "mistakes". When under half of its sentences serve the angle (`requestedAngle`), it is
+ * the overview of the keyword without the angle's words ("Composting: an overview", « Entretien vélo : vue
+ * d'ensemble »); a keyword that is all angle keeps its heading.
+ */
+function honestOverview(brief: ArticleBrief): { heading: string; instead: string; holds: (section: ArticleSection) => boolean } | undefined {
+  const angle = requestedAngle(brief);
+  if (!angle || !keywordFitsTemplates(brief.keyword)) return undefined;
+  const pack = languagePack(brief.language);
+  const words = brief.keyword.split(/\s+/).filter(Boolean);
+  const kept = words.filter((w) => !angle.asks.test(w));
+  while (kept.length && isStopword(kept[0].toLowerCase(), brief.language)) kept.shift();
+  while (kept.length && isStopword(kept[kept.length - 1].toLowerCase(), brief.language)) kept.pop();
+  if (!kept.length || kept.length === words.length) return undefined;
+  const overview = (k: string) => tidyHeading(capitalizeFirst(fill(pack.overviewHeading, { K: k })));
+  return {
+    heading: overview(brief.keyword),
+    instead: overview(kept.join(" ")),
+    holds: (section) => {
+      const cited = section.paragraphs.flatMap((p) => p.sentences).filter((s) => s.cites.length);
+      return cited.filter((s) => angle.serves.test(s.text)).length * 2 >= cited.length;
+    },
+  };
+}
 
 const topicTermsOf = (brief: ArticleBrief) => new Set([...tokenize(`${brief.topic} ${brief.keyword}`, brief.language), ...angleTerms(brief.language)]);
 
