@@ -78,6 +78,18 @@ describe("questions made from an evidence sentence's shape", () => {
       ["es", "Puede configurar su sistema CUPS accediendo mediante su navegador.", []],
     ]));
 
+  it("asks how to do what a sentence says to do if the reader wants it, in the four languages (read in the package-management chapters)", () =>
+    questionsFor([
+      ["en", "If you wish to look up package dependency recursively, you should use apt-rdepends(8).", ["How do you look up package dependency recursively?"]],
+      ["de", "Wenn Sie Paketabhängigkeiten rekursiv abfragen möchten, sollten Sie apt-rdepends(8) verwenden.", ["Wie kann man Paketabhängigkeiten rekursiv abfragen?"]],
+      ["fr", "Si vous voulez rechercher les dépendances d'un paquet de manière récursive, utilisez apt-rdepends(8).", ["Comment rechercher les dépendances d'un paquet de manière récursive ?"]],
+      ["es", "Si quiere buscar las dependencias de un paquete de forma recursiva, utilice apt-rdepends(8).", ["¿Cómo buscar las dependencias de un paquete de forma recursiva?"]],
+      // What "dies", "this", « ce » stand for is not in the question; a wish not to is no procedure.
+      ["de", "Wenn Sie dies nicht möchten, können Sie sie über das Menü zurücksetzen.", []],
+      ["en", "If you want to avoid this, use the menu.", []],
+      ["fr", "Si vous voulez éviter ce comportement, utilisez le menu.", []],
+    ]));
+
   it("keeps a leading article lower case inside a question (read: \"What does The APT system do?\")", () => {
     // The sources capitalise "The" mid-sentence in a title and "APT" as a name: only the name stays a name.
     const names = properNouns([unit("Read The Debian Administrator's Handbook on APT first.")], "en");

@@ -59,6 +59,9 @@ export const GERMAN: LanguageProfile = {
     { shape: /^(\p{Lu}[\p{L}\p{N}._+-]*(?:\(\d\))?) (?:bietet|stellt|verwaltet|ermöglicht|erlaubt|erzeugt|speichert|liefert|besitzt|prüft|steuert|startet|überwacht|verschlüsselt|sichert|installiert|synchronisiert) (?!sich\b)\p{L}/u, ask: (m) => (NOT_NAMES.test(m[1]) || !NAME_LIKE.test(m[1].slice(1)) ? undefined : `Wozu dient ${m[1]}?`) },
     // „Sie können das CUPS-System konfigurieren, indem Sie …" → „Wie kann man das CUPS-System konfigurieren?"
     { shape: /^Sie können ((?:[\p{L}\p{N}'’-]+ ){1,7}?)(\p{Ll}+en), indem /u, ask: (m) => (POINTS_BACK.test(m[1]) ? undefined : `Wie kann man ${m[1]}${m[2]}?`) },
+    // „Wenn Sie Paketabhängigkeiten rekursiv abfragen möchten, sollten Sie apt-rdepends(8) verwenden." → „Wie kann man
+    // Paketabhängigkeiten rekursiv abfragen?" („Wenn Sie dies nicht möchten, …" asks nothing.)
+    { shape: /^(?:Wenn|Falls) Sie ((?:[\p{L}\p{N}'’-]+ ){1,7}?)(\p{Ll}+(?:en|ern|eln)) (?:möchten|wollen|müssen), /u, ask: (m) => (POINTS_BACK.test(m[1]) || /\bnicht\b/.test(m[1]) ? undefined : `Wie kann man ${m[1]}${m[2]}?`) },
   ],
   angleMaterial: [
     {

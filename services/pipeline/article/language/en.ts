@@ -45,6 +45,9 @@ export const ENGLISH: LanguageProfile = {
     { shape: /^To ((?:[\p{L}\p{N}'’-]+ ){0,7}[\p{L}\p{N}'’-]+), /u, ask: (m) => (NOT_PROCEDURES.test(m[1]) ? undefined : `How do you ${m[1]}?`) },
     // "You can pin a package by …" → "How can you pin a package?"
     { shape: /^You can ((?:[\p{L}\p{N}'’-]+ ){1,7}[\p{L}\p{N}'’-]+) (?:by|with|using|through) /u, ask: (m) => `How can you ${m[1]}?` },
+    // "If you wish to look up package dependency recursively, you should use apt-rdepends(8)." → "How do you look up
+    // package dependency recursively?"
+    { shape: /^If you (?:want|wish|need) to ((?:[\p{L}\p{N}'’-]+ ){0,7}[\p{L}\p{N}'’-]+), /u, ask: (m) => (NOT_PROCEDURES.test(m[1]) || /\b(this|that|it)\b/i.test(m[1]) ? undefined : `How do you ${m[1]}?`) },
     // "A wormery is a …" → "What is a wormery?"
     { shape: /^((?:An?|The) (?:[\p{L}\p{N}'’-]+ ){0,3}[\p{L}\p{N}'’-]+) (is|are) (?:an?|the|one) /u, ask: (m) => `What ${m[2]} ${m[1].charAt(0).toLowerCase()}${m[1].slice(1)}?` },
   ],

@@ -85,6 +85,10 @@ export const SPANISH: LanguageProfile = {
     // «Puede deshabilitar ibus usando im-config …» → «¿Cómo deshabilitar ibus?» (not «ser» or «estar», which say
     // no action; a gerund before the means belongs to another clause: «configurar su sistema accediendo mediante …»)
     { shape: /^(?:Usted p|P)uede (\p{L}+(?:ar|er|ir)(?:se)?(?: [\p{L}\p{N}'’-]+){0,7}) (?:mediante|usando|utilizando|con|por medio de) /u, ask: (m) => (/^(ser|estar|haber|tener)\b/i.test(m[1]) || /ndo$/.test(m[1]) || POINTS_BACK.test(m[1]) ? undefined : `¿Cómo ${m[1]}?`) },
+    // "Si quiere buscar las dependencias de un paquete de forma recursiva, use …" → "¿Cómo buscar las dependencias de
+    // un paquete de forma recursiva?"
+    // (Spanish spells more function words than English: up to nine words after the infinitive.)
+    { shape: /^Si (?:usted )?(?:quiere|desea|necesita) (\p{L}+(?:ar|er|ir)(?:se)?(?: [\p{L}\p{N}'’-]+){0,9}), /u, ask: (m) => (/^(ser|estar|haber|tener)\b/i.test(m[1]) || POINTS_BACK.test(m[1]) ? undefined : `¿Cómo ${m[1]}?`) },
   ],
   angleMaterial: [
     {
