@@ -408,6 +408,10 @@ describe("sentences a reader labelled off topic for what they are, not what they
     verdicts(isUsableSentence, "en", [["You can shut the system down from the single-user shell as shown.", false]]);
     verdicts(isUsableSentence, "de", [["Sie können das System wie unten gezeigt herunterfahren.", false]]);
     verdicts(isUsableSentence, "fr", [["Vous pouvez arrêter le système comme indiqué.", false]]);
+    // Read in an English backup article: the upgrade "described below" is not in it.
+    verdicts(isUsableSentence, "en", [["When moving to a new release etc, you should consider to perform a clean installation of new system even though Debian is upgradable as described below.", false]]);
+    verdicts(isUsableSentence, "de", [["Es gibt zwei Hauptgruppen, BRE und ERE, abhängig von den Textwerkzeugen, wie unten beschrieben.", false]]);
+    verdicts(isUsableSentence, "es", [["Hay dos familias principales, BRE y ERE, dependiendo de cada herramienta de texto, como hemos descrito anteriormente.", false]]);
   });
 
   it("takes bug reports and handbooks inside German compounds for documentation (read in a German package-management article)", () => {
