@@ -108,6 +108,15 @@ export async function benchRelevance(): Promise<Record<string, unknown>> {
   // The same verdicts with the small profiles' name and description left out (both optional when a profile is
   // created): the descriptions were written for this bench after the refusals they lift had been read.
   const bare = NATURAL_REQUESTS.map((r) => (r.kb === "debian" ? undefined : naturalOutcome(smallKbs[r.kb], r, poolFit, c, relevant, false)));
+  // And with the notes pasted as a list without full stops ("- Check tyre pressure once a week"), as customers paste
+  // them: the verdicts should not change.
+  const asBareList = (content: string) => content.split("\n").map((l) => (l.trim() ? `- ${l.trim().replace(/[.!]$/, "")}` : l)).join("\n");
+  const listed = Object.fromEntries(Object.entries(SMALL_KNOWLEDGE_BASES).map(([kb, { lang, texts }]) => [kb, corpusOf(texts.map((f) => pastedText(f.url, asBareList(f.content), f.title)), lang)]));
+  const asList = NATURAL_REQUESTS.map((r) => (r.kb === "debian" ? undefined : naturalOutcome(listed[r.kb], r, poolFit, c, relevant)));
+  const sameAsList = (list: typeof outcomes) => {
+    const small = list.filter((o) => o.r.kb !== "debian");
+    return `${small.filter((o) => verdictOf(asList[o.i]!, floor.value) === verdictOf(o, floor.value)).length} / ${small.length} small-profile requests`;
+  };
   const withoutProfile = (list: typeof outcomes) => {
     const covered = list.filter((o) => o.r.kb !== "debian" && o.r.expect === "write");
     return `${covered.filter((o) => verdictOf(bare[o.i]!, floor.value) === "refuse").length} / ${covered.length} small-profile requests`;
@@ -120,6 +129,7 @@ export async function benchRelevance(): Promise<Record<string, unknown>> {
       false_refusals: `${covered.filter((o) => verdictOf(o, floor.value) === "refuse").length} / ${covered.length}`,
       uncovered_written: `${uncovered.filter((o) => verdictOf(o, floor.value) === "write").length} / ${uncovered.length}`,
       false_refusals_without_profile_name_or_description: withoutProfile(list),
+      same_verdict_pasted_as_list_without_full_stops: sameAsList(list),
     };
   };
   const fitted = {

@@ -199,9 +199,30 @@ function plainInline(text: string): string {
   return collapse(text.replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1").replace(/\*\*|__|`/g, ""));
 }
 
+/** A line that ends a sentence (or a clause a list goes on from). */
+const ENDS_SENTENCE = /[.!?…:;]["”’)»]*$/;
+/** Fewer words than this on a line without a full stop make a label or a heading ("Tools", "Chain care"), not an item. */
+const ITEM_MIN_WORDS = 4;
+
+/**
+ * Notes pasted one per line or as a list often leave out the full stop ("Check tyre pressure once a week"): the
+ * line break ends the sentence. Without it no line is a sentence, and notes that plainly cover a topic were
+ * refused whole. Such an item gets its full stop; a short label stays as written.
+ */
+function asItem(line: string): string {
+  return ENDS_SENTENCE.test(line) || !/[\p{L}\p{N})"”’»]$/u.test(line) || line.split(/\s+/).length < ITEM_MIN_WORDS ? line : `${line}.`;
+}
+
+/**
+ * Lines of one paragraph that are notes, one per line, rather than wrapped prose: at least two, none ending a
+ * sentence, each opening in upper case or with a figure (wrapped prose ends its last line with a full stop).
+ */
+const isLineNotes = (lines: readonly string[]) => lines.length >= 2 && lines.every((l) => !ENDS_SENTENCE.test(l) && /^[\p{Lu}\p{N}]/u.test(l));
+
 /**
  * Text and writing-sample sources: blank lines separate paragraphs, list items stand alone,
- * markdown headings (`#`, `##`, …) become heading paths.
+ * markdown headings (`#`, `##`, …) become heading paths. A list item or a line of notes without its full
+ * stop gets one (`asItem`).
  */
 export function extractPlainText(input: PlainTextInput): ExtractedDocument {
   const lines = input.content.replace(/\r\n?/g, "\n").split("\n");
@@ -219,7 +240,7 @@ export function extractPlainText(input: PlainTextInput): ExtractedDocument {
   const builder = new SectionBuilder([title]);
   let paragraph: string[] = [];
   const flush = () => {
-    builder.paragraph(plainInline(paragraph.join(" ")));
+    builder.paragraph(plainInline((isLineNotes(paragraph) ? paragraph.map(asItem) : paragraph).join(" ")));
     paragraph = [];
   };
   let fence: string[] | null = null;
@@ -248,7 +269,7 @@ export function extractPlainText(input: PlainTextInput): ExtractedDocument {
       flush();
     } else if (LIST_ITEM.test(line)) {
       flush();
-      paragraph.push(line.replace(LIST_ITEM, ""));
+      paragraph.push(asItem(line.replace(LIST_ITEM, "")));
       flush();
     } else {
       paragraph.push(line);

@@ -133,6 +133,16 @@ describe("extractPlainText (text and writing-sample sources)", () => {
     expect(doc.wordCount).toBe(13);
   });
 
+  it("ends a list item or a line of notes without its full stop, and leaves labels and wrapped prose as written (notes pasted without full stops were refused whole)", () => {
+    const listed = extractPlainText({ title: "Notes", content: "## Chain\n\n- Clean and oil the chain every few hundred kilometres\n- Tools\n- A dry chain squeaks and wears the sprockets faster!" });
+    expect(listed.sections[0].text).toBe("Clean and oil the chain every few hundred kilometres.\nTools\nA dry chain squeaks and wears the sprockets faster!");
+    const lines = extractPlainText({ title: "Notes", content: "Check tyre pressure once a week\nThe recommended pressure is printed on the tyre\n12 hours of sun suit tomatoes best" });
+    expect(lines.sections[0].text).toBe("Check tyre pressure once a week. The recommended pressure is printed on the tyre. 12 hours of sun suit tomatoes best.");
+    // Wrapped prose ends its last line with a full stop: its lines are one paragraph, as written.
+    const wrapped = extractPlainText({ title: "Notes", content: "Kestrel began in a garage\nin Leeds in 2009 and moved\nTo York later." });
+    expect(wrapped.sections[0].text).toBe("Kestrel began in a garage in Leeds in 2009 and moved To York later.");
+  });
+
   it("falls back to the first words of the text for the title", () => {
     expect(extractPlainText({ content: "Our drivers know every street. They also know every café." }).title).toBe("Our drivers know every street.");
   });
