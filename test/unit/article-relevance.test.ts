@@ -221,3 +221,29 @@ describe("a small profile's name and description say what its notes are about (b
     expect(analyseRequest("Comment entretenir son vélo", "", "fr").subject.map((t) => t.surface)).toEqual(["vélo"]);
   });
 });
+
+describe("a passage a model graded relevant (corrective retrieval)", () => {
+  const passage = (id: string, heading: string, quote: string): Evidence => ({ id, url: `https://docs.example/${id}`, title: "Reference", heading, quote, fetched_at: "2026-11-27T00:00:00.000Z", origin: "brand" });
+  const pool = [
+    passage(
+      "e1",
+      "Data › Backup and recovery",
+      "Before an upgrade, the apt command can save the list of installed packages. " +
+        "Store that list on another disk with the rest of the backup. " +
+        "We all know that computers fail sometime and people make mistakes with their data. " +
+        "Keep your backup system simple and back up your data often.",
+    ),
+    passage("e2", "Package management › Basics", "The apt command installs and removes packages from the Debian archive."),
+  ];
+  // Without a grade, none of the backup strips is relevant: what the grade may add is what the test is about.
+  const brief = { topic: "Debian package management with apt", keyword: "apt package management", language: "en" };
+
+  it("gives only its strips that state something of the subject (read: a backup chapter's \"We all know that computers fail sometime …\" in a package-management article)", () => {
+    expect(relevanceModel(pool, brief).aboutUnits.map((u) => u.text).filter((t) => /computers fail|Keep your backup/.test(t))).toEqual([]);
+    const graded = relevanceModel(pool, { ...brief, passage_grades: { e1: "relevant", e2: "relevant" } });
+    const kept = graded.aboutUnits.map((u) => u.text);
+    expect(kept.some((t) => t.startsWith("Before an upgrade, the apt command"))).toBe(true);
+    expect(kept.some((t) => t.startsWith("We all know that computers fail"))).toBe(false);
+    expect(kept.some((t) => t.startsWith("Keep your backup system simple"))).toBe(false);
+  });
+});

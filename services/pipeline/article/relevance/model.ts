@@ -76,6 +76,9 @@ const cache = new WeakMap<readonly Evidence[], Map<string, RelevanceModel>>();
  */
 export const ANGLE_BONUS = 2;
 
+/** Whether a strip states anything of the subject: its own words, its passage's context, or a strip beside it. */
+const statesSubject = (f: RelevanceFeatures) => f.own > 0 || f.context > 0 || f.neighbour > 0;
+
 /** What a brand profile says of itself: its name and description, which situate a small profile's notes. */
 const profileText = (brand: Pick<BrandBrief, "name" | "description">) => `${brand.name}\n${brand.description ?? ""}`;
 
@@ -221,11 +224,14 @@ function buildModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceM
   };
   const probability = new Map<string, number>();
   // The model's grade of the passage, when a model graded the pool (`model-grades.ts`): an irrelevant passage
-  // gives nothing; a relevant one gives its strips the lexical model finds at least ambiguous.
+  // gives nothing; a relevant one gives its strips the lexical model finds at least ambiguous and that state
+  // something of the subject (their own words, their passage's headings, or a strip beside them). The fitted
+  // `ambiguous` (0.2) is under the model's own bias (σ(bias) ≈ 0.21): a strip stating nothing of the subject
+  // scores there, so a passage graded relevant gave every strip it holds, whatever it was about.
   const graded = (u: EvidenceUnit, p: number) => {
     const grade = brief.passage_grades?.[u.evidenceId];
     if (grade === "irrelevant") return 0;
-    if (grade === "relevant" && p >= CALIBRATION.ambiguous) return Math.max(p, CALIBRATION.relevant);
+    if (grade === "relevant" && p >= CALIBRATION.ambiguous && statesSubject(features(u))) return Math.max(p, CALIBRATION.relevant);
     return p;
   };
   const unit = (u: EvidenceUnit) => {
