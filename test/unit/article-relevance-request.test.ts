@@ -10,7 +10,10 @@ describe("a request's subject and angle", () => {
     ["Common composting mistakes to avoid", "en", ["composting"], ["common", "mistakes", "avoid"]],
     ["Best practices for backing up a Debian server", "en", ["backing", "debian", "server"], ["best", "practices"]],
     ["Getting started with systemd for beginners", "en", ["systemd"], ["getting", "started", "beginners"]],
-    ["Comment débuter avec la gestion des paquets", "fr", ["gestion", "paquets"], ["comment", "débuter"]],
+    ["Comment débuter avec la gestion des paquets", "fr", ["paquets"], ["comment", "débuter", "gestion"]],
+    // "management" is "managing" made a noun, as « gestion », "gestión" and "Verwaltung" are: the angle.
+    ["Debian package management with apt", "en", ["debian", "package", "apt"], ["management"]],
+    ["Gestión de paquetes Debian con apt", "es", ["paquetes", "debian", "apt"], ["gestión"]],
     ["Häufige Fehler bei der Netzwerkkonfiguration vermeiden", "de", ["netzwerkkonfiguration"], ["häufige", "fehler", "vermeiden"]],
     ["Consejos para principiantes: copias de seguridad", "es", ["copias", "seguridad"], ["consejos", "principiantes"]],
   ])("%s (%s): the angle steers (function words aside), the subject decides", (topic, lang, subject, angle) => {
@@ -54,6 +57,7 @@ describe("a request's subject and angle", () => {
     // The linking "s" after -heit is dropped; "Benutzer" is no angle word though it shares "benutzen"'s stem.
     ["Sicherheitstipps für Debian", ["sicherheit", "debian"], ["tipps"]],
     ["Benutzerverwaltung unter Debian", ["benutzer", "debian"], ["verwaltung"]],
+    ["Paketmanagement mit apt und aptitude", ["paket", "apt", "aptitude"], ["management"]],
     // Both parts angle: the whole word is angle.
     ["Anfängerfehler beim Gießen", ["gießen"], ["anfängerfehler"]],
     // Not an angle word at the end (or too short a one): the compound stays whole.

@@ -42,7 +42,7 @@ export const GERMAN: LanguageProfile = {
     wesentlich grundlagen einführung überblick erklärt verstehen wissen alles lernen versus gegen vergleich vergleichen
     unterschied unterschiede vorteil vorteile nachteil nachteile grund gründe wichtig nutzen benutzen verwenden
     verwendung legen stellen wählen auswählen auswahl behalten nehmen helfen wirklich immer oft beispiel beispiele liste
-    frage fragen antwort antworten neu neue modern verwalten verwaltet verwaltung
+    frage fragen antwort antworten neu neue modern verwalten verwaltet verwaltung management
     pflegen pflege gepflegt wartung richtig richtige richtigen korrekt
     reduzieren verbessern verbessert senken steigern sparen beschleunigen schneller besser einfacher`,
   furtherReading: /^(weitere|weiterführende) (lektüre|literatur|informationen|quellen)\b|^(zum weiterlesen|literatur|referenzen|siehe auch|weblinks)$/iu,

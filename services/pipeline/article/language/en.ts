@@ -36,7 +36,7 @@ export const ENGLISH: LanguageProfile = {
     important importance matter matters use using used put putting make making made choose choosing pick keep keeping
     go going take taking let work works working help helps right wrong really actually ever never always often lot lots
     much many more most less least kind kinds type types sort example examples checklist list faq questions question
-    answer answers new modern today year manage managing instead maintain maintaining maintenance properly correctly
+    answer answers new modern today year manage managing management instead maintain maintaining maintenance properly correctly
     cut cutting reduce reducing improve improving increase increasing boost boosting save saving speed lower lowering grow growing faster smarter easier cheaper`,
   furtherReading: /^(more|further|additional|other) (readings?|resources|information)\b|^(references|see also|bibliography|external links|resources)$/i,
   faqShapes: [

@@ -68,7 +68,7 @@ export const SPANISH: LanguageProfile = {
     conocer aprender versus contra comparación comparar diferencia diferencias ventaja ventajas desventaja desventajas
     razón razones importante usar uso utilizar poner elegir escoger mantener tomar ayudar realmente siempre menudo
     ejemplo ejemplos lista pregunta preguntas respuesta respuestas nuevo nueva moderno
-    mantenimiento cuidar cuidado correctamente bien visión general
+    mantenimiento cuidar cuidado correctamente bien visión general gestionar gestión
     reducir mejore mejorar aumentar ahorrar acelerar rápido rápida fácilmente`,
   furtherReading: /^(más|otras) (lecturas|referencias|información|recursos)\b|^(lecturas adicionales|referencias|véase también|bibliografía|enlaces externos)$/iu,
   faqShapes: [
