@@ -398,6 +398,9 @@ describe("sentences a reader labelled off topic for what they are, not what they
     for (const l of read) expect([l.text, l.on_topic, isUsableSentence(l.text, l.lang)]).toEqual([l.text, false, false]);
     expect(isUsableSentence("Para saber como funciona MD5sum consulteSección 10.3.5, “El resumen MD5”.", "es")).toBe(false);
     expect(isUsableSentence("Then, follow Section 2.6, “Recovery from a broken system”.", "en")).toBe(false);
+    // A numbered table of the source, read in a Spanish backup article.
+    expect(isUsableSentence("Las herramientas de sistemas de control de versiones (VCS) en Tabla 10.14, “List of other version control tools” pueden sincronizar y guardar datos.", "es")).toBe(false);
+    expect(isUsableSentence("The tools in Table 10.14 can also synchronise data between hosts.", "en")).toBe(false);
     // A version number is no section; a section in parentheses is an aside, cut out of the sentence instead.
     expect(isUsableSentence("The kernel 2.6.32 release changed the default scheduler.", "en")).toBe(true);
     for (const l of labels.filter((x) => x.on_topic)) expect([l.text, languageProfile(l.lang).sentences.numberedSection.test(l.text)]).toEqual([l.text, false]);

@@ -169,6 +169,8 @@ export interface SentenceRules {
    * A numbered section of the source named in running text ("Section 10.2.3", « chapitre 5.1 », "Abschnitt 9.9",
    * "Sección 10.3.5", a number with at least one dot): "Then, follow Section 2.6, “Recovery from a broken
    * system”." says what the source's reader should read next, nothing the customer's article can stand on.
+   * A numbered table or figure likewise ("Las herramientas … en Tabla 10.14, “List of other version control
+   * tools” …" was read in a Spanish backup article: the table is not in it).
    * (In parentheses, as an aside, it is cut out of the sentence instead: `crossReference`.)
    */
   numberedSection: RegExp;
