@@ -409,6 +409,8 @@ describe("sentences a reader labelled off topic for what they are, not what they
   it("takes \"as shown\" for a pointer to what the quote does not carry (read in a Spanish backup article)", () => {
     verdicts(isUsableSentence, "es", [["La copia de estos archivos a diferentes ubicaciones depende de las herramientas utilizadas como se muestra.", false]]);
     verdicts(isUsableSentence, "en", [["You can shut the system down from the single-user shell as shown.", false]]);
+    // What follows it in the source is not in the article.
+    verdicts(isUsableSentence, "en", [["If you want to make a Debian package, read followings.", false], ["Install the packages listed in the following.", false]]);
     verdicts(isUsableSentence, "de", [["Sie können das System wie unten gezeigt herunterfahren.", false]]);
     verdicts(isUsableSentence, "fr", [["Vous pouvez arrêter le système comme indiqué.", false]]);
     // Read in an English backup article: the upgrade "described below" is not in it.

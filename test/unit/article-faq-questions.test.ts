@@ -88,6 +88,11 @@ describe("questions made from an evidence sentence's shape", () => {
       ["de", "Wenn Sie dies nicht möchten, können Sie sie über das Menü zurücksetzen.", []],
       ["en", "If you want to avoid this, use the menu.", []],
       ["fr", "Si vous voulez éviter ce comportement, utilisez le menu.", []],
+      // Its answer sends the reader elsewhere: no pair (read in the English package-management chapter).
+      ["en", "If you want to make a Debian package, read followings.", []],
+      ["de", "Wenn Sie ein Debian-Paket erstellen möchten, lesen Sie die folgenden Dokumente.", []],
+      ["fr", "Si vous voulez créer un paquet Debian, lisez les documents suivants.", []],
+      ["es", "Si quiere crear un paquete Debian, lea los siguientes documentos.", []],
     ]));
 
   it("keeps a leading article lower case inside a question (read: \"What does The APT system do?\")", () => {

@@ -61,7 +61,7 @@ export const GERMAN: LanguageProfile = {
     { shape: /^Sie können ((?:[\p{L}\p{N}'’-]+ ){1,7}?)(\p{Ll}+en), indem /u, ask: (m) => (POINTS_BACK.test(m[1]) ? undefined : `Wie kann man ${m[1]}${m[2]}?`) },
     // „Wenn Sie Paketabhängigkeiten rekursiv abfragen möchten, sollten Sie apt-rdepends(8) verwenden." → „Wie kann man
     // Paketabhängigkeiten rekursiv abfragen?" („Wenn Sie dies nicht möchten, …" asks nothing.)
-    { shape: /^(?:Wenn|Falls) Sie ((?:[\p{L}\p{N}'’-]+ ){1,7}?)(\p{Ll}+(?:en|ern|eln)) (?:möchten|wollen|müssen), /u, ask: (m) => (POINTS_BACK.test(m[1]) || /\bnicht\b/.test(m[1]) ? undefined : `Wie kann man ${m[1]}${m[2]}?`) },
+    { shape: /^(?:Wenn|Falls) Sie ((?:[\p{L}\p{N}'’-]+ ){1,7}?)(\p{Ll}+(?:en|ern|eln)) (?:möchten|wollen|müssen), (?!(?:lesen|konsultieren) Sie\b|siehe\b)/u, ask: (m) => (POINTS_BACK.test(m[1]) || /\bnicht\b/.test(m[1]) ? undefined : `Wie kann man ${m[1]}${m[2]}?`) },
   ],
   angleMaterial: [
     {

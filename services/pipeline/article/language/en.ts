@@ -47,7 +47,7 @@ export const ENGLISH: LanguageProfile = {
     { shape: /^You can ((?:[\p{L}\p{N}'’-]+ ){1,7}[\p{L}\p{N}'’-]+) (?:by|with|using|through) /u, ask: (m) => `How can you ${m[1]}?` },
     // "If you wish to look up package dependency recursively, you should use apt-rdepends(8)." → "How do you look up
     // package dependency recursively?"
-    { shape: /^If you (?:want|wish|need) to ((?:[\p{L}\p{N}'’-]+ ){0,7}[\p{L}\p{N}'’-]+), /u, ask: (m) => (NOT_PROCEDURES.test(m[1]) || /\b(this|that|it)\b/i.test(m[1]) ? undefined : `How do you ${m[1]}?`) },
+    { shape: /^If you (?:want|wish|need) to ((?:[\p{L}\p{N}'’-]+ ){0,7}[\p{L}\p{N}'’-]+), (?!(?:please |you should |you can )?(?:read|see|consult|refer to|check out)\b)/u, ask: (m) => (NOT_PROCEDURES.test(m[1]) || /\b(this|that|it)\b/i.test(m[1]) ? undefined : `How do you ${m[1]}?`) },
     // "A wormery is a …" → "What is a wormery?"
     { shape: /^((?:An?|The) (?:[\p{L}\p{N}'’-]+ ){0,3}[\p{L}\p{N}'’-]+) (is|are) (?:an?|the|one) /u, ask: (m) => `What ${m[2]} ${m[1].charAt(0).toLowerCase()}${m[1].slice(1)}?` },
   ],
@@ -66,7 +66,7 @@ export const ENGLISH: LanguageProfile = {
     // verb ("Reading a file changes the atime …", "Storing beans in the fridge exposes them …"), which the list
     // cannot hold; a plural noun is rarely followed by these ("Installing packages from …").
     finite: /\b(is|are|was|were|be|been|can|could|may|might|must|should|will|would|shall|has|have|had|does|do|did|helps?|makes?|requires?|gives?|lets?|allows?|means?|needs?|takes?|keeps?|provides?|involves?|saves?|protects?|remains?|becomes?)\b|\b[a-z]{3,}[^s\W]s (the|a|an|its|their|them|it|you|your|all|as|his|her|our|this|that|these|those|each|every)\b/i,
-    boilerplate: /^(list|table|figure) of\b|\bfollowing (entries|lines|commands?|examples?|tables?|lists?|code|steps|settings|files?)\b|\b(let's|let us|as follows|the following|see (below|above)|(shown|described|explained|listed|mentioned) (below|above)|as shown|below is|here is|here are|click|this (chapter|section|page|document|manual|guide|tutorial)|in this (chapter|section|document|manual)|(see|in) (section|chapter) \d|chapter \d)|^see\b/i,
+    boilerplate: /^(list|table|figure) of\b|\bfollowing (entries|lines|commands?|examples?|tables?|lists?|code|steps|settings|files?)\b|\b(let's|let us|as follows|the following|see (below|above)|(shown|described|explained|listed|mentioned) (below|above)|as shown|below is|here is|here are|click|this (chapter|section|page|document|manual|guide|tutorial)|in this (chapter|section|document|manual)|(see|in) (section|chapter) \d|chapter \d)|^see\b|\bfollowings?[.:]?$/i,
     sendsTo: /^([^,]{0,80},\s*)?(please\s+)?(read|see|consult|refer to)\b|\byou (should|can|may|must) (read|consult|refer to)\b|\b(is|are) (described|documented|explained) in\b/i,
     documentation: /\b(documentation|manual|guide|readme|howto|faq|standard)\b/i,
     antecedent: /\bthe (latter|former|above)\b|^(?!.*(?:\b(?:not|never|no)\b|n't\b)).*\binstead\b(?! of\b)/i,

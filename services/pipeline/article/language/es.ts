@@ -88,7 +88,7 @@ export const SPANISH: LanguageProfile = {
     // "Si quiere buscar las dependencias de un paquete de forma recursiva, use …" → "¿Cómo buscar las dependencias de
     // un paquete de forma recursiva?"
     // (Spanish spells more function words than English: up to nine words after the infinitive.)
-    { shape: /^Si (?:usted )?(?:quiere|desea|necesita) (\p{L}+(?:ar|er|ir)(?:se)?(?: [\p{L}\p{N}'’-]+){0,9}), /u, ask: (m) => (/^(ser|estar|haber|tener)\b/i.test(m[1]) || POINTS_BACK.test(m[1]) ? undefined : `¿Cómo ${m[1]}?`) },
+    { shape: /^Si (?:usted )?(?:quiere|desea|necesita) (\p{L}+(?:ar|er|ir)(?:se)?(?: [\p{L}\p{N}'’-]+){0,9}), (?!(?:lea|consulte|vea|revise)\b)/u, ask: (m) => (/^(ser|estar|haber|tener)\b/i.test(m[1]) || POINTS_BACK.test(m[1]) ? undefined : `¿Cómo ${m[1]}?`) },
   ],
   angleMaterial: [
     {

@@ -54,7 +54,7 @@ export const FRENCH: LanguageProfile = {
     { shape: /^Vous pouvez ((?:se |s['’])?\p{L}+(?:er|ir|re|oir)(?: [\p{L}\p{N}'’-]+){0,7}) (?:en \p{L}+ant|avec|à l['’]aide d|grâce à)\b/iu, ask: (m) => (/^(être|avoir)\b/i.test(m[1]) || POINTS_BACK.test(m[1]) ? undefined : `Comment ${m[1]} ?`) },
     // « Si vous voulez rechercher les dépendances d'un paquet de manière récursive, utilisez … » → « Comment rechercher
     // les dépendances d'un paquet de manière récursive ? »
-    { shape: /^Si vous (?:voulez|souhaitez|désirez|devez) ((?:se |s['’])?\p{L}+(?:er|ir|re|oir)(?: [\p{L}\p{N}'’-]+){0,7}), /iu, ask: (m) => (/^(être|avoir)\b/i.test(m[1]) || POINTS_BACK.test(m[1]) ? undefined : `Comment ${m[1]} ?`) },
+    { shape: /^Si vous (?:voulez|souhaitez|désirez|devez) ((?:se |s['’])?\p{L}+(?:er|ir|re|oir)(?: [\p{L}\p{N}'’-]+){0,7}), (?!(?:lisez|consultez|voyez|voir|reportez-vous)\b)/iu, ask: (m) => (/^(être|avoir)\b/i.test(m[1]) || POINTS_BACK.test(m[1]) ? undefined : `Comment ${m[1]} ?`) },
   ],
   angleMaterial: [
     {
