@@ -135,6 +135,11 @@ export function outlineFromHeadings(
   return { requested_words: requestedWords, target_words: target.used, sections, planned_by: plannedBy };
 }
 
+/** The overview heading of a keyword ("Route planning: an overview"); a clause keyword is its own heading, which templates would mangle. */
+export function overviewHeading(keyword: string, lang: string): string {
+  return tidyHeading(capitalizeFirst(keywordFitsTemplates(keyword) ? fill(languagePack(lang).overviewHeading, { K: keyword }) : keyword));
+}
+
 /**
  * plan offline: the first body section names the keyword (an overview), then the subjects the brand's
  * knowledge base covers near the topic (its own headings), then headings typical of the search intent (which
@@ -145,11 +150,8 @@ export function planOutlineByRules(brief: ArticleBrief, requestedWords: number, 
   const count = bodySectionCount(target.used);
   const pack = languagePack(brief.language);
   const keyword = brief.keyword;
-  // A clause keyword ("How retailers forecast demand") is its own first heading: templates would mangle it.
-  const fits = keywordFitsTemplates(keyword);
-  const headings: { heading: string; brief: string }[] = [
-    { heading: tidyHeading(capitalizeFirst(fits ? fill(pack.overviewHeading, { K: keyword }) : keyword)), brief: `Introduce ${keyword}: what it is and the essentials.` },
-  ];
+  // A clause keyword ("How retailers forecast demand") is its own first heading (`overviewHeading`).
+  const headings: { heading: string; brief: string }[] = [{ heading: overviewHeading(keyword, brief.language), brief: `Introduce ${keyword}: what it is and the essentials.` }];
   const taken = new Set(headings.map((h) => h.heading.toLowerCase()));
   for (const theme of themes) {
     if (headings.length >= count) break;

@@ -3,7 +3,7 @@
  * profile (`weights.ts`), sentences scored by a calibrated logistic model (`features.ts`, `calibration.ts`),
  * one model per pool (`model.ts`), and the refusal's words (`refusal.ts`).
  */
-export { relevanceModel, subjectFromPool, type RelevanceModel, type CoverageView } from "./model";
+export { relevanceModel, requestedAngle, subjectFromPool, type RelevanceModel, type CoverageView } from "./model";
 export { analyseRequest, type RequestAnalysis, type SubjectTerm } from "./request";
 export { SMALL_PROFILE_CHUNKS, subjectWeights, weighRequest, termsToCount, type RequestSubject, type TermStats, type WeightedTerm, type WeightFit } from "./weights";
 export { CALIBRATION } from "./calibration";

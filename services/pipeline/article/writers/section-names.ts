@@ -1,11 +1,11 @@
 import { wordsOf } from "../../../../shared/text/segment";
 import { baseLanguage, isStopword } from "../../../../shared/text/stopwords";
 import { tokenize } from "../../../../shared/text/tokenize";
-import { isSubjectHeading } from "../brief/outline";
+import { isSubjectHeading, overviewHeading } from "../brief/outline";
 import { languageProfile } from "../language";
-import { capitalizeFirst, fill, keywordFitsTemplates, languagePack, tidyHeading } from "../language/phrases";
+import { capitalizeFirst, keywordFitsTemplates, languagePack, tidyHeading } from "../language/phrases";
+import { requestedAngle } from "../relevance";
 import { angleTerms } from "../relevance/request";
-import { requestedAngle } from "../relevance/model";
 import { embedPhrase } from "../search/topic-phrasing";
 import type { ArticleBrief, ArticleSection, Evidence } from "../types";
 
@@ -53,16 +53,14 @@ const headingKey = (heading: string, lang: string) => tokenize(heading, lang).jo
 function honestOverview(brief: ArticleBrief): { heading: string; instead: string; holds: (section: ArticleSection) => boolean } | undefined {
   const angle = requestedAngle(brief);
   if (!angle || !keywordFitsTemplates(brief.keyword)) return undefined;
-  const pack = languagePack(brief.language);
   const words = brief.keyword.split(/\s+/).filter(Boolean);
   const kept = words.filter((w) => !angle.asks.test(w));
   while (kept.length && isStopword(kept[0].toLowerCase(), brief.language)) kept.shift();
   while (kept.length && isStopword(kept[kept.length - 1].toLowerCase(), brief.language)) kept.pop();
   if (!kept.length || kept.length === words.length) return undefined;
-  const overview = (k: string) => tidyHeading(capitalizeFirst(fill(pack.overviewHeading, { K: k })));
   return {
-    heading: overview(brief.keyword),
-    instead: overview(kept.join(" ")),
+    heading: overviewHeading(brief.keyword, brief.language),
+    instead: overviewHeading(kept.join(" "), brief.language),
     holds: (section) => {
       const cited = section.paragraphs.flatMap((p) => p.sentences).filter((s) => s.cites.length);
       return cited.filter((s) => angle.serves.test(s.text)).length * 2 >= cited.length;
