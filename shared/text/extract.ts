@@ -210,7 +210,7 @@ const ITEM_MIN_WORDS = 4;
  * refused whole. Such an item gets its full stop; a short label stays as written.
  */
 function asItem(line: string): string {
-  return ENDS_SENTENCE.test(line) || !/[\p{L}\p{N})"”’»]$/u.test(line) || line.split(/\s+/).length < ITEM_MIN_WORDS ? line : `${line}.`;
+  return ENDS_SENTENCE.test(line) || !/[\p{L}\p{N})"”’»]$/u.test(line) || countWords(line) < ITEM_MIN_WORDS ? line : `${line}.`;
 }
 
 /**

@@ -88,7 +88,6 @@ export function requestedAngle(brief: Pick<ArticleBrief, "topic" | "keyword" | "
   return languageProfile(baseLanguage(brief.language)).angleMaterial.find((a) => a.asks.test(request));
 }
 
-
 type BriefLike = Pick<ArticleBrief, "topic" | "keyword" | "language"> & {
   subject?: RequestSubject;
   passage_grades?: PassageGrades;
@@ -228,15 +227,16 @@ function buildModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceM
   // something of the subject (their own words, their passage's headings, or a strip beside them). The fitted
   // `ambiguous` (0.2) is under the model's own bias (σ(bias) ≈ 0.21): a strip stating nothing of the subject
   // scores there, so a passage graded relevant gave every strip it holds, whatever it was about.
-  const graded = (u: EvidenceUnit, p: number) => {
+  const graded = (u: EvidenceUnit, f: RelevanceFeatures) => {
     const grade = brief.passage_grades?.[u.evidenceId];
+    const p = relevanceProbability(f);
     if (grade === "irrelevant") return 0;
-    if (grade === "relevant" && p >= CALIBRATION.ambiguous && statesSubject(features(u))) return Math.max(p, CALIBRATION.relevant);
+    if (grade === "relevant" && p >= CALIBRATION.ambiguous && statesSubject(f)) return Math.max(p, CALIBRATION.relevant);
     return p;
   };
   const unit = (u: EvidenceUnit) => {
     let p = probability.get(u.key);
-    if (p === undefined) probability.set(u.key, (p = inLanguage(u) ? graded(u, relevanceProbability(features(u))) : 0));
+    if (p === undefined) probability.set(u.key, (p = inLanguage(u) ? graded(u, features(u)) : 0));
     return p;
   };
   const isAbout = (u: EvidenceUnit) => unit(u) >= CALIBRATION.relevant;

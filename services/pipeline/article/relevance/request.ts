@@ -96,7 +96,7 @@ export function analyseRequest(topic: string, keyword: string, lang: string): Re
     // function word: "mots de" must not make "motd".
     const right = tokenize(b, lang)[0] ?? (PARTICLES.has(normalizeWord(b)) ? normalizeWord(b) : undefined);
     // Nor an angle word: "Pakete verwalten" is no "Paketverwaltung" (a word the sources hardly use) but packages.
-    if (!right || (angle.has(right) && !PARTICLES.has(right)) || angle.has(normalizeWord(b))) continue;
+    if (!right || (!PARTICLES.has(right) && isAngle(b, right, angle, lang))) continue;
     for (const joined of new Set([`${normalizeWord(a)}${normalizeWord(b)}`, `${left}${normalizeWord(b)}`])) {
       const term = tokenize(joined, lang)[0];
       if (term && term !== left && !joins.some((j) => j.term === term)) joins.push({ term, parts: [left, right], surface: `${a} ${b}`, word: joined });
