@@ -12,8 +12,7 @@ import { sectionWords } from "../../services/pipeline/article/writers/section-wr
 import type { Evidence } from "../../services/pipeline/article/types";
 import { evidenceFromPages } from "../support/article-evidence";
 import { ROUTE_PLANNING_PAGES } from "../support/fake-searxng";
-import { corpusOf, pastedText } from "../../bench/relevance/corpus";
-import { SMALL_KNOWLEDGE_BASES } from "../../bench/relevance/knowledge-bases";
+import { notesBrief, notesPool } from "../support/pasted-notes";
 
 const EVIDENCE: Evidence[] = evidenceFromPages(ROUTE_PLANNING_PAGES, { host: "guides.example", origin: "web" });
 
@@ -178,25 +177,16 @@ describe("the evidence threshold", () => {
 
 describe("the introduction's lead (read: « Un nettoyeur haute pression chasse la graisse des roulements et les abîme. » opening a bicycle article)", () => {
   it("opens with a source's own opening on the topic, not the strongest warning from the middle of its notes", async () => {
-    const { lang, texts, brand } = SMALL_KNOWLEDGE_BASES.velo;
-    const pool = corpusOf(texts.map((t) => pastedText(t.url, t.content, t.title)), lang).passages;
-    const velo = {
-      ...decideBriefByRules({ topic: "Comment entretenir son vélo", target_keyword: "entretien vélo", mode: "standard", language: lang, target_words: 600, image: false, derivatives: [] }, null),
-      brand: { id: "b1", name: brand.name, website_url: null, description: brand.description, writing_sample_ids: [] },
-    };
-    const plan = planOutlineByRules(velo, 600, []);
-    const { body } = await draftArticle(new ExtractiveSectionWriter(), velo, plan, pool);
+    const velo = notesBrief("velo", "Comment entretenir son vélo", "entretien vélo");
+    const { body } = await draftArticle(new ExtractiveSectionWriter(), velo, planOutlineByRules(velo, 600, []), notesPool("velo"));
     expect(body.sections[0].paragraphs[0].sentences[0].text).toBe("Un vélo bien entretenu roule plus longtemps et coûte moins cher en réparations.");
   });
 });
 
 describe("the request's angle steers the material, never its relevance (read: \"Common composting mistakes to avoid\" opening on 'A closed compost bin keeps rain off the heap …')", () => {
-  const { lang, texts, brand } = SMALL_KNOWLEDGE_BASES.composting;
-  const pool = corpusOf(texts.map((t) => pastedText(t.url, t.content, t.title)), lang).passages;
-  const briefOf = (topic: string, keyword: string) => ({
-    ...decideBriefByRules({ topic, target_keyword: keyword, mode: "standard", language: lang, target_words: 600, image: false, derivatives: [] }, null),
-    brand: { id: "b1", name: brand.name, website_url: null, description: brand.description, writing_sample_ids: [] },
-  });
+  const lang = "en";
+  const pool = notesPool("composting");
+  const briefOf = (topic: string, keyword: string) => notesBrief("composting", topic, keyword);
   const mistakes = briefOf("Common composting mistakes to avoid", "composting mistakes");
   const plain = briefOf("Composting at home", "composting");
 
@@ -222,13 +212,9 @@ describe("the request's angle steers the material, never its relevance (read: \"
 
 describe("paragraphs follow the subject (read: one paragraph of pasted notes went from yellow leaves to a Monstera's window)", () => {
   it("opens a new paragraph where a unit shares no word beyond the topic's with a paragraph of two sentences or more", async () => {
-    const { lang, texts, brand } = SMALL_KNOWLEDGE_BASES.zimmerpflanzen;
-    const pool = corpusOf(texts.map((t) => pastedText(t.url, t.content, t.title)), lang).passages;
-    const pflanzen = {
-      ...decideBriefByRules({ topic: "Zimmerpflanzen richtig pflegen", target_keyword: "Zimmerpflanzen pflegen", mode: "standard", language: lang, target_words: 600, image: false, derivatives: [] }, null),
-      brand: { id: "b1", name: brand.name, website_url: null, description: brand.description, writing_sample_ids: [] },
-    };
-    const { body } = await draftArticle(new ExtractiveSectionWriter(), pflanzen, planOutlineByRules(pflanzen, 600, []), pool);
+    const lang = "de";
+    const pflanzen = notesBrief("zimmerpflanzen", "Zimmerpflanzen richtig pflegen", "Zimmerpflanzen pflegen");
+    const { body } = await draftArticle(new ExtractiveSectionWriter(), pflanzen, planOutlineByRules(pflanzen, 600, []), notesPool("zimmerpflanzen"));
     const topic = new Set(tokenize(`${pflanzen.topic} ${pflanzen.keyword}`, lang));
     const words = (texts: readonly string[]) => new Set(texts.flatMap((t) => tokenize(t, lang)).filter((t) => !topic.has(t)));
     let checked = 0;

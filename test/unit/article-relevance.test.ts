@@ -7,7 +7,6 @@ import { decideBriefByRules } from "../../services/pipeline/article/brief/recon"
 import { relevanceModel, subjectFromPool } from "../../services/pipeline/article/relevance";
 import { analyseRequest } from "../../services/pipeline/article/relevance/request";
 import { MIN_TOPIC_SENTENCES } from "../../services/pipeline/article/writers/draft";
-import { corpusOf, pastedText } from "../../bench/relevance/corpus";
 import { SMALL_KNOWLEDGE_BASES } from "../../bench/relevance/knowledge-bases";
 import { supportShare, topicalShare } from "../../services/pipeline/article/quality/score";
 import { groundFaq } from "../../services/pipeline/article/search/faq";
@@ -17,6 +16,7 @@ import { embedPhrase, gerund, topicShape } from "../../services/pipeline/article
 import { type ArticleBody, type Evidence, sentencesIn } from "../../services/pipeline/article/types";
 import { tokenize } from "../../shared/text/tokenize";
 import { FIXTURE_PAGES, FIXTURE_TEXT_PAGE } from "../support/fixture-site";
+import { notesPool } from "../support/pasted-notes";
 
 /** The fixture company's site as research stores it: one evidence item per page section, plus the getting-started text. */
 const KESTREL: Evidence[] = [
@@ -184,8 +184,8 @@ describe("a small profile's name and description say what its notes are about (b
   // Pasted maintenance notes say "chaîne", "pneus", "freins" and name the bicycle in 2 of 28 facts; houseplant
   // notes name "Zimmerpflanzen" in 4. Read as a customer types them, the requests below are covered.
   const usableFor = (kb: "velo" | "zimmerpflanzen" | "huerto", topic: string, withBrand: boolean) => {
-    const { lang, texts, brand } = SMALL_KNOWLEDGE_BASES[kb];
-    const pool = corpusOf(texts.map((t) => pastedText(t.url, t.content, t.title)), lang).passages;
+    const { lang, brand } = SMALL_KNOWLEDGE_BASES[kb];
+    const pool = notesPool(kb);
     const request = { topic, keyword: topic, language: lang, brand: withBrand ? brand : null };
     const model = relevanceModel(pool, { ...request, subject: subjectFromPool(pool, request) });
     return unitsOfPool(pool, lang).filter((u) => model.coverage.isAbout(u)).reduce((n, u) => n + u.sentences.length, 0);
@@ -204,8 +204,8 @@ describe("a small profile's name and description say what its notes are about (b
   });
 
   it("takes the profile's own words for what it is about, not for the request's subject (read: “Cultivar tomates en casa” written from the whole garden)", () => {
-    const { lang, texts, brand } = SMALL_KNOWLEDGE_BASES.huerto;
-    const pool = corpusOf(texts.map((t) => pastedText(t.url, t.content, t.title)), lang).passages;
+    const { lang, brand } = SMALL_KNOWLEDGE_BASES.huerto;
+    const pool = notesPool("huerto");
     const request = { topic: "Cultivar tomates en casa", keyword: "tomates en casa", language: lang, brand };
     const terms = subjectFromPool(pool, request).terms;
     // "cultivar" and "casa" are the profile's ("Huerto en Casa", "Consejos para cultivar un huerto urbano");
