@@ -220,7 +220,7 @@ describe("sentences that lean on the one before", () => {
   it("never quotes alone the step results and contrasts read in bench articles and labelled as leaning (bench/relevance/reader-labels.json)", () => {
     // The labels the "now" and "though" rules were written for; other leaning labels read in articles are measured
     // by the relevance bench (`read_in_articles`), with a rule only where one generalises.
-    const starts = ["The root shell of the system is now accessible", "Die root-Shell des Systems ist jetzt", "You always need password to boot the system, though"];
+    const starts = ["The root shell of the system is now accessible", "Die root-Shell des Systems ist jetzt", "You always need password to boot the system, though", "Con systemd, la red puede configurarse en su lugar"];
     for (const start of starts) {
       const l = READ_IN_ARTICLES.find((x) => x.text.startsWith(start))!;
       expect([l.text, l.why, leansOn(l.text, undefined, l.lang) !== null]).toEqual([l.text, "leans on what is not there", true]);
