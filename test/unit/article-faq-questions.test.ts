@@ -1,7 +1,9 @@
 import { languageProfile } from "../../services/pipeline/article/language";
-import { isWellFormedQuestion, properNouns, questionFromUnit } from "../../services/pipeline/article/search/faq";
+import { isReservedForFaq, isWellFormedQuestion, properNouns, questionFromUnit, reserveFaqAnswers } from "../../services/pipeline/article/search/faq";
 import { embedPhrase } from "../../services/pipeline/article/search/topic-phrasing";
-import type { EvidenceUnit } from "../../services/pipeline/article/evidence/units";
+import { unitsOfEvidence, type EvidenceUnit } from "../../services/pipeline/article/evidence/units";
+import type { Evidence } from "../../services/pipeline/article/types";
+import { notesBrief, notesPool } from "../support/pasted-notes";
 
 /** The questions a sentence's own shape asks in a language (`LanguageProfile.faqShapes`). */
 const asked = (lang: string, sentence: string) =>
@@ -125,5 +127,19 @@ describe("well-formed questions", () => {
     expect(isWellFormedQuestion("¿Cómo recuperar la información de configuración de?", es)).toBe(false);
     expect(isWellFormedQuestion("¿Cómo recuperar la información de configuración de debconf?", es)).toBe(true);
     expect(isWellFormedQuestion("What does the APT system do?", brief)).toBe(true);
+  });
+});
+
+describe("answers kept out of the body for the FAQ", () => {
+  it("holds a sentence back wherever the pool repeats it (read: a crawled page's overlapping chunks let the body quote the English package article's third answer)", () => {
+    const pool = notesPool("coffee");
+    const repeated: Evidence[] = [...pool, ...pool.map((e) => ({ ...e, id: `${e.id}-overlap` }))];
+    const brief = { ...notesBrief("coffee", "How to make better coffee at home", "better coffee at home"), target_words: 1000 };
+    const reserve = reserveFaqAnswers(brief, repeated, 1000);
+    // Each passage's own units, as the writers read them (the pool's units keep one copy of a repeated sentence).
+    const held = repeated.flatMap((e) => unitsOfEvidence(e, "en")).filter((u) => isReservedForFaq(u, reserve));
+    expect(held.length).toBeGreaterThan(0);
+    for (const u of held) expect(held.filter((v) => v.text === u.text).map((v) => v.evidenceId).sort()).toEqual([u.evidenceId.replace(/-overlap$/, ""), `${u.evidenceId.replace(/-overlap$/, "")}-overlap`]);
+    expect(reserveFaqAnswers(brief, repeated, 600).size).toBe(0);
   });
 });

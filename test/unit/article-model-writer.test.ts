@@ -3,6 +3,7 @@ import { chatModelFrom } from "../../shared/llm/from-config";
 import { parseCitedProse } from "../../services/pipeline/article/writers/cited-prose";
 import { MeteredModel, ModelFailure } from "../../services/pipeline/article/model/metered-model";
 import { ModelSectionWriter } from "../../services/pipeline/article/writers/model-writer";
+import { faqReserve } from "../../services/pipeline/article/search/faq";
 import { planOutlineByRules } from "../../services/pipeline/article/brief/outline";
 import { decideBriefByRules } from "../../services/pipeline/article/brief/recon";
 import type { ArticleSection, Evidence } from "../../services/pipeline/article/types";
@@ -101,7 +102,7 @@ describe("the model writer against an OpenAI-compatible server", () => {
       origin: "web",
     };
     const pool = [...EVIDENCE, mixed];
-    const reserved = new Set(["e3#1"]);
+    const reserved = faqReserve(["Route planning software shows every technician's jobs for the day on one map."]);
     await new ModelSectionWriter(modelFor(0)).writeSection({ brief, outline, section: outline.sections[1], earlier: [], evidence: pool, passages: [mixed], reserved });
     const user: string = server.chatRequests()[0].body.messages[1].content;
     expect(user).toMatch(/^\[e3\] \(Team notes\) Route planning that clusters jobs by area saves technicians an hour of driving every day\.$/m);

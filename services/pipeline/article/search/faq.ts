@@ -135,11 +135,25 @@ export const FAQ_RESERVED = 3;
 export const FAQ_RESERVE_FROM_WORDS = 800;
 
 /**
- * Units kept out of the body for the FAQ: the strongest relevant units whose shape asks a well-formed question
- * (a definition, a procedure; in English also the shapes of `questionFromUnit`), at most `FAQ_RESERVED`, in an
- * article asked for 800 words or more. The FAQ and the body draw on the same evidence, and a body that quotes
- * every relevant unit leaves the FAQ nothing to answer with (it never repeats a body sentence); the body is then
- * at most three sentences shorter, and the FAQ says them.
+ * Sentences kept out of the body for the FAQ, by their text: a unit is held back when any of its sentences is.
+ * Until 2026-11-27 the reserve held units by key (passage and position), and a crawled page's overlapping
+ * chunks give one sentence under two keys: the body quoted from the other chunk what the FAQ was kept to
+ * answer with, and the English package-management article lost its third pair so.
+ */
+export type FaqReserve = ReadonlySet<string>;
+
+/** A reserve of these sentences. */
+export const faqReserve = (sentences: readonly string[]): Set<string> => new Set(sentences.map(normalize));
+
+export const isReservedForFaq = (unit: Pick<EvidenceUnit, "sentences">, reserved: FaqReserve | undefined): boolean =>
+  Boolean(reserved?.size) && unit.sentences.some((s) => reserved!.has(normalize(s)));
+
+/**
+ * What is kept out of the body for the FAQ: the sentences of the strongest relevant units whose shape asks a
+ * well-formed question (a definition, a procedure; in English also the shapes of `questionFromUnit`), at most
+ * `FAQ_RESERVED` units, in an article asked for 800 words or more. The FAQ and the body draw on the same
+ * evidence, and a body that quotes every relevant unit leaves the FAQ nothing to answer with (it never repeats
+ * a body sentence); the body is then at most three sentences shorter, and the FAQ says them.
  */
 export function reserveFaqAnswers(brief: ArticleBrief, evidence: readonly Evidence[], requestedWords: number): Set<string> {
   const reserved = new Set<string>();
@@ -148,14 +162,18 @@ export function reserveFaqAnswers(brief: ArticleBrief, evidence: readonly Eviden
   const units = relevance.aboutUnits.filter((u) => u.words <= FAQ_ANSWER_MAX_WORDS);
   const names = baseLanguage(brief.language) === "en" ? properNouns(units, brief.language) : new Set<string>();
   const ranked = [...units].sort((a, b) => relevance.strength(b) - relevance.strength(a));
+  let kept = 0;
   for (const u of ranked) {
-    if (reserved.size >= FAQ_RESERVED) break;
+    if (kept >= FAQ_RESERVED) break;
+    if (isReservedForFaq(u, reserved)) continue;
     const shaped = languageProfile(brief.language).faqShapes.map(({ shape, ask }) => {
       const match = shape.exec(u.sentences[0]);
       return match ? ask(match) : undefined;
     });
     const english = baseLanguage(brief.language) === "en" ? [questionFromUnit(u, names, brief.brand?.name)] : [];
-    if ([...shaped, ...english].some((q) => q !== undefined && isWellFormedQuestion(q, brief))) reserved.add(u.key);
+    if (![...shaped, ...english].some((q) => q !== undefined && isWellFormedQuestion(q, brief))) continue;
+    for (const sentence of u.sentences) reserved.add(normalize(sentence));
+    kept++;
   }
   return reserved;
 }

@@ -6,6 +6,7 @@ import { analyseRequest, type RelevanceModel } from "../relevance";
 import { angleTerms } from "../relevance/request";
 import type { EvidenceUnit } from "../evidence/units";
 import type { ArticleBrief, Evidence, Outline, PlannedSection } from "../types";
+import { isReservedForFaq, type FaqReserve } from "../search/faq";
 
 /**
  * Words of evidence a section is given per word it is to write: a writer that restates needs more than it
@@ -107,12 +108,12 @@ const PIECE_WORDS = 120;
  * cut into pieces of at most `PIECE_WORDS`, shared out by `assignEvidence`, then given back under their passages'
  * own ids (a section given two pieces of one passage sees one passage), so every citation names real evidence.
  */
-export function shareOutEvidence(outline: Outline, relevance: RelevanceModel, brief: ArticleBrief, reserved?: ReadonlySet<string>): Map<string, Evidence[]> {
+export function shareOutEvidence(outline: Outline, relevance: RelevanceModel, brief: ArticleBrief, reserved?: FaqReserve): Map<string, Evidence[]> {
   const pieces = new Map<string, { passage: Evidence; piece: Evidence }>();
   for (const passage of relevance.aboutPassages) {
     const runs: EvidenceUnit[][] = [];
     let words = PIECE_WORDS;
-    for (const u of relevance.stripsOf(passage.id).filter((x) => !reserved?.has(x.key))) {
+    for (const u of relevance.stripsOf(passage.id).filter((x) => !isReservedForFaq(x, reserved))) {
       if (words + u.words > PIECE_WORDS) (runs.push([]), (words = 0));
       runs[runs.length - 1].push(u);
       words += u.words;

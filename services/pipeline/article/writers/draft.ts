@@ -6,6 +6,7 @@ import { nameSectionsByContent } from "./section-names";
 import { sectionWords, type SectionWriter, type WrittenSection } from "./section-writer";
 import type { ResearchReport } from "../evidence/research";
 import { type ArticleBody, type ArticleBrief, type ArticleSection, type Evidence, type Outline, sentencesIn } from "../types";
+import { type FaqReserve } from "../search/faq";
 
 /**
  * The evidence threshold, counted in sentences ABOUT the topic and in the article's language (`relevance/`):
@@ -155,7 +156,7 @@ async function writeSections(
   brief: ArticleBrief,
   outline: Outline,
   evidence: readonly Evidence[],
-  reserved: ReadonlySet<string> | undefined,
+  reserved: FaqReserve | undefined,
   written: (result: WrittenSection) => void,
 ): Promise<WrittenSection[]> {
   if (writer.drafting === "side-by-side") {
@@ -186,7 +187,7 @@ export async function draftArticle(
   outline: Outline,
   evidence: readonly Evidence[],
   progress?: (meta: Record<string, unknown>) => void,
-  reserved?: ReadonlySet<string>,
+  reserved?: FaqReserve,
 ): Promise<{ body: ArticleBody; report: DraftReport }> {
   let done = 0;
   let words = 0;

@@ -8,6 +8,7 @@ import { languagePack } from "../language/phrases";
 import { relevanceModel, type RelevanceModel } from "../relevance";
 import type { SectionWriteInput, SectionWriter, WrittenSection } from "./section-writer";
 import type { ArticleParagraph, ArticleSection, ArticleSentence, Evidence } from "../types";
+import { isReservedForFaq } from "../search/faq";
 
 /** The pool as the extractive writer reads it: each passage's citable units, a BM25 index over passages, the pool's common words. */
 export interface PoolIndex {
@@ -140,7 +141,7 @@ export function composeSectionFromEvidence(input: SectionWriteInput, index: Pool
         if (words >= section.budget) break;
         // Off-topic sentences never enter the article, however short the section stays.
         const score = relevanceIn(section, unit, relevance);
-        if (picked.includes(unit) || input.reserved?.has(unit.key) || !relevance.onTopic(relevance.unit(unit)) || (strongOnly && (relevance.relative(score) < STRONG_RELEVANCE || relevance.servesAngle(unit.text) === false)) || !fits(unit) || !fresh(unit)) continue;
+        if (picked.includes(unit) || isReservedForFaq(unit, input.reserved) || !relevance.onTopic(relevance.unit(unit)) || (strongOnly && (relevance.relative(score) < STRONG_RELEVANCE || relevance.servesAngle(unit.text) === false)) || !fits(unit) || !fresh(unit)) continue;
         if (!group) groups.push((group = { evidenceId: id, units: [] }));
         group.units.push(unit);
         picked.push(unit);
@@ -153,7 +154,7 @@ export function composeSectionFromEvidence(input: SectionWriteInput, index: Pool
   // when it has one (a passage's other ones may follow later, in its order).
   if (section.role === "intro") {
     const lead = leadUnit(input.evidence, index, relevance);
-    if (lead && !input.reserved?.has(lead.key) && fresh(lead)) {
+    if (lead && !isReservedForFaq(lead, input.reserved) && fresh(lead)) {
       groups.push({ evidenceId: lead.evidenceId, units: [lead] });
       picked.push(lead);
       words += lead.words;

@@ -7,6 +7,7 @@ import { baseLanguage } from "../../../../shared/text/stopwords";
 import { ModelFailure, type MeteredModel } from "../model/metered-model";
 import { relevanceModel, type RelevanceModel } from "../relevance";
 import type { ArticleBrief, ArticleParagraph, Evidence, Outline, VoiceGuide } from "../types";
+import { isReservedForFaq, type FaqReserve } from "../search/faq";
 
 const MAX_PASSAGES = 12;
 /** The pool's passage index, built once per pool (a draft writes every section from the same pool). */
@@ -44,13 +45,13 @@ function offLanguage(paragraphs: ArticleParagraph[], brief: ArticleBrief): strin
  * language and the passage's other subjects are left out, so the model is never handed what the article must
  * not say. Empty when nothing of the passage is left.
  */
-export function passageProse(e: Evidence, relevance: RelevanceModel, reserved: ReadonlySet<string> = new Set()): string {
+export function passageProse(e: Evidence, relevance: RelevanceModel, reserved?: FaqReserve): string {
   // A passage shared out in pieces (`shareOutEvidence`) carries only its piece's strips in its quote.
   const flat = (text: string) => text.replace(/\s+/g, " ");
   const quote = flat(e.quote);
   return relevance
     .stripsOf(e.id)
-    .filter((u) => !reserved.has(u.key) && quote.includes(flat(u.text)))
+    .filter((u) => !isReservedForFaq(u, reserved) && quote.includes(flat(u.text)))
     .map((u) => u.text)
     .join(" ")
     .replace(/\s+/g, " ")

@@ -1,5 +1,6 @@
 import { countWords } from "../../../../shared/text/segment";
 import type { ArticleBrief, ArticleSection, Evidence, Outline, PlannedSection } from "../types";
+import { type FaqReserve } from "../search/faq";
 
 export interface SectionWriteInput {
   brief: ArticleBrief;
@@ -9,7 +10,7 @@ export interface SectionWriteInput {
   earlier: readonly ArticleSection[];
   evidence: readonly Evidence[];
   /** Units (keys) kept for the FAQ's answers: the extractive writer does not quote them (`search/faq.ts`). */
-  reserved?: ReadonlySet<string>;
+  reserved?: FaqReserve;
   /**
    * The passages the outline gave this section (`assignment.ts`), when sections are written side by side: the
    * writer uses these and no others. Absent: the writer picks from the pool itself.
