@@ -32,6 +32,11 @@ export interface OnTopic {
   sentences: number;
   onTopic: number;
   share: number;
+  /** The share by the vocabulary alone, every reader's label left out. */
+  vocabularyShare: number;
+  /** Sentences a reader labelled (`reader-verdicts.json`), and of them those the vocabulary judged otherwise. */
+  labelled: number;
+  overruled: number;
   /** Off-topic sentences, longest first. */
   worst: { heading: string; text: string }[];
   /** Every off-topic sentence, in the article's order. */
@@ -59,37 +64,53 @@ export function vocabularyMatcher(vocabulary: readonly string[]): (text: string)
  */
 const fold = (text: string) => text.toLowerCase().normalize("NFD").replace(/\p{M}/gu, "");
 
+/** A reader's verdict on a sentence of this request's article: on topic, off topic, or not labelled. */
+export type ReaderVerdict = (text: string) => boolean | undefined;
+
 /**
- * The on-topic judge, independent of the writer by construction: an article sentence is on topic when it says a
- * word or phrase of the request's hand-written vocabulary (`cases.ts`), or continues, in the same paragraph, a
- * sentence that does ("This situation…", "Dies …"), or is the sentence such a continuation leans on. Headings,
- * page titles, the pipeline's tokenizer and its word lists play no part.
+ * The on-topic judge, independent of the writer by construction: an article sentence is on topic when a reader
+ * labelled it so (`reader-verdicts.json`), or, unlabelled, when it says a word or phrase of the request's
+ * hand-written vocabulary (`cases.ts`), or continues, in the same paragraph, a sentence that is on topic
+ * ("This situation…", "Dies …"), or is the sentence such a continuation leans on. Headings, page titles, the
+ * pipeline's tokenizer and its word lists play no part. The vocabulary is a reader's shorthand and misses what a
+ * reader accepts ("Data should be at least on different disks …" in a backup article): where a reader labelled
+ * the sentence, the label decides; the share by the vocabulary alone is reported beside it.
  */
-export function onTopicShare(body: { text: string; heading: string; first?: boolean }[], vocabulary: readonly string[]): OnTopic {
-  const says = vocabularyMatcher(vocabulary);
-  const verdicts: boolean[] = [];
-  let previousOnTopic = false;
-  for (const s of body) {
-    const onTopic: boolean = says(s.text) || (s.first === false && previousOnTopic && CONTINUES.test(s.text));
-    previousOnTopic = onTopic;
-    verdicts.push(onTopic);
-  }
-  for (let i = body.length - 2; i >= 0; i--) {
-    const next = body[i + 1];
-    if (!verdicts[i] && verdicts[i + 1] && next.first === false && CONTINUES.test(next.text)) verdicts[i] = true;
-  }
+export function onTopicShare(body: { text: string; heading: string; first?: boolean }[], vocabulary: readonly string[], reader: ReaderVerdict = () => undefined): OnTopic {
+  const byVocabulary = judge(body, vocabulary, () => undefined);
+  const verdicts = judge(body, vocabulary, reader);
+  const labels = body.map((s) => reader(s.text));
   const off = body.flatMap((s, i) => (verdicts[i] ? [] : [{ heading: s.heading, text: s.text }]));
   const longest = [...off].sort((a, b) => b.text.length - a.text.length);
+  const share = (v: boolean[]) => (body.length ? v.filter(Boolean).length / body.length : 0);
   return {
     vocabulary: [...vocabulary],
     sentences: body.length,
     onTopic: body.length - off.length,
-    share: body.length ? (body.length - off.length) / body.length : 0,
+    share: share(verdicts),
+    vocabularyShare: share(byVocabulary),
+    labelled: labels.filter((l) => l !== undefined).length,
+    overruled: labels.filter((l, i) => l !== undefined && l !== byVocabulary[i]).length,
     worst: longest.slice(0, 3),
     off,
   };
 }
 
+function judge(body: { text: string; first?: boolean }[], vocabulary: readonly string[], reader: ReaderVerdict): boolean[] {
+  const says = vocabularyMatcher(vocabulary);
+  const verdicts: boolean[] = [];
+  let previousOnTopic = false;
+  for (const s of body) {
+    const onTopic: boolean = reader(s.text) ?? (says(s.text) || (s.first === false && previousOnTopic && CONTINUES.test(s.text)));
+    previousOnTopic = onTopic;
+    verdicts.push(onTopic);
+  }
+  for (let i = body.length - 2; i >= 0; i--) {
+    const next = body[i + 1];
+    if (!verdicts[i] && reader(body[i].text) === undefined && verdicts[i + 1] && next.first === false && CONTINUES.test(next.text)) verdicts[i] = true;
+  }
+  return verdicts;
+}
 
 // ---------------------------------------------------------------------------------------------- sources
 
@@ -369,7 +390,7 @@ export async function checkArticle(
   article: ApiArticle,
   targetWords: number,
   vocabulary: readonly string[],
-  deps: { pages: SourcePages; isSitePage: PageCheck; allowedAddress: (url: string) => boolean },
+  deps: { pages: SourcePages; isSitePage: PageCheck; allowedAddress: (url: string) => boolean; reader?: ReaderVerdict },
 ): Promise<ArticleChecks> {
   const lang = article.language;
   const sections = parseArticleMarkdown(article.content_markdown ?? "", lang, article.faq.map((f) => f.question));
@@ -378,7 +399,7 @@ export async function checkArticle(
   // The reader reads the introduction too: its cited sentences are judged with the body's (the uncited framing
   // sentence states no fact). Until 2026-11-27 only body sections were, and an article whose introduction
   // gathered its on-topic sentences read as less on topic than one whose introduction gathered padding.
-  const onTopic = onTopicShare([...introSentences.filter((s) => s.cited), ...bodySentences], vocabulary);
+  const onTopic = onTopicShare([...introSentences.filter((s) => s.cited), ...bodySentences], vocabulary, deps.reader);
   const support = await supportShare(article, deps.pages, deps.isSitePage);
   const citedPages = await Promise.all([...new Set(article.citations.map((c) => c.url))].filter((u) => deps.isSitePage(u).ok).map((u) => deps.pages.get(u, lang)));
   const d = article.derivatives ?? {};

@@ -10,6 +10,7 @@ import { documentModelResponder, startFakeOpenAI } from "../../test/support/fake
 import { waitFor } from "../../test/support/wait";
 import { CASES, type QualityCase } from "./cases";
 import { checkArticle, SourcePages, type ApiArticle } from "./checks";
+import { readerVerdictFor } from "./reader-verdicts";
 import { aggregate, printReport, writeArticleFiles, type JobOutcome } from "./report";
 import { LANGUAGES, PASTED, startReferenceSite, startTextSite, type LocalSite, type Pasted, type ProfileName } from "./sites";
 import { SMALL_KNOWLEDGE_BASES } from "../relevance/knowledge-bases";
@@ -172,7 +173,7 @@ async function runCase(platform: PlatformProcess, state: BenchState, c: QualityC
     const got = await api(`/v1/articles/${job.result.article_id}?format=markdown`);
     if (got.status !== 200) throw new Error(`GET /v1/articles/${job.result.article_id}: ${got.status} ${got.text}`);
     outcome.article = got.body as ApiArticle;
-    outcome.checks = await checkArticle(outcome.article, c.request.target_words, c.vocabulary ?? [], deps);
+    outcome.checks = await checkArticle(outcome.article, c.request.target_words, c.vocabulary ?? [], { ...deps, reader: readerVerdictFor(`${c.request.language}-${c.id}`) });
   }
   return outcome;
 }
@@ -317,7 +318,7 @@ function summaryOf(o: JobOutcome): Record<string, unknown> {
     failed_targets: o.failedTargets,
     ...(k
       ? {
-          on_topic: { share: round(k.onTopic.share), sentences: k.onTopic.sentences, vocabulary: k.onTopic.vocabulary, worst: k.onTopic.worst, off: k.onTopic.off },
+          on_topic: { share: round(k.onTopic.share), vocabulary_share: round(k.onTopic.vocabularyShare), labelled: k.onTopic.labelled, overruled: k.onTopic.overruled, sentences: k.onTopic.sentences, vocabulary: k.onTopic.vocabulary, worst: k.onTopic.worst, off: k.onTopic.off },
           support: { share: round(k.support.share), citations: k.support.citations, supported: k.support.supported, fabricated: k.support.fabricated, unsupported: k.support.unsupported.slice(0, 3), quotes: { present: k.support.quotes.present, found_on_page: k.support.quotes.foundOnPage } },
           fabricated_addresses: k.fabricated,
           language: Object.fromEntries(Object.entries(k.language).map(([f, v]) => [f, { share: round(v.share), items: v.items, undetermined: v.undetermined, wrong: v.wrong }])),

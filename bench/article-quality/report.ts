@@ -70,6 +70,7 @@ export function aggregate(outcomes: JobOutcome[]): Record<string, unknown> {
   const formProblems = checks.reduce((n, k) => n + k.form.length, 0);
   const min = (xs: number[]) => (xs.length ? Math.min(...xs) : null);
   const mean = (xs: number[]) => (xs.length ? Number((xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(3)) : null);
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
   const byKind: Record<string, number> = {};
   for (const k of checks) for (const p of k.form) byKind[p.kind] = (byKind[p.kind] ?? 0) + 1;
   const langFields: Record<string, number> = {};
@@ -80,7 +81,14 @@ export function aggregate(outcomes: JobOutcome[]): Record<string, unknown> {
     refused: outcomes.filter((o) => o.verdict === "refused").length,
     covered_written: `${outcomes.filter((o) => o.case.expect === "success" && o.status === "succeeded").length}/${outcomes.filter((o) => o.case.expect === "success").length}`,
     targets: {
-      on_topic: { target: `≥ ${TARGETS.onTopic} in every article`, min: min(checks.map((k) => Number(k.onTopic.share.toFixed(3)))), mean: mean(checks.map((k) => k.onTopic.share)), met: checks.every((k) => k.onTopic.share >= TARGETS.onTopic) },
+      on_topic: {
+        target: `≥ ${TARGETS.onTopic} in every article`,
+        min: min(checks.map((k) => Number(k.onTopic.share.toFixed(3)))),
+        mean: mean(checks.map((k) => k.onTopic.share)),
+        met: checks.every((k) => k.onTopic.share >= TARGETS.onTopic),
+        by_vocabulary_alone: { min: min(checks.map((k) => Number(k.onTopic.vocabularyShare.toFixed(3)))), mean: mean(checks.map((k) => k.onTopic.vocabularyShare)) },
+        reader_labels: `${sum(checks.map((k) => k.onTopic.labelled))} of ${sum(checks.map((k) => k.onTopic.sentences))} sentences, ${sum(checks.map((k) => k.onTopic.overruled))} overruling the vocabulary`,
+      },
       support: { target: `≥ ${TARGETS.support} in every article`, min: min(checks.map((k) => Number(k.support.share.toFixed(3)))), mean: mean(checks.map((k) => k.support.share)), met: checks.every((k) => k.support.share >= TARGETS.support) },
       fabricated: { target: "0", count: fabricated, met: fabricated === 0 },
       language: { target: `≥ ${TARGETS.language} in every field`, min: min(checks.map((k) => Number(k.languageMin.toFixed(3)))), min_by_field: langFields, met: checks.every((k) => k.languageMin >= TARGETS.language) },
@@ -202,7 +210,7 @@ export function writeArticleFiles(outcomes: JobOutcome[], dir: string): string[]
     if (a && k) {
       lines.push(
         `- quality_score: **${a.quality_score}** ${JSON.stringify(a.quality_breakdown ?? {})}`,
-        `- on topic: ${k.onTopic.onTopic}/${k.onTopic.sentences} sentences of the introduction (cited) and body (vocabulary: ${k.onTopic.vocabulary.join(", ")})`,
+        `- on topic: ${k.onTopic.onTopic}/${k.onTopic.sentences} sentences of the introduction (cited) and body; ${k.onTopic.labelled} labelled by a reader (${k.onTopic.overruled} against the vocabulary), ${pct(k.onTopic.vocabularyShare)} by the vocabulary alone (${k.onTopic.vocabulary.join(", ")})`,
         `- support: ${k.support.supported}/${k.support.citations} citations; quotes found on the page ${k.support.quotes.foundOnPage}/${k.support.quotes.present}`,
         `- words: ${k.words.word_count} (body ${k.words.body_words}) for ${k.words.target_words}`,
         `- language: ${Object.entries(k.language).map(([f, v]) => `${f} ${v.inLanguage + v.undetermined}/${v.items}${v.undetermined ? ` (${v.undetermined} und)` : ""}`).join(", ")}`,

@@ -1,3 +1,5 @@
+import { CASES } from "../../bench/article-quality/cases";
+import readerVerdicts from "../../bench/article-quality/reader-verdicts.json";
 import { benchWords, bestWindowShare, fabricatedAddresses, formProblems, onTopicShare, type ApiArticle } from "../../bench/article-quality/checks";
 import { parseArticleMarkdown, urlsInText } from "../../bench/article-quality/markdown";
 
@@ -54,6 +56,34 @@ describe("article-quality checks", () => {
     );
     expect(r.onTopic).toBe(3);
     expect(r.worst.map((w) => w.text)).toEqual(["The ftpmasters maintain the archive.", "Xen runs virtual machines."]);
+  });
+
+  it("lets a reader's label decide the sentences it covers, both ways, and reports the vocabulary's share beside it", () => {
+    const body = [
+      { heading: "Backup policy", text: "Data should be on different disks and machines." },
+      { heading: "Backup policy", text: "Keep backups off site." },
+      { heading: "Backup policy", text: "Restore tests need a backup first." },
+      { heading: "Backup policy", text: "The ftpmasters maintain the archive." },
+    ];
+    const labels = new Map([
+      ["Data should be on different disks and machines.", true],
+      ["Restore tests need a backup first.", false],
+    ]);
+    const r = onTopicShare(body, ["backup*", "restor*"], (text) => labels.get(text));
+    expect(r.off.map((o) => o.text)).toEqual(["Restore tests need a backup first.", "The ftpmasters maintain the archive."]);
+    expect([r.share, r.vocabularyShare, r.labelled, r.overruled]).toEqual([0.5, 0.5, 2, 2]);
+    // A label never spreads: an unlabelled sentence is still judged by the vocabulary.
+    expect(onTopicShare(body, ["backup*", "restor*"]).off.map((o) => o.text)).toEqual(["Data should be on different disks and machines.", "The ftpmasters maintain the archive."]);
+  });
+
+  it("holds reader labels only for the bench's cases, each sentence labelled once, each off-topic one with the reader's reason", () => {
+    const ids = new Set(CASES.map((c) => `${c.request.language}-${c.id}`));
+    for (const [id, labels] of Object.entries(readerVerdicts.cases)) {
+      expect([id, ids.has(id)]).toEqual([id, true]);
+      const off = labels.off.map((o) => o.text);
+      expect(labels.on.filter((t) => off.includes(t))).toEqual([]);
+      expect(labels.off.filter((o) => !o.why.trim())).toEqual([]);
+    }
   });
 
   it("matches vocabulary whole, or as a word's start when it ends in *, in any language", () => {
