@@ -345,4 +345,23 @@ export const NATURAL_REQUESTS: NaturalRequest[] = [
   { kb: "huerto", lang: "es", topic: "Cultivar tomates en casa", expect: "refuse" },
   { kb: "huerto", lang: "es", topic: "Cómo invertir en bolsa", expect: "refuse" },
   { kb: "huerto", lang: "es", topic: "Recetas de cocina mexicana", expect: "refuse" },
+  // Added at the sixth stop with German compound splitting (docs/relevance.md), verdicts written from the German
+  // manual's table of contents before any was run: a customer's compound the manual does not use as one word
+  // ("Dateiberechtigungen": the manual has "Dateisystem-Berechtigungen"; disk encryption is "Tipps zur
+  // Datenverschlüsselung" with dm-crypt/LUKS), and compounds of words the manual uses about what it does not
+  // cover (game consoles, web design, customer management, car finance), which a split must not let through.
+  { kb: "debian", lang: "de", topic: "Dateiberechtigungen verstehen", expect: "write" },
+  { kb: "debian", lang: "de", topic: "Passwortsicherheit unter Debian", expect: "write" },
+  { kb: "debian", lang: "de", topic: "Spielekonsolen im Vergleich", expect: "refuse" },
+  { kb: "debian", lang: "de", topic: "Webseitengestaltung für Anfänger", expect: "refuse" },
+  { kb: "debian", lang: "de", topic: "Festplattenverschlüsselung einrichten", expect: "write" },
+  { kb: "debian", lang: "de", topic: "Paketquellen richtig einrichten", expect: "write" },
+  { kb: "debian", lang: "de", topic: "Gebrauchtwagenfinanzierung", expect: "refuse" },
+  { kb: "debian", lang: "de", topic: "Kundenverwaltung für kleine Firmen", expect: "refuse" },
+  // Added at the sixth stop with "how it works" as an angle in French, German and Spanish (English had it), from
+  // the manuals' contents (APT and sudo have their sections; heat pumps are in none).
+  { kb: "debian", lang: "de", topic: "Wie funktioniert APT?", expect: "write" },
+  { kb: "debian", lang: "fr", topic: "Comment fonctionne sudo ?", expect: "write" },
+  { kb: "debian", lang: "es", topic: "¿Cómo funciona APT?", expect: "write" },
+  { kb: "debian", lang: "de", topic: "Wie funktioniert eine Wärmepumpe?", expect: "refuse" },
 ];

@@ -66,7 +66,7 @@ export const TermStatsParams = z.strictObject({
   org_id: orgId,
   brand_profile_id: uuid,
   /** Each index term of the caller's language with the word it came from: the index tokenizes each chunk in its own language, so the word is tokenized again in each. */
-  terms: z.array(z.strictObject({ term: z.string().min(1).max(200), word: z.string().min(1).max(200) })).max(64),
+  terms: z.array(z.strictObject({ term: z.string().min(1).max(200), word: z.string().min(1).max(200) })).max(256),
 });
 
 export interface TermStatsReply {

@@ -1,4 +1,4 @@
-import { analyseRequest, subjectWeights, termsToCount } from "../../services/pipeline/article/relevance";
+import { analyseRequest, subjectWeights, termsToCount, withSplitParts } from "../../services/pipeline/article/relevance";
 import { tokenize } from "../../shared/text/tokenize";
 
 const terms = (topic: string, lang = "en") => analyseRequest(topic, topic, lang).subject.map((t) => t.surface.toLowerCase());
@@ -77,6 +77,54 @@ describe("a request's subject and angle", () => {
     expect(analysis.joins.map((j) => j.term)).not.toContain(compound);
     const weighed = subjectWeights(analysis, { chunks: 477, df: { [compound]: 2, paket: 237, apt: 54 } }, "profile");
     expect(weighed.terms.map((t) => t.term)).toEqual(["paket", "apt"]);
+  });
+
+  it.each([
+    // English had "work" among its angle words; French, German and Spanish lacked it, so "funktioniert" gated
+    // "Wie funktioniert APT?" (6 sentences of the German manual) where "How does APT work?" had 26.
+    ["How does APT work?", "en", ["apt"]],
+    ["Wie funktioniert APT?", "de", ["apt"]],
+    ["Funktionsweise von APT", "de", ["apt"]],
+    ["Comment fonctionne sudo ?", "fr", ["sudo"]],
+    ["Le fonctionnement d'APT", "fr", ["d'apt"]],
+    ["¿Cómo funciona APT?", "es", ["apt"]],
+    ["Todo lo que necesitas saber sobre sudo", "es", ["sudo"]],
+  ])("asks how something works as an angle in every language: %s (%s)", (topic, lang, subject) => {
+    expect(terms(topic, lang)).toEqual(subject);
+  });
+
+  describe("a German compound the sources do not use as one word", () => {
+    const df = (counts: Record<string, number>) => Object.fromEntries(Object.entries(counts).map(([word, n]) => [tokenize(word, "de")[0], n]));
+    const weighed = (topic: string, counts: Record<string, number>) => subjectWeights(analyseRequest(topic, topic, "de"), { chunks: 477, df: df(counts) }, "profile");
+
+    it("is its two words when the sources use them and hardly the compound (the German manual's counts)", () => {
+      // "Dateiberechtigungen" is in 8 of the manual's 477 chunks, "Datei" in 221, "Berechtigungen" in 18.
+      const split = weighed("Dateiberechtigungen verstehen", { Dateiberechtigungen: 8, Datei: 221, Berechtigungen: 18 });
+      expect(split.terms.map((t) => t.surface)).toEqual(["Datei", "Berechtigungen"]);
+      // A phrase: one word alone states half of it; a text saying the compound says both.
+      expect(split.terms.map((t) => t.partners)).toEqual([[tokenize("Berechtigungen", "de")[0]], [tokenize("Datei", "de")[0]]]);
+      expect(split.terms.every((t) => t.compound === tokenize("Dateiberechtigungen", "de")[0])).toBe(true);
+      // The linking "s" after -heit, -ung, … is dropped; a compound no chunk holds splits too.
+      expect(weighed("Passwortsicherheit", { Passwortsicherheit: 1, Passwort: 33, Sicherheit: 62 }).terms.map((t) => t.surface)).toEqual(["Passwort", "Sicherheit"]);
+      expect(weighed("Festplattenverschlüsselung", { Festplatten: 42, Verschlüsselung: 10 }).terms.map((t) => t.surface)).toEqual(["Festplatten", "Verschlüsselung"]);
+    });
+
+    it("stays whole when the sources use it as a word, or use a part less than the whole", () => {
+      // "Dateisystem" (55 chunks) is a word of its own, not "Datei" and "System".
+      expect(weighed("Dateisystem prüfen", { Dateisystem: 55, Datei: 221, System: 207 }).terms.map((t) => t.surface)).toContain("Dateisystem");
+      // The manual writes "Benutzerkonten", hardly "Konten": "Konten" alone would gate the topic.
+      expect(weighed("Benutzerkonten", { Benutzerkonten: 10, Benutzer: 300, Konten: 2 }).terms.map((t) => t.surface)).toEqual(["Benutzerkonten"]);
+      // Not German: no split.
+      expect(analyseRequest("Passwordsecurity", "Passwordsecurity", "en").splits).toEqual([]);
+    });
+
+    it("states its parts wherever a text says the compound whole (a heading \"Dateiberechtigungen\" under five letters' parts too)", () => {
+      const split = weighed("Benutzerkonto anlegen", { Benutzerkonto: 1, Benutzer: 300, Konto: 40 }).terms;
+      const parts = split.filter((t) => t.compound);
+      expect(parts.map((t) => t.surface)).toEqual(["Benutzer", "Konto"]);
+      const heading = new Set(tokenize("Das Benutzerkonto", "de"));
+      expect([...withSplitParts(heading, split)].sort()).toEqual([...new Set([...heading, ...parts.map((t) => t.term)])].sort());
+    });
   });
 
   it("weighs a word most of the profile holds as what the profile is about, and a word it lacks the most", () => {

@@ -47,7 +47,7 @@ function articleDepsFor(
     ...providers,
     retrieve: (brand_profile_id, query, k) => call(broker, BrandKnowledgeActions.retrieve, { org_id, brand_profile_id, query: query.slice(0, MAX_QUERY_CHARS), k }),
     sourceAddress: (_profileId, sourceId) => sourceReference(sourceId),
-    termStats: (brand_profile_id, terms) => call(broker, BrandKnowledgeActions.termStats, { org_id, brand_profile_id, terms: terms.slice(0, 64) }),
+    termStats: (brand_profile_id, terms) => call(broker, BrandKnowledgeActions.termStats, { org_id, brand_profile_id, terms: terms.slice(0, 256) }),
     getProfile: (id) => call(broker, BrandKnowledgeActions.getProfile, { org_id, id }),
     listSources: async (id) => (await call(broker, BrandKnowledgeActions.listSources, { org_id, id })).data,
     recordTokens: async (tokens_in, tokens_out) => {

@@ -44,6 +44,7 @@ export const GERMAN: LanguageProfile = {
     verwendung legen stellen wählen auswählen auswahl behalten nehmen helfen wirklich immer oft beispiel beispiele liste
     frage fragen antwort antworten neu neue modern verwalten verwaltet verwaltung management
     pflegen pflege gepflegt wartung richtig richtige richtigen korrekt
+    funktioniert funktionieren funktionsweise brauchen braucht brauchst
     reduzieren verbessern verbessert senken steigern sparen beschleunigen schneller besser einfacher`,
   furtherReading: /^(weitere|weiterführende) (lektüre|literatur|informationen|quellen)\b|^(zum weiterlesen|literatur|referenzen|siehe auch|weblinks)$/iu,
   faqShapes: [

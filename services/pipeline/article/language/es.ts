@@ -69,7 +69,8 @@ export const SPANISH: LanguageProfile = {
     razón razones importante usar uso utilizar poner elegir escoger mantener tomar ayudar realmente siempre menudo
     ejemplo ejemplos lista pregunta preguntas respuesta respuestas nuevo nueva moderno
     mantenimiento cuidar cuidado correctamente bien visión general gestionar gestión
-    reducir mejore mejorar aumentar ahorrar acelerar rápido rápida fácilmente`,
+    reducir mejore mejorar aumentar ahorrar acelerar rápido rápida fácilmente
+    funciona funcionan funcionar funcionamiento necesitas necesita necesitan necesitar`,
   furtherReading: /^(más|otras) (lecturas|referencias|información|recursos)\b|^(lecturas adicionales|referencias|véase también|bibliografía|enlaces externos)$/iu,
   faqShapes: [
     // «Para instalar un paquete, use …» → «¿Cómo instalar un paquete?»

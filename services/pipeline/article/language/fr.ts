@@ -37,7 +37,8 @@ export const FRENCH: LanguageProfile = {
     importante utiliser utilisation mettre choisir choix garder prendre aider vraiment toujours souvent exemple
     exemples liste question questions réponse réponses nouveau nouvelle moderne
     entretenir entretien entretenu entretenue maintenance soigner soin bien correctement vue ensemble gérer gestion
-    réduire réduisez améliorer améliorez augmenter accélérer économiser gagner plus rapide rapidement`,
+    réduire réduisez améliorer améliorez augmenter accélérer économiser gagner plus rapide rapidement
+    fonctionne fonctionnent fonctionner fonctionnement`,
   furtherReading: /^(autres|d['’]autres) (lectures|ressources|références)\b|^(pour aller plus loin|lectures complémentaires|références|voir aussi|bibliographie|liens externes)$/iu,
   faqShapes: [
     // « Pour installer un paquet, utilisez … » → « Comment installer un paquet ? » (an infinitive only: « Pour des

@@ -18,6 +18,16 @@ export function withCompounds(terms: ReadonlySet<string>, subject: readonly stri
   return found.length ? new Set([...terms, ...found]) : terms;
 }
 
+/**
+ * A text's terms with the parts of the request's split compounds it says whole: "Dateiberechtigungen" in a
+ * heading states "Datei" and "Berechtigungen" (a part under five letters, "Konto", is not found inside the
+ * compound by `withCompounds`).
+ */
+export function withSplitParts(terms: ReadonlySet<string>, subject: readonly { term: string; compound?: string }[]): ReadonlySet<string> {
+  const parts = subject.filter((t) => t.compound && !terms.has(t.term) && terms.has(t.compound));
+  return parts.length ? new Set([...terms, ...parts.map((t) => t.term)]) : terms;
+}
+
 /** The three things the model reads of a sentence, each a share (0–1) of the subject's weight. */
 export interface RelevanceFeatures {
   /** Stated by the sentence's own words. */

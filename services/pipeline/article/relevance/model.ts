@@ -6,7 +6,7 @@ import { dependencyOf, unitsOfEvidence, unitsOfPool, type EvidenceUnit } from ".
 import { termSet } from "../evidence/similarity";
 import type { ArticleBrief, BrandBrief, Evidence } from "../types";
 import { CALIBRATION } from "./calibration";
-import { relevanceLogit, relevanceProbability, subjectShare, withCompounds, type RelevanceFeatures } from "./features";
+import { relevanceLogit, relevanceProbability, subjectShare, withCompounds, withSplitParts, type RelevanceFeatures } from "./features";
 import { analyseRequest } from "./request";
 import type { PassageGrades } from "./model-grades";
 import { idf, subjectWeights, termsToCount, type RequestSubject, type WeightedTerm, type WeightFit } from "./weights";
@@ -141,7 +141,8 @@ function buildModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceM
   const lang = brief.language;
   const subject = brief.subject ?? subjectFromPool(evidence, brief);
   const subjectTerms = subject.terms.map((t) => t.term);
-  const termsOf = (text: string) => withCompounds(termSet(text, lang), subjectTerms, lang);
+  const wholes = [...new Set(subject.terms.flatMap((t) => (t.compound ? [t.compound] : [])))];
+  const termsOf = (text: string) => withSplitParts(withCompounds(termSet(text, lang), [...subjectTerms, ...wholes], lang), subject.terms);
   const units = unitsOfPool(evidence, lang);
   const byId = new Map(evidence.map((e) => [e.id, e]));
   // What situates a passage: its page's title, its heading path and, in a small profile (whose pool is most of

@@ -21,6 +21,8 @@ export interface SubjectTerm {
   partners?: string[];
   /** The term is in the target keyword: the customer's own name for the core of the subject (`weights.ts`). */
   core?: boolean;
+  /** The German compound it is a part of (`splitCompounds`): a text that says the compound says this part too. */
+  compound?: string;
 }
 
 export interface RequestAnalysis {
@@ -33,6 +35,17 @@ export interface RequestAnalysis {
    * and `subjectWeights` then uses it in place of its parts.
    */
   joins: { term: string; parts: [string, string]; surface: string; word: string }[];
+  /**
+   * The ways a German compound of the subject splits into two words ("Dateiberechtigungen" → "Datei" +
+   * "Berechtigungen"): `subjectWeights` takes the one the profile's counts favour, or none (`compoundSplits`).
+   */
+  splits: CompoundSplit[];
+}
+
+export interface CompoundSplit {
+  /** The compound's term, a subject term. */
+  term: string;
+  candidates: { modifier: { term: string; word: string }; head: { term: string; word: string } }[];
 }
 
 /** Particles that make one word with the verb before them when written together ("back up" → "backup", "log in" → "login"). */
@@ -104,6 +117,7 @@ export function analyseRequest(topic: string, keyword: string, lang: string): Re
   }
   if (baseLanguage(lang) === "de") joins.push(...germanVerbJoins(words, subject, lang));
   const core = new Set(tokenize(keyword, lang));
+  const splits = baseLanguage(lang) === "de" ? [...subject].flatMap(([term, word]) => germanCompoundSplits(word, term, angle, lang)) : [];
   return {
     subject: [...subject].map(([term, surface]) => ({
       term,
@@ -113,6 +127,7 @@ export function analyseRequest(topic: string, keyword: string, lang: string): Re
     })),
     angle: angleWords,
     joins,
+    splits,
   };
 }
 
@@ -208,3 +223,34 @@ function germanVerbJoins(words: readonly string[], subject: ReadonlyMap<string, 
   return out;
 }
 
+
+/** Shortest part of a German compound a split makes ("Datei", "Konten"; not "Ei"). */
+const PART_MIN = 4;
+
+/**
+ * The two-word splits of a German noun compound of the request ("Passwortsicherheit" → "Passwort" +
+ * "Sicherheit", "Festplattenverschlüsselung" → "Festplatten" + "Verschlüsselung"), each part a content word of
+ * at least four letters, the linking "s" after -heit, -ung, … dropped. German makes a compound of any two nouns,
+ * and a request's compound is often more specific than the words its sources use ("Dateiberechtigungen" is in 1
+ * of the German manual's chunks; "Berechtigungen" and "Datei" in dozens). Which split, if any, stands for the
+ * compound is decided by the profile's counts (`subjectWeights`, after Koehn and Knight's frequency-based
+ * splitting: the split whose parts' geometric mean count beats the whole word's count).
+ */
+function germanCompoundSplits(word: string, term: string, angle: ReadonlySet<string>, lang: string): CompoundSplit[] {
+  if (!/^\p{Lu}/u.test(word) || word.length < 2 * PART_MIN) return [];
+  const candidates: CompoundSplit["candidates"] = [];
+  const content = (w: string) => {
+    const t = tokenize(w, lang);
+    return t.length === 1 && t[0].length >= 3 && !isAngle(w, t[0], angle, lang) ? t[0] : undefined;
+  };
+  for (let at = PART_MIN; at <= word.length - PART_MIN; at++) {
+    if (/[-\s]/.test(word[at - 1]) || /[-\s]/.test(word[at])) continue;
+    const written = word.slice(0, at);
+    const modifierWord = LINKING_S.test(written) ? written.slice(0, -1) : written;
+    const headWord = word.charAt(at).toUpperCase() + word.slice(at + 1);
+    const [modifier, head] = [content(modifierWord), content(headWord)];
+    if (!modifier || !head || modifier === term || head === term) continue;
+    if (!candidates.some((c) => c.modifier.term === modifier && c.head.term === head)) candidates.push({ modifier: { term: modifier, word: modifierWord }, head: { term: head, word: headWord } });
+  }
+  return candidates.length ? [{ term, candidates }] : [];
+}
