@@ -8,7 +8,9 @@ export interface RawResponse {
 
 /**
  * One HTTP/1.1 request written byte for byte (no client-side normalization of the target or
- * headers, unlike fetch), read until the server closes the connection.
+ * headers, unlike fetch), read until the server closes the connection. An event stream (`GET
+ * /v1/jobs/{id}/events` of a job still queued) stays open by design: it is answered once its
+ * head has arrived, with what body came with it.
  */
 export function rawRequest(
   baseUrl: string,
@@ -28,7 +30,12 @@ export function rawRequest(
       socket.destroy();
       reject(new Error(`no complete answer within ${timeoutMs} ms to ${req.method} ${req.target}`));
     }, timeoutMs);
-    socket.on("data", (c: Buffer) => chunks.push(c));
+    socket.on("data", (c: Buffer) => {
+      chunks.push(c);
+      const received = Buffer.concat(chunks).toString("latin1");
+      const end = received.indexOf("\r\n\r\n");
+      if (end !== -1 && /^content-type:\s*text\/event-stream/im.test(received.slice(0, end))) socket.destroy();
+    });
     socket.on("error", () => undefined);
     socket.on("close", () => {
       clearTimeout(timer);
