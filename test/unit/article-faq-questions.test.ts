@@ -42,6 +42,9 @@ describe("questions made from an evidence sentence's shape", () => {
     expect(asked("fr", "Synaptic est un gestionnaire graphique de paquets.")).toEqual(["Qu'est-ce que Synaptic ?"]);
     expect(asked("de", "Aptitude ist ein Werkzeug zur Paketverwaltung.")).toEqual(["Was ist Aptitude?"]);
     expect(asked("es", "Debian es una distribución libre de GNU/Linux.")).toEqual(["¿Qué es Debian?"]);
+    // Read in the French package article: the elided article « l’ » after « est » had no space after it, and no question was asked.
+    expect(asked("fr", "La commande aptitude est l’outil de gestion des paquets basé sur APT le plus flexible.")).toEqual(["Qu'est-ce que la commande aptitude ?"]);
+    expect(asked("fr", "Aptitude est l'outil de gestion des paquets le plus flexible.")).toEqual(["Qu'est-ce qu'Aptitude ?"]);
     expect(asked("fr", "Il est un outil de gestion des paquets.")).toEqual([]);
     expect(asked("de", "Dies ist ein Werkzeug zur Paketverwaltung.")).toEqual([]);
     expect(asked("es", "Esto es un problema de la red.")).toEqual([]);

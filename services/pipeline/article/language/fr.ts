@@ -44,10 +44,10 @@ export const FRENCH: LanguageProfile = {
     // « Pour installer un paquet, utilisez … » → « Comment installer un paquet ? » (an infinitive only: « Pour des
     // petites sauvegardes, … » asks nothing, and « Pour le faire, … » asks about what « le » stood for)
     { shape: /^Pour ((?:se |s['’])?\p{L}+(?:er|ir|re|oir)(?: [\p{L}\p{N}'’-]+){0,7}), /iu, ask: (m) => `Comment ${m[1]} ?` },
-    // « Le paquet est un … » → « Qu'est-ce que le paquet ? »
-    { shape: /^((?:Le|La|Les|L['’]|Un|Une) ?(?:[\p{L}\p{N}'’-]+ ){0,3}[\p{L}\p{N}'’-]+) (?:est|sont) (?:un|une|le|la|les|l['’]|des) /u, ask: (m) => `Qu'est-ce que ${m[1].charAt(0).toLowerCase()}${m[1].slice(1)} ?` },
+    // « Le paquet est un … » → « Qu'est-ce que le paquet ? » (the article before the definition may be elided: « est l’outil »)
+    { shape: /^((?:Le|La|Les|L['’]|Un|Une) ?(?:[\p{L}\p{N}'’-]+ ){0,3}[\p{L}\p{N}'’-]+) (?:est|sont) (?:(?:un|une|le|la|les|des) |l['’]\p{L})/u, ask: (m) => `Qu'est-ce que ${m[1].charAt(0).toLowerCase()}${m[1].slice(1)} ?` },
     // « Aptitude est un outil … » → « Qu'est-ce qu'Aptitude ? » (a name: one capitalised word, not a pronoun)
-    { shape: /^(\p{Lu}[\p{L}\p{N}._+-]*) (?:est|sont) (?:un|une|le|la|les|l['’]|des) /u, ask: (m) => (NOT_NAMES.test(m[1]) ? undefined : `Qu'est-ce ${/^[aeiouyéèêàâîôûh]/iu.test(m[1]) ? "qu'" : "que "}${m[1]} ?`) },
+    { shape: /^(\p{Lu}[\p{L}\p{N}._+-]*) (?:est|sont) (?:(?:un|une|le|la|les|des) |l['’]\p{L})/u, ask: (m) => (NOT_NAMES.test(m[1]) ? undefined : `Qu'est-ce ${/^[aeiouyéèêàâîôûh]/iu.test(m[1]) ? "qu'" : "que "}${m[1]} ?`) },
     // « PAM offre un mécanisme … » → « À quoi sert PAM ? » (a name doing what it is for)
     { shape: /^(\p{Lu}[\p{L}\p{N}._+-]*(?:\(\d\))?) (?:fournit|offre|permet|gère|crée|stocke|vérifie|contrôle|démarre|surveille|chiffre|sauvegarde|installe|synchronise|propose) (?:le|la|les|un|une|des|l['’]|de|d['’])/u, ask: (m) => (NOT_NAMES.test(m[1]) ? undefined : `À quoi sert ${m[1]} ?`) },
     // « Vous pouvez configurer le système CUPS en pointant … » → « Comment configurer le système CUPS ? » (not
