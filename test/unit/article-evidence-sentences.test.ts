@@ -510,6 +510,23 @@ describe("more sentences that lean on what a quote leaves out, and an author spe
     ]);
   });
 
+  it("a plural object pronoun with nothing plural before it points back, in French and Spanish (reader-labels.json)", () => {
+    verdicts(dependsOnPrevious, "fr", [
+      [readInArticles("Vous devriez consulter le BTS avant de les installer").text, true],
+      ["Je recommande de les définir à « vim » si possible.", true],
+      // Something plural before it is what it may stand for; « les » before a plural noun is the article.
+      ["Vérifiez les paquets avant de les installer.", false],
+      ["Pour d’autres fichiers d’images disques virtuels, vous pouvez utiliser qemu-nbd(8) pour les exporter.", false],
+      ["Le paquet est disponible pour les serveurs de test.", false],
+    ]);
+    verdicts(dependsOnPrevious, "es", [
+      ["Compruebe BTS antes de usarlos.", true],
+      ["Para configurarlos consulte el manual de la red.", true],
+      ["Identifique los dispositivos que son discos duros enumerándolos con df(1).", false],
+      ["Para archivos HTML que no son XML, puede convertirlos a XHTML.", false],
+    ]);
+  });
+
   it("a sentence opening with \"but\" answers the one before", () => {
     verdicts(dependsOnPrevious, "en", [[readInArticles("But this overlooks").text, true]]);
     verdicts(dependsOnPrevious, "fr", [["Mais cela ne suffit pas pour un serveur.", true]]);

@@ -1,5 +1,6 @@
 import { wordsOf } from "../../../../shared/text/segment";
 import { isStopword } from "../../../../shared/text/stopwords";
+import { pluralPronounWithoutAntecedent, SPANISH_PLURAL_ENCLITIC } from "./clitics";
 import { opensInUpperCase, type LanguageProfile } from "./profile";
 
 /** Capitalised sentence openers that are no name: pronouns, demonstratives and adverbs. */
@@ -115,7 +116,8 @@ export const SPANISH: LanguageProfile = {
     anaphora: new Set(["él", "ella", "ellos", "ellas", "estos", "estas", "dicho", "dicha"]),
     descriptionIsSentence: opensInUpperCase,
     notInfinitives: SPANISH_NOT_INFINITIVES,
-    leansBack: copulaWithoutSubject,
+    // A copula without its subject, and "-los" / "-las" with nothing plural before them ("Compruebe BTS antes de usarlos.").
+    leansBack: (sentence) => copulaWithoutSubject(sentence) || pluralPronounWithoutAntecedent(sentence, "es", SPANISH_PLURAL_ENCLITIC),
     afterSteps: /(?<![\p{L}])ahora(?![\p{L}])/iu,
     connectiveOpeners: /^(asimismo|también|además|más aún|sin embargo|no obstante|por tanto|por lo tanto|por consiguiente|así|de lo contrario|igualmente|del mismo modo|de igual modo|por otra parte|por otro lado|en cambio|en ese caso|en este caso|por eso|por ello|entonces|aun así|pero|es decir|es más)(?![\p{L}\p{N}])/u,
     clausePointers: /^(esto|eso|ello|estos|estas|esos|esas)(?![\p{L}\p{N}])/u,

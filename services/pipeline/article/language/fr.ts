@@ -1,3 +1,4 @@
+import { FRENCH_PLURAL_CLITIC, pluralPronounWithoutAntecedent } from "./clitics";
 import { opensInUpperCase, type LanguageProfile } from "./profile";
 
 /** Capitalised sentence openers that are no name: pronouns and demonstratives. */
@@ -77,7 +78,8 @@ export const FRENCH: LanguageProfile = {
     anaphora: new Set(["il", "elle", "ils", "elles", "eux", "celui", "celle", "ceux", "celles"]),
     descriptionIsSentence: opensInUpperCase,
     notInfinitives: FRENCH_NOT_INFINITIVES,
-    leansBack: objectPronounFirst,
+    // « Les utiliser … », and « … avant de les installer. » with nothing plural before it.
+    leansBack: (sentence) => objectPronounFirst(sentence) || pluralPronounWithoutAntecedent(sentence, "fr", FRENCH_PLURAL_CLITIC),
     imperative: (sentence) => /^(?!Chez(?![\p{L}]))\p{Lu}\p{Ll}+ez(?![\p{L}])/u.test(sentence),
     afterSteps: /(?<![\p{L}])maintenant(?![\p{L}])/iu,
     connectiveOpeners: /^(de même|aussi|également|cependant|toutefois|pourtant|néanmoins|ainsi|donc|sinon|par ailleurs|en outre|de plus|qui plus est|par conséquent|en revanche|au contraire|dans ce cas|pour cette raison|d['’]autre part|enfin|alors|mais)(?![\p{L}\p{N}])/u,
