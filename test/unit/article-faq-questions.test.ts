@@ -123,6 +123,12 @@ describe("well-formed questions", () => {
     expect(isWellFormedQuestion("What does the latter do?", brief)).toBe(false);
     expect(isWellFormedQuestion("Qu'est-ce que le 2e argument ?", { ...brief, language: "fr", topic: "Gestion des paquets" })).toBe(false);
     expect(isWellFormedQuestion("What is the apt command?", brief)).toBe(true);
+    // Read in the German package article: "Was ist das zweite Argument?"; the ordinal written as a word, in every language.
+    expect(isWellFormedQuestion("Was ist das zweite Argument?", { ...brief, language: "de", topic: "Paketmanagement mit apt" })).toBe(false);
+    expect(isWellFormedQuestion("What is the second argument?", brief)).toBe(false);
+    expect(isWellFormedQuestion("Qu'est-ce que le deuxième argument ?", { ...brief, language: "fr", topic: "Gestion des paquets" })).toBe(false);
+    expect(isWellFormedQuestion("¿Qué es el segundo argumento?", { ...brief, language: "es", topic: "Gestión de paquetes" })).toBe(false);
+    expect(isWellFormedQuestion("Was ist der Befehl aptitude?", { ...brief, language: "de", topic: "Paketmanagement mit apt" })).toBe(true);
   });
 
   it("refuses a question cut off on a function word outside English (read in the Spanish manual's shapes)", () => {

@@ -47,6 +47,7 @@ export const GERMAN: LanguageProfile = {
     funktioniert funktionieren funktionsweise brauchen braucht brauchst
     reduzieren verbessern verbessert senken steigern sparen beschleunigen schneller besser einfacher`,
   furtherReading: /^(weitere|weiterführende) (lektüre|literatur|informationen|quellen)\b|^(zum weiterlesen|literatur|referenzen|siehe auch|weblinks)$/iu,
+  placeWords: /(?<![\p{L}])(zweite[nmrs]?|dritte[nmrs]?|vierte[nmrs]?|fünfte[nmrs]?|sechste[nmrs]?|siebte[nmrs]?|achte[nmrs]?|neunte[nmrs]?|zehnte[nmrs]?)(?![\p{L}])/iu,
   faqShapes: [
     // „Um ein Paket zu installieren, …" → „Wie kann man ein Paket installieren?"
     { shape: /^Um ((?:[\p{L}\p{N}'’-]+ ){0,6}?)zu ([\p{L}]+), /u, ask: (m) => `Wie kann man ${m[1]}${m[2]}?` },

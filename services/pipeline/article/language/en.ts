@@ -39,6 +39,7 @@ export const ENGLISH: LanguageProfile = {
     answer answers new modern today year manage managing management instead maintain maintaining maintenance properly correctly
     cut cutting reduce reducing improve improving increase increasing boost boosting save saving speed lower lowering grow growing faster smarter easier cheaper`,
   furtherReading: /^(more|further|additional|other) (readings?|resources|information)\b|^(references|see also|bibliography|external links|resources)$/i,
+  placeWords: /(?<![\p{L}])(second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)(?![\p{L}])/iu,
   faqShapes: [
     // "To restore a backup, run …" → "How do you restore a backup?"
     // ("To date, …", "To sum up, …", "To this end, …" are no procedure)

@@ -73,6 +73,7 @@ export const SPANISH: LanguageProfile = {
     reducir mejore mejorar aumentar ahorrar acelerar rápido rápida fácilmente
     funciona funcionan funcionar funcionamiento necesitas necesita necesitan necesitar`,
   furtherReading: /^(más|otras) (lecturas|referencias|información|recursos)\b|^(lecturas adicionales|referencias|véase también|bibliografía|enlaces externos)$/iu,
+  placeWords: /(?<![\p{L}])(segund[oa]s?|tercer[oa]?s?|cuart[oa]s?|quint[oa]s?|sext[oa]s?|séptim[oa]s?|octav[oa]s?|noven[oa]s?|décim[oa]s?)(?![\p{L}])/iu,
   faqShapes: [
     // «Para instalar un paquete, use …» → «¿Cómo instalar un paquete?»
     // (an infinitive only, "se" attached at most: «Para actualizaciones parciales, …» asks nothing, and

@@ -41,6 +41,7 @@ export const FRENCH: LanguageProfile = {
     réduire réduisez améliorer améliorez augmenter accélérer économiser gagner plus rapide rapidement
     fonctionne fonctionnent fonctionner fonctionnement`,
   furtherReading: /^(autres|d['’]autres) (lectures|ressources|références)\b|^(pour aller plus loin|lectures complémentaires|références|voir aussi|bibliographie|liens externes)$/iu,
+  placeWords: /(?<![\p{L}])(deuxième|second|seconde|troisième|quatrième|cinquième|sixième|septième|huitième|neuvième|dixième)(?![\p{L}])/iu,
   faqShapes: [
     // « Pour installer un paquet, utilisez … » → « Comment installer un paquet ? » (an infinitive only: « Pour des
     // petites sauvegardes, … » asks nothing, and « Pour le faire, … » asks about what « le » stood for)

@@ -28,6 +28,12 @@ export interface LanguageProfile {
    */
   faqShapes: readonly FaqShape[];
   /**
+   * Ordinal words from "second" on: a thing named by its place in a list or text ("the second argument", « le
+   * deuxième argument », "das zweite Argument", "el segundo argumento") is nothing outside it, and an FAQ
+   * question never asks about one (`isWellFormedQuestion`; numerals such as "2nd" are caught for every language).
+   */
+  placeWords: RegExp;
+  /**
    * A source's reading list or references as a heading ("More readings for the package management", « Autres
    * lectures … », "Weitere Lektüre …", "See also"): what such a section holds are pointers, no subject, so the
    * plan never makes an article section of it.

@@ -192,7 +192,8 @@ export function isWellFormedQuestion(question: string, brief: Pick<ArticleBrief,
   // A colon inside a question is a heading pasted into it ("…: an overview?").
   if (/:\s/.test(q.replace(/\s[?？]$/, ""))) return false;
   // A thing named by its place in a list or text ("the 1st argument", "the latter") is nothing outside it.
-  if (ORDINAL.test(q) || languageProfile(brief.language).sentences.antecedent.test(q)) return false;
+  const profile = languageProfile(brief.language);
+  if (ORDINAL.test(q) || profile.placeWords.test(q) || profile.sentences.antecedent.test(q)) return false;
   return isInLanguage(q, brief.language, [brief.topic, brief.keyword]);
 }
 
