@@ -527,6 +527,21 @@ describe("more sentences that lean on what a quote leaves out, and an author spe
     ]);
   });
 
+  it("\"such\" and « tel » point back, \"such as\" and « tel que » forward (161 sentences of the English manual say \"such\" only so)", () => {
+    verdicts(dependsOnPrevious, "en", [
+      ["Green material such as vegetable peelings, fruit scraps, coffee grounds and grass cuttings supplies nitrogen.", false],
+      ["Set the permissions such that only root can read the file.", false],
+      ["Such tools copy files quickly.", true],
+      ["Use rsync for such tasks.", true],
+    ]);
+    verdicts(dependsOnPrevious, "fr", [
+      ["Un serveur mandataire tel que squid peut être utilisé par APT.", false],
+      ["Ne jamais donner un tel privilège à un responsable du département administratif.", true],
+      // Read in the French sudo article: « D’un autre côté » is a connective, as « d'autre part » is.
+      ["D’un autre côté, vous ne devriez pas confier ces accès à quelqu’un d’autre.", true],
+    ]);
+  });
+
   it("a sentence opening with \"but\" answers the one before", () => {
     verdicts(dependsOnPrevious, "en", [[readInArticles("But this overlooks").text, true]]);
     verdicts(dependsOnPrevious, "fr", [["Mais cela ne suffit pas pour un serveur.", true]]);

@@ -188,8 +188,11 @@ export function dependsOnPrevious(sentence: string, lang: string): boolean {
   const comma = lower.indexOf(", ");
   if (comma > 0 && rules.clausePointers.test(lower.slice(comma + 2))) return true;
   if (rules.antecedent.test(sentence) || rules.leansBack?.(sentence)) return true;
-  // A pronoun as the first word was handled above (`dependentOpeners`); elsewhere in the sentence it points back too, unless the language says otherwise.
-  return !rules.anaphoraOpensOnly && words.some((w) => rules.anaphora.has(w));
+  // A pronoun as the first word was handled above (`dependentOpeners`); elsewhere in the sentence it points back too,
+  // unless the language says otherwise or the word points forward ("such as").
+  if (rules.anaphoraOpensOnly) return false;
+  const scanned = rules.forwardPhrases ? wordsOf(sentence.replace(rules.forwardPhrases, " "), lang).map((w) => w.toLowerCase()) : words;
+  return scanned.some((w) => rules.anaphora.has(w));
 }
 
 /**

@@ -72,6 +72,9 @@ export const ENGLISH: LanguageProfile = {
     documentation: /\b(documentation|manual|guide|readme|howto|faq|standard)\b/i,
     antecedent: /\bthe (latter|former|above)\b|^(?!.*(?:\b(?:not|never|no)\b|n't\b)).*\binstead\b(?! of\b)/i,
     anaphora: new Set(["it", "they", "them", "those", "these", "he", "she", "him", "his", "her", "such"]),
+    // "such as" and "such that" point forward: 161 sentences of the English manual say "such" only so, and were
+    // taken as leaning on the sentence before ("Green material such as vegetable peelings … supplies nitrogen.").
+    forwardPhrases: /(?<![\p{L}])such (?:as|that)(?![\p{L}])/giu,
     // "I" as the pronoun only, upper case, not the numeral of "Part I" or "I/O"; "my" in any case.
     firstPerson: /(?<!\b(?:Part|Chapter|Volume|Phase|Type|Class|Level) )(?<=^|[\s("“])(?:I|I'm|I’m|I've|I’ve|I'd|I’d|I'll|I’ll)(?=[\s,;.])|(?<![\p{L}\p{N}_])[Mm](?:y|yself|ine)(?![\p{L}\p{N}_])/u,
     descriptionIsSentence: opensInUpperCase,

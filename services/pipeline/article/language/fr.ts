@@ -76,14 +76,16 @@ export const FRENCH: LanguageProfile = {
     sendsTo: /^([^,]{0,80},\s*)?(veuillez\s+)?(lisez|lire|consultez|voyez|reportez-vous)\b|\bvous (devriez|pouvez|devez) (lire|consulter)\b|\b(est|sont) (décrite?s?|documentée?s?|expliquée?s?) dans\b/i,
     documentation: /\b(documentation|manuel|guide|readme|howto|faq|norme)\b/i,
     antecedent: /(?<![\p{L}])(ce|cette|ces) derni(er|ère|ers|ères)(?![\p{L}])|^(?!.*(?<![\p{L}])(?:ne|n['’]|pas|jamais)(?![\p{L}])).*(?<![\p{L}])(à la place|au lieu de cela)(?! (de|du|des|d['’]))/iu,
-    anaphora: new Set(["il", "elle", "ils", "elles", "eux", "celui", "celle", "ceux", "celles"]),
+    // « tel », « tels » point back as "such" does (« de tels privilèges »), except « tel que », which points forward.
+    anaphora: new Set(["il", "elle", "ils", "elles", "eux", "celui", "celle", "ceux", "celles", "tel", "telle", "tels", "telles"]),
+    forwardPhrases: /(?<![\p{L}])tel(?:le)?s? qu(?:e|['’])/giu,
     descriptionIsSentence: opensInUpperCase,
     notInfinitives: FRENCH_NOT_INFINITIVES,
     // « Les utiliser … », and « … avant de les installer. » with nothing plural before it.
     leansBack: (sentence) => objectPronounFirst(sentence) || pluralPronounWithoutAntecedent(sentence, "fr", FRENCH_PLURAL_CLITIC),
     imperative: (sentence) => /^(?!Chez(?![\p{L}]))\p{Lu}\p{Ll}+ez(?![\p{L}])/u.test(sentence),
     afterSteps: /(?<![\p{L}])maintenant(?![\p{L}])/iu,
-    connectiveOpeners: /^(de même|aussi|également|cependant|toutefois|pourtant|néanmoins|ainsi|donc|sinon|par ailleurs|en outre|de plus|qui plus est|par conséquent|en revanche|au contraire|dans ce cas|pour cette raison|d['’]autre part|enfin|alors|mais)(?![\p{L}\p{N}])/u,
+    connectiveOpeners: /^(de même|aussi|également|cependant|toutefois|pourtant|néanmoins|ainsi|donc|sinon|par ailleurs|en outre|de plus|qui plus est|par conséquent|en revanche|au contraire|dans ce cas|pour cette raison|d['’]autre part|d['’]un autre côté|de l['’]autre côté|enfin|alors|mais)(?![\p{L}\p{N}])/u,
     clausePointers: /^(ce(?! (que|qui|dont)\b)|cela|ceci|ça|ces|cette)(?![\p{L}\p{N}])/u,
     doingIt: /\b(le|l['’]) ?(faire|faites|fait|font|fais|ferez)\b(?! qu)/i,
     numberedSection: /(section|chapitre|annexe|tableau|figure) \d+(\.\d+)+/iu,

@@ -134,6 +134,11 @@ export interface SentenceRules {
   /** Whether `anaphora` counts only as a sentence's first word: German "sie" is also the polite "you". */
   anaphoraOpensOnly?: true;
   /**
+   * Where a word of `anaphora` points forward, not back: "such as", "such that", « tel que ». "Tools such as rsync
+   * copy files." stands alone; "Such tools copy files." does not.
+   */
+  forwardPhrases?: RegExp;
+  /**
    * What else makes a sentence of this language lean on the one before, beyond its words: French « les » +
    * infinitive (« Les utiliser sans comprendre … »), the Spanish copula without its subject ("Es similar a …").
    */
