@@ -103,6 +103,15 @@ export const CASES: QualityCase[] = [
     why: "ch10 10.3.1 Gestion de clés pour GnuPG, 10.3.2 Utilisation de GnuPG sur des fichiers",
     vocabulary: ["gpg", "gnupg", "chiffr*", "crypt*", "clé*", "clef*", "signature*", "signer", "signé*", "déchiffr*"],
   },
+  // Added at the sixth stop ("how it works" as an angle; vocabulary written before the run).
+  {
+    id: "fonctionnement-sudo",
+    profile: "fr",
+    request: { topic: "Comment fonctionne sudo ?", target_keyword: "sudo", language: "fr", mode: "standard", target_words: 600 },
+    expect: "success",
+    why: "ch01 1.1.12 et ch04 4.7.2 sudo, 4.7 Autres contrôles d'accès",
+    vocabulary: ["sudo", "sudoers", "root", "superutilisateur", "super-utilisateur", "privilège*", "administrat*", "mot de passe", "mots de passe", "visudo", "su", "utilisateur*", "droit*", "commande*"],
+  },
   // German profile
   {
     id: "datensicherung",
@@ -127,6 +136,15 @@ export const CASES: QualityCase[] = [
     expect: "success",
     why: "ch04 4.3 Ein gutes Passwort, 4.6 Sicherheit der Authentifizierung",
     vocabulary: ["passwort*", "kennwort*", "passwd", "authentifi*", "anmeld*", "login*", "konto*", "benutzer*", "shadow", "pam", "verschlüssel*", "hash*", "root", "sudo"],
+  },
+  // Added at the sixth stop (a compound the manual does not use as one word; vocabulary written before the run).
+  {
+    id: "dateiberechtigungen",
+    profile: "de",
+    request: { topic: "Dateiberechtigungen verstehen", target_keyword: "Dateiberechtigungen", language: "de", mode: "standard", target_words: 800 },
+    expect: "success",
+    why: "ch01 1.2.3 Dateisystem-Berechtigungen, 1.2.4 Steuerung der Berechtigungen für neu erzeugte Dateien: umask, 1.2.5 Berechtigungen für Gruppen von Benutzern",
+    vocabulary: ["berechtigung*", "rechte", "zugriffsrecht*", "chmod", "chown", "chgrp", "umask", "besitzer*", "eigentümer*", "gruppe*", "lese*", "schreib*", "ausführ*", "setuid", "setgid", "sticky", "modus", "rwx", "permission*", "datei*", "verzeichnis*"],
   },
   // Spanish profile
   {
