@@ -1,6 +1,6 @@
 import { wordsOf } from "../../../../shared/text/segment";
 import { isStopword } from "../../../../shared/text/stopwords";
-import { pluralPronounWithoutAntecedent, SPANISH_PLURAL_ENCLITIC } from "./clitics";
+import { pluralPronounWithoutAntecedent, type PluralPronoun } from "./clitics";
 import { opensInUpperCase, type LanguageProfile } from "./profile";
 
 /** Capitalised sentence openers that are no name: pronouns, demonstratives and adverbs. */
@@ -57,6 +57,12 @@ function spanishFiniteAt(words: readonly string[]): boolean {
   }
   return false;
 }
+
+/** "-los" and "-las" on an infinitive or a gerund ("usarlos", "configurándolas"). */
+const PLURAL_PRONOUN: PluralPronoun = {
+  pronoun: /(?<![\p{L}])\p{L}{2,}(?:ar|er|ir|ár|ér|ír|ando|iendo)(?:los|las)(?![\p{L}])/iu,
+  notPlurals: new Set("antes después además menos través mientras entonces jamás apenas quizás detrás encima debajo".split(" ")),
+};
 
 export const SPANISH: LanguageProfile = {
   code: "es",
@@ -118,7 +124,7 @@ export const SPANISH: LanguageProfile = {
     descriptionIsSentence: opensInUpperCase,
     notInfinitives: SPANISH_NOT_INFINITIVES,
     // A copula without its subject, and "-los" / "-las" with nothing plural before them ("Compruebe BTS antes de usarlos.").
-    leansBack: (sentence) => copulaWithoutSubject(sentence) || pluralPronounWithoutAntecedent(sentence, "es", SPANISH_PLURAL_ENCLITIC),
+    leansBack: (sentence) => copulaWithoutSubject(sentence) || pluralPronounWithoutAntecedent(sentence, "es", PLURAL_PRONOUN),
     afterSteps: /(?<![\p{L}])ahora(?![\p{L}])/iu,
     connectiveOpeners: /^(asimismo|también|además|más aún|sin embargo|no obstante|por tanto|por lo tanto|por consiguiente|así|de lo contrario|igualmente|del mismo modo|de igual modo|por otra parte|por otro lado|en cambio|en ese caso|en este caso|por eso|por ello|entonces|aun así|pero|es decir|es más)(?![\p{L}\p{N}])/u,
     clausePointers: /^(esto|eso|ello|estos|estas|esos|esas)(?![\p{L}\p{N}])/u,

@@ -1,4 +1,4 @@
-import { FRENCH_PLURAL_CLITIC, pluralPronounWithoutAntecedent } from "./clitics";
+import { pluralPronounWithoutAntecedent, type PluralPronoun } from "./clitics";
 import { opensInUpperCase, type LanguageProfile } from "./profile";
 
 /** Capitalised sentence openers that are no name: pronouns and demonstratives. */
@@ -24,6 +24,16 @@ function objectPronounFirst(sentence: string): boolean {
   const m = /^(?:[^,]{0,40},\s*)?les\s(\p{L}+(?:er|ir|re))(?![\p{L}])/iu.exec(sentence.trim());
   return Boolean(m) && !FRENCH_NOT_INFINITIVES.has(m![1].toLowerCase());
 }
+
+/**
+ * « les » as an object pronoun: before an infinitive after a preposition (« de les installer »: the article would
+ * be « des »; « pour les installer »: a plural noun takes its -s or -x), or after a subject pronoun (« vous les
+ * trouverez »).
+ */
+const PLURAL_PRONOUN: PluralPronoun = {
+  pronoun: /(?<![\p{L}])(?:(?:de|d['’]|à|pour|sans|afin de|avant de|après|puis)\s+les\s+\p{L}+(?:er|ir|re|oir)|(?:vous|nous|on|ils|elles|il|elle|je|tu)\s+les\s+\p{L}+)(?![\p{L}])/iu,
+  notPlurals: new Set("depuis alors toujours jamais parfois ailleurs lors dessus dessous volontiers néanmoins désormais".split(" ")),
+};
 
 export const FRENCH: LanguageProfile = {
   code: "fr",
@@ -82,7 +92,7 @@ export const FRENCH: LanguageProfile = {
     descriptionIsSentence: opensInUpperCase,
     notInfinitives: FRENCH_NOT_INFINITIVES,
     // « Les utiliser … », and « … avant de les installer. » with nothing plural before it.
-    leansBack: (sentence) => objectPronounFirst(sentence) || pluralPronounWithoutAntecedent(sentence, "fr", FRENCH_PLURAL_CLITIC),
+    leansBack: (sentence) => objectPronounFirst(sentence) || pluralPronounWithoutAntecedent(sentence, "fr", PLURAL_PRONOUN),
     imperative: (sentence) => /^(?!Chez(?![\p{L}]))\p{Lu}\p{Ll}+ez(?![\p{L}])/u.test(sentence),
     afterSteps: /(?<![\p{L}])maintenant(?![\p{L}])/iu,
     connectiveOpeners: /^(de même|aussi|également|cependant|toutefois|pourtant|néanmoins|ainsi|donc|sinon|par ailleurs|en outre|de plus|qui plus est|par conséquent|en revanche|au contraire|dans ce cas|pour cette raison|d['’]autre part|d['’]un autre côté|de l['’]autre côté|enfin|alors|mais)(?![\p{L}\p{N}])/u,
