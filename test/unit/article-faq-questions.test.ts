@@ -1,18 +1,11 @@
-import { languageProfile } from "../../services/pipeline/article/language";
-import { isReservedForFaq, isWellFormedQuestion, properNouns, questionFromUnit, reserveFaqAnswers } from "../../services/pipeline/article/search/faq";
+import { isReservedForFaq, isWellFormedQuestion, properNouns, questionFromUnit, reserveFaqAnswers, shapedQuestions } from "../../services/pipeline/article/search/faq";
 import { embedPhrase } from "../../services/pipeline/article/search/topic-phrasing";
 import { unitsOfEvidence, type EvidenceUnit } from "../../services/pipeline/article/evidence/units";
 import type { Evidence } from "../../services/pipeline/article/types";
 import { notesBrief, notesPool } from "../support/pasted-notes";
 
 /** The questions a sentence's own shape asks in a language (`LanguageProfile.faqShapes`). */
-const asked = (lang: string, sentence: string) =>
-  languageProfile(lang)
-    .faqShapes.map(({ shape, ask }) => {
-      const m = shape.exec(sentence);
-      return m ? ask(m) : undefined;
-    })
-    .filter(Boolean);
+const asked = (lang: string, sentence: string) => shapedQuestions(sentence, lang);
 
 /** Each sentence, in its language, asks exactly these questions. */
 const questionsFor = (cases: [lang: string, sentence: string, questions: string[]][]) => {

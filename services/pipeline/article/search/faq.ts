@@ -88,13 +88,7 @@ export function groundFaq(
   answerAll(questions);
   const ranked = units.map((u, i) => ({ u, i, score: relevance.strength(u) })).sort((a, b) => b.score - a.score || a.i - b.i).map((x) => x.u);
   // The questions evidence sentences answer by their shape, in the article's language (definitions, procedures).
-  for (const u of ranked) {
-    for (const { shape, ask } of languageProfile(lang).faqShapes) {
-      const match = shape.exec(u.sentences[0]);
-      const question = match ? ask(match) : undefined;
-      if (question) add(question, u);
-    }
-  }
+  for (const u of ranked) for (const question of shapedQuestions(u.sentences[0], lang)) add(question, u);
   if (baseLanguage(lang) === "en") {
     const names = properNouns(units, lang);
     for (const u of ranked) {
@@ -156,26 +150,28 @@ export const isReservedForFaq = (unit: Pick<EvidenceUnit, "sentences">, reserved
  * a body sentence); the body is then at most three sentences shorter, and the FAQ says them.
  */
 export function reserveFaqAnswers(brief: ArticleBrief, evidence: readonly Evidence[], requestedWords: number): Set<string> {
-  const reserved = new Set<string>();
-  if (requestedWords < FAQ_RESERVE_FROM_WORDS) return reserved;
+  if (requestedWords < FAQ_RESERVE_FROM_WORDS) return new Set();
   const relevance = relevanceModel(evidence, brief);
   const units = relevance.aboutUnits.filter((u) => u.words <= FAQ_ANSWER_MAX_WORDS);
-  const names = baseLanguage(brief.language) === "en" ? properNouns(units, brief.language) : new Set<string>();
-  const ranked = [...units].sort((a, b) => relevance.strength(b) - relevance.strength(a));
-  let kept = 0;
-  for (const u of ranked) {
-    if (kept >= FAQ_RESERVED) break;
-    if (isReservedForFaq(u, reserved)) continue;
-    const shaped = languageProfile(brief.language).faqShapes.map(({ shape, ask }) => {
-      const match = shape.exec(u.sentences[0]);
-      return match ? ask(match) : undefined;
-    });
-    const english = baseLanguage(brief.language) === "en" ? [questionFromUnit(u, names, brief.brand?.name)] : [];
-    if (![...shaped, ...english].some((q) => q !== undefined && isWellFormedQuestion(q, brief))) continue;
-    for (const sentence of u.sentences) reserved.add(normalize(sentence));
-    kept++;
+  const english = baseLanguage(brief.language) === "en";
+  const names = english ? properNouns(units, brief.language) : new Set<string>();
+  const asks = (u: EvidenceUnit) =>
+    [...shapedQuestions(u.sentences[0], brief.language), ...(english ? [questionFromUnit(u, names, brief.brand?.name)] : [])].some((q) => q !== undefined && isWellFormedQuestion(q, brief));
+  const kept: EvidenceUnit[] = [];
+  for (const u of [...units].sort((a, b) => relevance.strength(b) - relevance.strength(a))) {
+    if (kept.length >= FAQ_RESERVED) break;
+    if (!isReservedForFaq(u, faqReserve(kept.flatMap((k) => k.sentences))) && asks(u)) kept.push(u);
   }
-  return reserved;
+  return faqReserve(kept.flatMap((u) => u.sentences));
+}
+
+/** The questions a sentence asks by its shape in its language (`LanguageProfile.faqShapes`): a definition, a procedure. */
+export function shapedQuestions(sentence: string, lang: string): string[] {
+  return languageProfile(lang).faqShapes.flatMap(({ shape, ask }) => {
+    const match = shape.exec(sentence);
+    const question = match ? ask(match) : undefined;
+    return question ? [question] : [];
+  });
 }
 
 /** A question a reader would ask: ends with a question mark, 3–20 words, no word doubled, no heading pasted in, in the article's language. */

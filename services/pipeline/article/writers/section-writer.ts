@@ -9,7 +9,7 @@ export interface SectionWriteInput {
   /** Sections the writer must not repeat: those written before it (in order), or the others when one is written again; none when sections are written side by side. */
   earlier: readonly ArticleSection[];
   evidence: readonly Evidence[];
-  /** Units (keys) kept for the FAQ's answers: the extractive writer does not quote them (`search/faq.ts`). */
+  /** Sentences kept for the FAQ's answers: no writer quotes a unit that holds one (`isReservedForFaq`, `search/faq.ts`). */
   reserved?: FaqReserve;
   /**
    * The passages the outline gave this section (`assignment.ts`), when sections are written side by side: the
