@@ -27,6 +27,8 @@ const POOL_UBIQUITY_GRID = [0.1, 0.15, 0.2, 0.25, 0.3, 0.4];
 const COMPOUND_SPLIT_GRID = [0, 0.05, 0.1, 0.2, 0.35, 0.5, 1];
 const GRID: Fit[] = [0.1, 0.2, 0.35].flatMap((ubiquity) => [0.15, 0.35].map((ubiquitousDamping) => ({ ubiquity, ubiquitousDamping })));
 const calibrationChapter = (chapter: number) => chapter % 2 === 1;
+/** Every other natural request calibrates (by its place in `NATURAL_REQUESTS`); the rest are held out. */
+const calibrationRequest = (index: number) => index % 2 === 0;
 const POOL_PASSAGES = 24;
 
 function scored(pairs: readonly LabelledPair[], c: Coefficients) {
@@ -61,6 +63,7 @@ export async function benchRelevance(): Promise<Record<string, unknown>> {
   const corpora = new Map<string, Corpus>(LANGUAGES.map((lang) => [lang, corpusOf(debianReference(lang), lang)]));
   const smallKbs = Object.fromEntries(Object.entries(SMALL_KNOWLEDGE_BASES).map(([kb, { lang, texts }]) => [kb, corpusOf(texts.map((f) => pastedText(f.url, f.content, f.title)), lang)]));
   const requests = [...corpora.values()].flatMap((corpus) => structureRequests(corpus).map((r) => ({ corpus, r })));
+  const corpusFor = (r: NaturalRequest) => (r.kb === "debian" ? corpora.get(r.lang)! : smallKbs[r.kb]);
 
   // 1. Sentence level: for each fit of the weights, the logistic model on the calibration chapters; the best by calibration F1.
   let best: { fit: Fit; c: Coefficients; relevant: number; f1: number; pairs: LabelledPair[] } | null = null;
@@ -91,10 +94,9 @@ export async function benchRelevance(): Promise<Record<string, unknown>> {
   // a section heading always is one of the manual's words), the German calibration pairs' F1 breaking ties, the
   // smallest share among equals.
   const germanPairsOf = (f: Fit) => scored(requests.filter(({ r }) => r.lang === "de" && calibrationChapter(r.chapter)).flatMap(({ corpus, r }) => labelledPairs(corpus, [r], f)), c);
-  const germanNatural = NATURAL_REQUESTS.filter((r, i) => r.lang === "de" && i % 2 === 0);
+  const germanNatural = NATURAL_REQUESTS.filter((r, i) => r.lang === "de" && calibrationRequest(i));
   const splitFits = COMPOUND_SPLIT_GRID.map((compoundSplit) => {
     const f = { ...fit, compoundSplit };
-    const corpusFor = (r: NaturalRequest) => (r.kb === "debian" ? corpora.get(r.lang)! : smallKbs[r.kb]);
     const errors = germanNatural.filter((r) => verdictOf(naturalOutcome(corpusFor(r), r, { ...f, poolUbiquity: CALIBRATION.poolUbiquity }, c, relevant), CALIBRATION.poolFloor) !== r.expect).length;
     return { compoundSplit, errors, f1: confusion(germanPairsOf(f), relevant).f1 };
   });
@@ -114,8 +116,8 @@ export async function benchRelevance(): Promise<Record<string, unknown>> {
   );
 
   // 2. Request level: the pool floor fit on every other natural request, reported on the rest.
-  const outcomes = NATURAL_REQUESTS.map((r, i) => ({ r, i, ...naturalOutcome(r.kb === "debian" ? corpora.get(r.lang)! : smallKbs[r.kb], r, poolFit, c, relevant) }));
-  const calibrationRequests = outcomes.filter((o) => o.i % 2 === 0);
+  const outcomes = NATURAL_REQUESTS.map((r, i) => ({ r, i, ...naturalOutcome(corpusFor(r), r, poolFit, c, relevant) }));
+  const calibrationRequests = outcomes.filter((o) => calibrationRequest(o.i));
   // The floor with the fewest wrong verdicts; among equals, the middle one (the widest margin both ways).
   const floors: { value: number; errors: number }[] = [];
   for (let f = 0.3; f <= 0.951; f += 0.05) floors.push({ value: round(f), errors: calibrationRequests.filter((o) => verdictOf(o, f) !== o.r.expect).length });
@@ -173,7 +175,7 @@ export async function benchRelevance(): Promise<Record<string, unknown>> {
     small_knowledge_bases: smallKbLevel,
     // A reader's labels on structure-relevant sentences, under the committed numbers (what the pipeline does).
     reader_agreement: readerAgreement(corpora, CALIBRATION, CALIBRATION.coefficients, CALIBRATION.relevant),
-    request_level: { calibration: table(calibrationRequests), held_out: table(outcomes.filter((o) => o.i % 2 === 1)), all: table(outcomes) },
-    requests: outcomes.map((o) => ({ kb: o.r.kb, lang: o.r.lang, topic: o.r.topic, expect: o.r.expect, verdict: verdictOf(o, floor.value), coverage: round(o.coverage), relevant_sentences: o.usable, subject: o.subject, split: o.i % 2 === 0 ? "calibration" : "held-out" })),
+    request_level: { calibration: table(calibrationRequests), held_out: table(outcomes.filter((o) => !calibrationRequest(o.i))), all: table(outcomes) },
+    requests: outcomes.map((o) => ({ kb: o.r.kb, lang: o.r.lang, topic: o.r.topic, expect: o.r.expect, verdict: verdictOf(o, floor.value), coverage: round(o.coverage), relevant_sentences: o.usable, subject: o.subject, split: calibrationRequest(o.i) ? "calibration" : "held-out" })),
   };
 }

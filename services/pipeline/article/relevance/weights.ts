@@ -124,15 +124,16 @@ export async function weighRequest(
  * the split whose two parts' geometric mean count is highest, each part counted more often than the whole
  * word (which makes the mean beat the whole's count, their criterion), and the whole counted at most `ratio`
  * times that mean (`CALIBRATION.compoundSplit`, fit): their criterion alone split words the sources use as
- * words ("Dateisystem", in 55 of the German manual's chunks, into "Datei" and "System"). The parts are a phrase (each other's partners: "Berechtigungen" alone states half of "Dateiberechtigungen"); a
- * compound the sources use as often as its parts stays whole.
+ * words ("Dateisystem", in 55 of the German manual's chunks, into "Datei" and "System"). The parts are a
+ * phrase (each other's partners: "Berechtigungen" alone states half of "Dateiberechtigungen"); a compound the
+ * sources use as often as its parts stays whole.
  */
 export function splitCompounds(subject: SubjectTerm[], splits: readonly CompoundSplit[], df: Readonly<Record<string, number>>, ratio: number): SubjectTerm[] {
+  const count = (term: string) => df[term] ?? 0;
   let out = subject;
   for (const split of splits) {
     const whole = out.find((t) => t.term === split.term);
     if (!whole) continue;
-    const count = (term: string) => df[term] ?? 0;
     // Each part must be more common than the whole: a part the sources hardly use alone ("Konten", where they
     // write "Benutzerkonten") would gate the topic in the compound's place.
     const [best] = split.candidates
