@@ -76,6 +76,11 @@ describe("hostile input", () => {
     expect((await rawRequest(platform.url, { method: "GET", target: "/v1/usage?days=%zz", headers: [["authorization", `Bearer ${key}`]] })).status).toBe(400);
   });
 
+  it("reads an event stream's head and stops: the queued job's stream stays open by design (fuzz seed 484937393 waited on it)", async () => {
+    const res = await rawRequest(platform.url, { method: "GET", target: `/v1/jobs/${ids.job}/events`, headers: [["authorization", `Bearer ${key}`]] }, 5000);
+    expect([res.status, res.headers["content-type"]?.split(";")[0]]).toEqual([200, "text/event-stream"]);
+  });
+
   /** Everything a refused request could have changed: documents of every kind, and the balance. */
   async function snapshot() {
     const db = (name: string) => mongo.db(`${cluster.mongo.prefix}${name}`);
