@@ -1,6 +1,6 @@
 import type { Db } from "mongodb";
 import type { RetrievedChunk, TermStatsReply } from "../../shared/schemas/brand";
-import { Bm25Index } from "../../shared/text/bm25";
+import { Bm25Index, termFrequencies } from "../../shared/text/bm25";
 import { baseLanguage } from "../../shared/text/stopwords";
 import { tokenize } from "../../shared/text/tokenize";
 import type { Embedder } from "./knowledge/embeddings";
@@ -28,6 +28,8 @@ interface ProfileIndex {
   chunks: ChunkDoc[];
   bm25: Bm25Index;
   vectors: number[][];
+  /** The chunks' terms as the relevance model's weights were fit (`situatedTerms`), built on the first `termStats`. */
+  situated?: Bm25Index;
 }
 
 /**
@@ -86,11 +88,27 @@ export class RetrievalCache {
     });
   }
 
-  /** How many of the profile's chunks hold each word (`documentFrequencies`): the relevance model's weights. */
+  /**
+   * How many of the profile's chunks hold each word (`documentFrequencies`): the relevance model's weights,
+   * counted over each chunk's page title, heading path and text (`situatedTerms`), not over the search index.
+   */
   async termStats(db: Db, input: { org_id: string; brand_profile_id: string; terms: { term: string; word: string }[] }): Promise<TermStatsReply> {
     const index = await this.indexFor(db, input.org_id, input.brand_profile_id);
-    return { chunks: index.bm25.size, df: documentFrequencies(index.bm25, index.chunks.map((c) => c.lang), input.terms) };
+    index.situated ??= situatedTerms(index.chunks);
+    return { chunks: index.situated.size, df: documentFrequencies(index.situated, index.chunks.map((c) => c.lang), input.terms) };
   }
+}
+
+/**
+ * Each chunk's terms as the relevance model's weights were fit (bench/relevance counts a passage's page title,
+ * heading path and text): not the search index's, which also holds the chunk's context. That context is the
+ * model's words when a model is configured and a page's lead sentence offline, so counting it made the same
+ * request weigh differently with a model than without: "Berechtigungen" was in 13 of the German manual's
+ * chunks with offline contexts and in 9 with the model's, which decided whether "Dateiberechtigungen" was
+ * split (offline, 30 sentences about the topic) or left whole (with the model, 3: the job was refused).
+ */
+export function situatedTerms(chunks: readonly Pick<ChunkDoc, "_id" | "document_title" | "heading_path" | "text" | "lang">[]): Bm25Index {
+  return new Bm25Index(chunks.map((c) => ({ id: c._id, ...termFrequencies(`${c.document_title}\n${c.heading_path.join(" › ")}\n${c.text}`, c.lang ?? "en") })));
 }
 
 /**
