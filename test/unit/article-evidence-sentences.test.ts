@@ -144,6 +144,19 @@ describe("sentences that lean on the one before", () => {
     expect(dependsOnPrevious("Mehr noch, er könnte die Passwörter für alle Benutzerkonten kompromittieren.", "de")).toBe(true);
   });
 
+  it("treats German pronominal adverbs and 'das' as a verb's subject as pointing back, and 'das' as an article as not", () => {
+    // Read in the German permissions article: « Zeit zum Spielen » opened with « Das liegt daran, … », and a
+    // paragraph with « Hierbei enthält die Ausgabe von "ls -l" für diese Bits … », the bits being named later.
+    expect(dependsOnPrevious("Hierbei enthält die Ausgabe von \"ls -l\" die jeweiligen Großbuchstaben.", "de")).toBe(true);
+    expect(dependsOnPrevious("Dafür gibt es den Befehl chmod.", "de")).toBe(true);
+    expect(dependsOnPrevious("Darauf folgt die Gruppe des Eigentümers.", "de")).toBe(true);
+    expect(dependsOnPrevious("Das liegt daran, dass Ihr Debian-System mit korrekten Dateiberechtigungen konfiguriert ist.", "de")).toBe(true);
+    expect(dependsOnPrevious("Das bedeutet, dass jeder Benutzer die Datei lesen kann.", "de")).toBe(true);
+    expect(dependsOnPrevious("Das Debian-System verwendet standardmäßig das UPG-Schema.", "de")).toBe(false);
+    expect(dependsOnPrevious("Das neue Paket ersetzt das alte.", "de")).toBe(false);
+    expect(dependsOnPrevious("Die Ausführungs-Berechtigung erlaubt dem Rechteinhaber, die Datei auszuführen.", "de")).toBe(false);
+  });
+
   it("treats 'doing it' as pointing back, as 'do this' does", () => {
     expect(dependsOnPrevious("Si vous le faites, vous aurez un sérieux effort à faire pour restaurer les dépendances.", "fr")).toBe(true);
     expect(dependsOnPrevious("Debería realizar una copia de respaldo completa del sistema antes de hacerlo.", "es")).toBe(true);

@@ -76,10 +76,21 @@ function locate(sections: readonly ArticleSection[]): Located[] {
   return sections.flatMap((s, section) => s.paragraphs.flatMap((p, paragraph) => p.sentences.map((sentence) => ({ section, paragraph, sentence }))));
 }
 
+/**
+ * The sections without their emptied paragraphs, and without a connective opening a section: it joined a
+ * paragraph to the one before, and when that one went the section read "Zudem gilt: …" as its first words.
+ */
 function withoutEmpty(sections: ArticleSection[]): ArticleSection[] {
   return sections
-    .map((s) => ({ ...s, paragraphs: s.paragraphs.filter((p) => p.sentences.length) }))
+    .map((s) => ({ ...s, paragraphs: opensPlainly(s.paragraphs.filter((p) => p.sentences.length)) }))
     .filter((s) => s.paragraphs.length);
+}
+
+function opensPlainly(paragraphs: ArticleParagraph[]): ArticleParagraph[] {
+  const [first, ...rest] = paragraphs;
+  if (!first?.sentences[0]?.lead) return paragraphs;
+  const [{ lead: _lead, lowercase: _lowercase, ...opening }, ...others] = first.sentences;
+  return [{ ...first, sentences: [opening, ...others] }, ...rest];
 }
 
 interface PassResult {

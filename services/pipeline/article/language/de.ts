@@ -4,6 +4,12 @@ import type { LanguageProfile } from "./profile";
 /** Capitalised sentence openers that are no name: pronouns, demonstratives and adverbs. */
 const NOT_NAMES = /^(Es|Er|Sie|Dies|Das|Dieser|Diese|Dieses|Jenes|Man|Hier|Dort|Da|Dann|Jetzt|Nun|Was|Wer|Alles|Jeder|Jede|Jedes|Nichts|Beides|Hierbei|Dabei|Damit|Dadurch|Daher|Deshalb|Außerdem)$/;
 
+/** Pronominal adverbs: "da" (before a vowel "dar") or "hier" joined to a preposition. */
+const PRONOMINAL_ADVERBS = ["an", "auf", "aus", "bei", "durch", "für", "gegen", "hinter", "in", "mit", "nach", "neben", "über", "um", "unter", "von", "vor", "zu", "zwischen"].flatMap((p) => [
+  `${/^[aeiouäöü]/.test(p) ? "dar" : "da"}${p}`,
+  `hier${p}`,
+]);
+
 /** A capital or a digit after the first letter: an acronym or a product's name ("NSS", "PolicyKit", "CRM114"). */
 const NAME_LIKE = /[\p{Lu}\p{N}]/u;
 
@@ -74,7 +80,9 @@ export const GERMAN: LanguageProfile = {
   ],
   determiners: new Set("der die das den dem des ein eine einen einem einer eines dieser diese dieses diesen jede jeder jedes ihre ihren seine seinen".split(" ")),
   sentences: {
-    dependentOpeners: new Set(["er", "sie", "es", "dies", "diese", "dieser", "dieses", "ihr", "ihre", "sein", "seine", "dabei", "damit", "dadurch"]),
+    // Pronouns, demonstratives and the pronominal adverbs (da-/dar-/hier- + preposition: "Hierbei", "Dafür",
+    // "Darauf"), which stand for something said before.
+    dependentOpeners: new Set(["er", "sie", "es", "dies", "diese", "dieser", "dieses", "ihr", "ihre", "sein", "seine", ...PRONOMINAL_ADVERBS]),
     firstPerson: /(^|[^\p{L}])(ich|mein|meine|meiner|meinen|meinem|meines|mir|mich)(?![\p{L}-])/iu,
     finite: /(^|\s)(ist|sind|war|waren|wird|werden|wurde|wurden|kann|können|konnte|muss|müssen|soll|sollte|sollten|darf|dürfen|hat|haben|hatte|lässt|lassen|will|wollen|möchte|gibt|ich|du|er|sie|es|wir|ihr|man|Sie)(?=[\s,.;:]|$)/,
     boilerplate: /\b(folgende[nrms]?|wie folgt|siehe|hier (ist|sind)|klicken|dieses (kapitel|dokument|handbuch)|dieser abschnitt|in diesem (kapitel|abschnitt)|abschnitt \d|kapitel \d|wie (unten |oben )?(gezeigt|dargestellt)|(unten|oben) (beschrieben|erwähnt|aufgeführt|erklärt))/i,
@@ -88,6 +96,9 @@ export const GERMAN: LanguageProfile = {
     notInfinitives: new Set(),
     infinitiveLastLine,
     descriptionIsSentence: hasThirdPersonVerb,
+    // "Das liegt daran, dass …", "Das bedeutet …": "das" as the subject of a verb (an article is followed by a
+    // noun, capitalised, or an adjective, which ends in -e or -en after it) stands for what was said before.
+    leansBack: (sentence) => /^(?:Das|Dies) (?:\p{Ll}+t|ist|sind|war|waren|wäre|wird|kann|muss|soll|darf|mag)(?![\p{L}])/u.test(sentence.trim()),
     imperative: (sentence) => /^\p{Lu}\p{Ll}+(?:en|ern|eln) Sie(?![\p{L}])/u.test(sentence),
     afterSteps: /(?<![\p{L}])(jetzt|nun)(?![\p{L}])/iu,
     connectiveOpeners: /^(ebenso|ebenfalls|außerdem|zudem|ferner|darüber hinaus|mehr noch|jedoch|allerdings|dennoch|trotzdem|deshalb|deswegen|daher|darum|also|stattdessen|ansonsten|sonst|gleichfalls|auch|dann|folglich|somit|hingegen|andererseits|in diesem fall|aber)(?![\p{L}\p{N}])/u,
