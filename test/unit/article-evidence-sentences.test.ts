@@ -154,6 +154,9 @@ describe("sentences that lean on the one before", () => {
     expect(dependsOnPrevious("Das bedeutet, dass jeder Benutzer die Datei lesen kann.", "de")).toBe(true);
     expect(dependsOnPrevious("Das Debian-System verwendet standardmäßig das UPG-Schema.", "de")).toBe(false);
     expect(dependsOnPrevious("Das neue Paket ersetzt das alte.", "de")).toBe(false);
+    // A name in lower case after the article (an FAQ answer of the German package article was lost to "apt").
+    expect(dependsOnPrevious("Das apt-Programm ist das empfohlene Werkzeug für die Paketverwaltung.", "de")).toBe(false);
+    expect(dependsOnPrevious("Das apt Programm ist das empfohlene Werkzeug.", "de")).toBe(false);
     expect(dependsOnPrevious("Die Ausführungs-Berechtigung erlaubt dem Rechteinhaber, die Datei auszuführen.", "de")).toBe(false);
   });
 

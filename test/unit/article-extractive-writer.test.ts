@@ -2,7 +2,7 @@ import { assertEnoughEvidence, draftArticle, fitOutlineToEvidence, NotEnoughEvid
 import { relevanceModel } from "../../services/pipeline/article/relevance";
 import { ANGLE_BONUS } from "../../services/pipeline/article/relevance/model";
 import { unitsOfEvidence, unitsOfPool } from "../../services/pipeline/article/evidence/units";
-import { composeSectionFromEvidence, ExtractiveSectionWriter, inDocumentOrder, indexPool } from "../../services/pipeline/article/writers/extractive-writer";
+import { composeSectionFromEvidence, ExtractiveSectionWriter, inDocumentOrder, indexPool, opensWithPhrase } from "../../services/pipeline/article/writers/extractive-writer";
 import { isStep } from "../../services/pipeline/article/evidence/units";
 import { planOutlineByRules } from "../../services/pipeline/article/brief/outline";
 import { decideBriefByRules } from "../../services/pipeline/article/brief/recon";
@@ -64,11 +64,27 @@ describe("the extractive writer", () => {
     const led = body.sections.flatMap((s) => s.paragraphs.map((p) => p.sentences[0])).filter((s) => s.lead);
     expect(led.length).toBeGreaterThan(0);
     for (const sentence of led) {
+      expect([sentence.text, opensWithPhrase(sentence.text, "en")]).toEqual([sentence.text, false]);
       const rendered = renderSentence(sentence);
       expect(rendered.startsWith(sentence.lead!)).toBe(true);
       expect(rendered.slice(sentence.lead!.length).toLowerCase()).toBe(sentence.text.toLowerCase());
     }
   });
+});
+
+// Read in the systemd article: "In addition, first, some special target units …", "In addition, under systemd, …".
+describe("a sentence that opens with a phrase of its own", () => {
+  it.each([
+    ["First, some special target units such as \"local-fs.target\" are pulled in to mount the filesystems.", "en"],
+    ["Under systemd, the system logging utility rsyslogd(8) may be uninstalled.", "en"],
+    ["Par défaut, le fichier « /etc/sudoers » n’autorise que le groupe sudo.", "fr"],
+    ["Sin embargo, la versión candidata sigue la prioridad.", "es"],
+  ])("takes no connective: %s", (sentence, lang) => expect(opensWithPhrase(sentence, lang)).toBe(true));
+  it.each([
+    ["The spawned processes are placed in individual Linux control groups, named after their unit.", "en"],
+    ["Die Lese-Berechtigung (read, r) erlaubt dem Rechteinhaber, den Inhalt der Datei zu betrachten.", "de"],
+    ["Sudo permet à un utilisateur autorisé d’exécuter une commande en tant que root.", "fr"],
+  ])("may take one: %s", (sentence, lang) => expect(opensWithPhrase(sentence, lang)).toBe(false));
 });
 
 describe("connectives before a step, and the conclusion", () => {

@@ -29,6 +29,18 @@ function hasThirdPersonVerb(description: string): boolean {
   return wordsOf(prose, "de").some((w) => /^\p{Ll}{3,}t$/u.test(w) && !GERMAN_NOT_VERBS.has(w));
 }
 
+/**
+ * "Das liegt daran, dass …", "Das bedeutet …": "das" as the subject of a verb stands for what was said before.
+ * An article is followed by a noun (capitalised), an adjective (in -e or -en after it) or a name in lower case
+ * ("Das apt-Programm ist …", "Das dpkg-Paket …"): a verb is a word of its own, in -t or a modal or "sein".
+ */
+function demonstrativeSubject(sentence: string): boolean {
+  const match = /^(?:Das|Dies) (\p{Ll}+)[\s,]/u.exec(sentence.trim());
+  if (!match) return false;
+  const word = match[1];
+  return /^(ist|sind|war|waren|wäre|wird|hat|kann|muss|soll|darf|mag)$/.test(word) || (/t$/.test(word) && word.length >= 4 && !GERMAN_NOT_VERBS.has(word));
+}
+
 const LABEL_LINE_MAX_WORDS = 10;
 /**
  * German puts the infinitive last, in lower case (nouns are capitalised): "Regelmäßig Sicherungen erstellen."
@@ -98,7 +110,7 @@ export const GERMAN: LanguageProfile = {
     descriptionIsSentence: hasThirdPersonVerb,
     // "Das liegt daran, dass …", "Das bedeutet …": "das" as the subject of a verb (an article is followed by a
     // noun, capitalised, or an adjective, which ends in -e or -en after it) stands for what was said before.
-    leansBack: (sentence) => /^(?:Das|Dies) (?:\p{Ll}+t|ist|sind|war|waren|wäre|wird|kann|muss|soll|darf|mag)(?![\p{L}])/u.test(sentence.trim()),
+    leansBack: demonstrativeSubject,
     imperative: (sentence) => /^\p{Lu}\p{Ll}+(?:en|ern|eln) Sie(?![\p{L}])/u.test(sentence),
     afterSteps: /(?<![\p{L}])(jetzt|nun)(?![\p{L}])/iu,
     connectiveOpeners: /^(ebenso|ebenfalls|außerdem|zudem|ferner|darüber hinaus|mehr noch|jedoch|allerdings|dennoch|trotzdem|deshalb|deswegen|daher|darum|also|stattdessen|ansonsten|sonst|gleichfalls|auch|dann|folglich|somit|hingegen|andererseits|in diesem fall|aber)(?![\p{L}\p{N}])/u,

@@ -269,6 +269,8 @@ function arrangeParagraphs(groups: readonly ChosenGroup[], input: SectionWriteIn
     const first = paragraph.sentences[0];
     // A step is told, not added to: "Darüber hinaus gilt: Editieren Sie …" reads wrong.
     if (isStep(first.text, brief.language)) return;
+    // One opening phrase per sentence: "In addition, first, some special target units …" reads wrong.
+    if (opensWithPhrase(first.text, brief.language)) return;
     // No "In short, …" before the conclusion's first quote: a quoted sentence is no summary of the article ("In
     // short, the "deb" line defines for the binary packages.", "Kurz gesagt: Debian nutzt "/etc/pam_ldap.conf" …").
     if (i < 1 || connectives >= 1 || !related(paragraphs[i - 1], first)) return;
@@ -279,6 +281,17 @@ function arrangeParagraphs(groups: readonly ChosenGroup[], input: SectionWriteIn
     else if (startsWithCommonWord(first.text, brief.language, index)) Object.assign(first, { lead, lowercase: true });
   });
   return paragraphs;
+}
+
+/** Words at most before the comma of a sentence's opening phrase ("First,", "Under systemd,", « Par défaut, »). */
+const OPENING_PHRASE_WORDS = 3;
+
+/** The sentence opens with a short phrase set off by a comma: it takes no connective before it. */
+export function opensWithPhrase(text: string, lang: string): boolean {
+  const comma = text.indexOf(",");
+  if (comma <= 0) return false;
+  const before = wordsOf(text.slice(0, comma), lang);
+  return before.length > 0 && before.length <= OPENING_PHRASE_WORDS;
 }
 
 /** The sentence shares a content term beyond the topic's own with the paragraph. */
