@@ -257,9 +257,9 @@ export function articleModelResponder(opts: ArticleResponderOptions = {}): ChatR
       return JSON.stringify({ sections: headings.slice(0, count).map((heading) => ({ heading, brief: `Explain ${heading.toLowerCase()} with the evidence.` })) });
     }
     if (system.startsWith("You write one section")) return writeSection(user, opts.unsupportedClaim);
-    // A grader that finds every passage relevant: the lexical model still filters their strips (relevance/model.ts).
-    if (system.startsWith("You grade retrieved passages")) {
-      return JSON.stringify({ grades: [...user.matchAll(/^Passage (e\d+) /gm)].map((m) => ({ id: m[1], grade: "relevant" })) });
+    // A grader that finds every passage and strip relevant: the lexical model still filters the strips (relevance/model.ts).
+    if (system.startsWith("You grade retrieved passages") || system.startsWith("You grade strips")) {
+      return JSON.stringify({ grades: [...user.matchAll(/^(?:Passage|Strip) ([es]\d+) /gm)].map((m) => ({ id: m[1], grade: "relevant" })) });
     }
     if (system.startsWith("You check citations")) {
       const pairs = [...user.matchAll(/^Pair (\d+)\nCLAIM: (.+)$/gm)];
@@ -342,7 +342,7 @@ export function misbehavingArticleResponder(opts: MisbehaviourOptions): ChatResp
  * - plan: informational; outline: the target keyword as the first heading, then the knowledge base's subjects the
  *   prompt lists (fewer than asked makes the pipeline keep its own plan, as a short answer does);
  * - sections: the sentences of the passages given (`writeSection`);
- * - grades: "relevant" for a passage whose title, heading or text holds the target keyword as written, else
+ * - grades: "relevant" for a passage whose title, heading or text (a strip whose text) holds the subject as written, else
  *   "ambiguous" (the lexical model then decides), like a reader skimming for the subject's name;
  * - citations: supported; search metadata: the topic as the title, variants made of the topic and keyword, no
  *   questions (the pipeline asks from the evidence); social posts: the title and the first claim.
@@ -362,10 +362,12 @@ export function documentModelResponder(): ChatResponder {
       return JSON.stringify({ sections: headings.map((heading) => ({ heading, brief: `What the evidence says about ${heading}.` })) });
     }
     if (system.startsWith("You write one section")) return writeSection(user, undefined);
-    if (system.startsWith("You grade retrieved passages")) {
+    if (system.startsWith("You grade retrieved passages") || system.startsWith("You grade strips")) {
       const subject = field(user, "Subject").toLowerCase();
-      const passages = [...user.matchAll(/^Passage (e\d+) \(([^\n]*)\):\n([\s\S]*?)(?=\nPassage e\d+ \(|$)/gm)];
-      return JSON.stringify({ grades: passages.map((m) => ({ id: m[1], grade: `${m[2]} ${m[3]}`.toLowerCase().includes(subject) ? "relevant" : "ambiguous" })) });
+      const items = [...user.matchAll(/^(?:Passage|Strip) ([es]\d+) \(([^\n]*)\):\n([\s\S]*?)(?=\n(?:Passage|Strip) [es]\d+ \(|$)/gm)];
+      // A strip is read for itself (the prompt says a heading naming the subject does not make it relevant).
+      const about = (m: RegExpMatchArray) => (m[1].startsWith("s") ? m[3] : `${m[2]} ${m[3]}`).toLowerCase().includes(subject);
+      return JSON.stringify({ grades: items.map((m) => ({ id: m[1], grade: about(m) ? "relevant" : "ambiguous" })) });
     }
     if (system.startsWith("You check citations")) {
       return JSON.stringify({ verdicts: [...user.matchAll(/^Pair (\d+)\n/gm)].map((m) => ({ id: Number(m[1]), supported: true })) });

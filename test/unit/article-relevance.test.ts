@@ -4,7 +4,9 @@ import { unitsOfPool } from "../../services/pipeline/article/evidence/units";
 import { ExtractiveSectionWriter } from "../../services/pipeline/article/writers/extractive-writer";
 import { planOutlineByRules } from "../../services/pipeline/article/brief/outline";
 import { decideBriefByRules } from "../../services/pipeline/article/brief/recon";
-import { relevanceModel, subjectFromPool } from "../../services/pipeline/article/relevance";
+import { gradePoolWithModel, relevanceModel, subjectFromPool } from "../../services/pipeline/article/relevance";
+import { MeteredModel } from "../../services/pipeline/article/model/metered-model";
+import type { CompleteFn } from "../../shared/llm/types";
 import { analyseRequest } from "../../services/pipeline/article/relevance/request";
 import { MIN_TOPIC_SENTENCES } from "../../services/pipeline/article/writers/draft";
 import { SMALL_KNOWLEDGE_BASES } from "../../bench/relevance/knowledge-bases";
@@ -245,5 +247,59 @@ describe("a passage a model graded relevant (corrective retrieval)", () => {
     expect(kept.some((t) => t.startsWith("Before an upgrade, the apt command"))).toBe(true);
     expect(kept.some((t) => t.startsWith("We all know that computers fail"))).toBe(false);
     expect(kept.some((t) => t.startsWith("Keep your backup system simple"))).toBe(false);
+  });
+});
+
+describe("strips a model graded one by one (corrective retrieval's decompose-then-recompose)", () => {
+  const passage = (id: string, heading: string, quote: string): Evidence => ({ id, url: `https://docs.example/${id}`, title: "The system initialization", heading, quote, fetched_at: "2026-11-27T00:00:00.000Z", origin: "brand" });
+  // As the manual has it, and as the systemd article quoted it under "Systemd init": a section whose heading
+  // names the subject, and whose later strips are about the hostname file and the mount table.
+  const pool = [
+    passage(
+      "e1",
+      "Systemd init",
+      "The systemd init process spawns processes in parallel based on the unit configuration files. " +
+        "The hostname is stored in the file /etc/hostname, which should contain only the system hostname. " +
+        "The mount options of normal disk and network filesystems are set in /etc/fstab.",
+    ),
+    passage("e2", "Systemd init › Units", "Systemd unit files are written in a declarative style instead of procedural scripts."),
+  ];
+  const brief = { topic: "Getting started with systemd", keyword: "systemd", language: "en" };
+  const about = (model: ReturnType<typeof relevanceModel>) => model.aboutUnits.map((u) => u.text.slice(0, 24));
+
+  it("drops a strip graded irrelevant from a passage graded relevant, and keeps the strips graded relevant", () => {
+    const lexical = relevanceModel(pool, brief);
+    expect(about(lexical)).toEqual(expect.arrayContaining(["The hostname is stored i", "The mount options of nor"]));
+    const [spawns, hostname, mounts] = unitsOfPool(pool, "en").filter((u) => u.evidenceId === "e1").map((u) => u.key);
+    const graded = relevanceModel(pool, { ...brief, passage_grades: { e1: "relevant", e2: "relevant" }, strip_grades: { [spawns]: "relevant", [hostname]: "irrelevant", [mounts]: "irrelevant" } });
+    expect(about(graded)).toContain("The systemd init process");
+    expect(about(graded)).not.toContain("The hostname is stored i");
+    expect(about(graded)).not.toContain("The mount options of nor");
+    // Graded ambiguous, a strip is judged by the lexical model alone: its passage's grade does not lift it.
+    const ambiguous = relevanceModel(pool, { ...brief, passage_grades: { e1: "relevant" }, strip_grades: { [hostname]: "ambiguous" } });
+    expect(ambiguous.unit(unitsOfPool(pool, "en").find((u) => u.key === hostname)!)).toBe(lexical.unit(unitsOfPool(pool, "en").find((u) => u.key === hostname)!));
+  });
+
+  it("asks the model about the strips of the passages it kept, under short ids, and keeps only the grades of strips it was shown", async () => {
+    const prompts: string[] = [];
+    const complete: CompleteFn = async (messages) => {
+      const user = messages.find((m) => m.role === "user")!.content;
+      prompts.push(`${messages[0].content}\n${user}`);
+      if (messages[0].content.startsWith("You grade retrieved passages")) return { text: JSON.stringify({ grades: [{ id: "e1", grade: "relevant" }, { id: "e2", grade: "irrelevant" }] }), tokensIn: 1, tokensOut: 1 };
+      const ids = [...user.matchAll(/^Strip (s\d+) \(/gm)].map((m) => m[1]);
+      // Markdown fences and an id it was not given, as real models answer.
+      const grades = ids.map((id) => ({ id, grade: /hostname|mount/.test(user.split(`Strip ${id} `)[1].split("\nStrip ")[0]) ? "irrelevant" : "relevant" }));
+      return { text: "```json\n" + JSON.stringify({ grades: [...grades, { id: "s99", grade: "relevant" }] }) + "\n```", tokensIn: 1, tokensOut: 1 };
+    };
+    const model = new MeteredModel(complete, async () => undefined, 0);
+    const grades = await gradePoolWithModel(model, { ...decideBriefByRules({ topic: brief.topic, target_keyword: brief.keyword, mode: "standard", language: "en", target_words: 800, image: false, derivatives: [] }, null) }, pool);
+    expect(grades.passage_grades).toEqual({ e1: "relevant", e2: "irrelevant" });
+    // Only e1's strips were asked about (e2 was graded irrelevant), each under the heading it stood under.
+    expect(prompts[1]).toMatch(/^You grade strips/);
+    expect(prompts[1]).toContain("Strip s1 (The system initialization › Systemd init):");
+    expect(prompts[1]).not.toContain("declarative style");
+    expect(Object.keys(grades.strip_grades).every((k) => k.startsWith("e1#"))).toBe(true);
+    const kept = relevanceModel(pool, { ...brief, ...grades });
+    expect(about(kept)).toEqual(["The systemd init process"]);
   });
 });

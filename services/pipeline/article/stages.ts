@@ -21,7 +21,7 @@ import { renderArticle } from "./quality/render";
 import { gatherEvidence, RESEARCH_DEPTH, researchQueries, sectionQueries, type ResearchReport } from "./evidence/research";
 import { scoreArticle, type ArticleScore } from "./quality/score";
 import type { SectionWriter } from "./writers/section-writer";
-import { countGrades, gradePassagesWithModel, weighRequest, type TermStats } from "./relevance";
+import { countGrades, gradePoolWithModel, weighRequest, type TermStats } from "./relevance";
 import { finishSearchMetadata, likelyOpening, planSearchMetadata, type SeoPlan } from "./search/metadata";
 import type { ArticleBody, ArticleBrief, Evidence, Outline, SeoResult } from "./types";
 import type { SearchProvider } from "./evidence/web-search";
@@ -169,10 +169,10 @@ const STAGES: Record<ArticleStageKey, StageRunner> = {
     const depth = RESEARCH_DEPTH[brief.mode];
     const queries = researchQueries(outline, brief, depth);
     const { evidence, report } = await gatherEvidence(researchDepsFor(deps, brief, (meta) => void deps.reportProgress(meta)), brief, queries, depth);
-    // With a model, corrective retrieval's evaluator grades every passage once (one round trip).
-    const grades = model ? await gradePassagesWithModel(model, brief, evidence) : undefined;
-    const graded = grades ? { passage_grades: countGrades(grades) } : {};
-    const judged = grades ? { ...brief, passage_grades: grades } : brief;
+    // With a model, corrective retrieval's evaluator grades every passage, then the strips of those it kept.
+    const grades = model ? await gradePoolWithModel(model, brief, evidence) : undefined;
+    const graded = grades ? { passage_grades: countGrades(grades.passage_grades), strip_grades: countGrades(grades.strip_grades) } : {};
+    const judged = grades ? { ...brief, ...grades } : brief;
     // The FAQ's answers are kept out of the body when the evidence is plentiful (search/faq.ts): decided here,
     // before the draft and the search metadata are written side by side.
     const reserved = reserveFaqAnswers(judged, evidence, outline.requested_words);

@@ -4,7 +4,7 @@
  */
 import type { ArticleMode } from "../../../shared/schemas/articles";
 import type { RequestSubject } from "./relevance/weights";
-import type { PassageGrades } from "./relevance/model-grades";
+import type { PassageGrades, StripGrades } from "./relevance/model-grades";
 
 export type SearchIntent = "informational" | "commercial" | "transactional" | "navigational";
 export const SEARCH_INTENTS: readonly SearchIntent[] = ["informational", "commercial", "transactional", "navigational"];
@@ -55,6 +55,8 @@ export interface ArticleBrief {
   subject?: RequestSubject;
   /** With a model: its grade of each passage of the research pool (`relevance/model-grades.ts`). */
   passage_grades?: PassageGrades;
+  /** With a model: its grade of each strip of the passages it did not grade irrelevant (`relevance/model-grades.ts`). */
+  strip_grades?: StripGrades;
 }
 
 export type SectionRole = "intro" | "body" | "conclusion";

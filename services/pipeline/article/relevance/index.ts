@@ -9,4 +9,4 @@ export { SMALL_PROFILE_CHUNKS, subjectWeights, weighRequest, termsToCount, type 
 export { CALIBRATION } from "./calibration";
 export { relevanceLogit, relevanceProbability, subjectShare, withCompounds, withSplitParts, type RelevanceFeatures, type RelevanceGrade } from "./features";
 export { describeMissingCoverage } from "./refusal";
-export { countGrades, gradePassagesWithModel, type PassageGrades } from "./model-grades";
+export { countGrades, gradePoolWithModel, type PassageGrades, type StripGrades } from "./model-grades";

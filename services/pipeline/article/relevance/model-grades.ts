@@ -3,44 +3,103 @@ import type { MeteredModel } from "../model/metered-model";
 import type { ArticleBrief, Evidence } from "../types";
 import { languageProfile } from "../language";
 import { analyseRequest } from "./request";
+import { relevanceModel } from "./model";
 import type { RelevanceGrade } from "./features";
 
 /** The model's grade of each passage of the pool, by evidence id (corrective retrieval's evaluator). */
 export type PassageGrades = Record<string, RelevanceGrade>;
+/** The model's grade of each strip (unit) it was shown, by unit key (corrective retrieval's strip filter). */
+export type StripGrades = Record<string, RelevanceGrade>;
 
 /** Passages per grading call: the calls of one pool run at once, so grading costs one round trip. */
-const BATCH = 20;
+const PASSAGE_BATCH = 20;
 /** Characters of a passage the grader reads: enough to tell what it is about. */
 const EXCERPT = 700;
+/** Strips per grading call: a strip is one to three sentences, so forty fit a call as twenty passages do. */
+const STRIP_BATCH = 40;
+/** Characters of a strip the grader reads. */
+const STRIP_EXCERPT = 400;
 
 const GradeAnswer = z.object({
   grades: z.array(z.object({ id: z.string(), grade: z.enum(["relevant", "ambiguous", "irrelevant"]) })),
 });
 
+/** What is graded: an id the model answers with, the key the grade is kept under, where it comes from, and its text. */
+interface Gradable {
+  key: string;
+  situated: string;
+  text: string;
+}
+
+const GRADES = 'Answer with JSON only: {"grades": [{"id": "…", "grade": "relevant" | "ambiguous" | "irrelevant"}, …]}, one entry per item.';
+
+const INSTRUCTIONS = {
+  passage:
+    "You grade retrieved passages for an article. A passage is relevant when it states facts about the article's subject, " +
+    "ambiguous when it touches the subject only in passing, irrelevant when it is about something else (even when it shares a word with the subject). " +
+    "The angle says how the article treats its subject; it never makes a passage relevant. ",
+  strip:
+    "You grade strips (one to three sentences) of retrieved passages for an article. A strip is relevant when it states something about the article's subject itself, " +
+    "ambiguous when it may serve the subject but does not say so, irrelevant when it is about something else, even when the heading it stood under names the subject " +
+    "(a section on a program's start-up that turns to the hostname file or disk encryption). The angle says how the article treats its subject; it never makes a strip relevant. ",
+};
+
 /**
  * With a model configured, the retrieval evaluator of corrective retrieval (CRAG): the model grades each
  * passage of the pool relevant, ambiguous or irrelevant to the request's SUBJECT (the angle is given apart,
- * and said not to decide). `model.ts` then drops the strips of an irrelevant passage, keeps the strips of a
- * relevant one that the lexical model finds at least ambiguous, and judges the rest as it would offline. An
- * answer of the wrong shape, or ids it was not given, grade nothing: the lexical model decides alone.
+ * and said not to decide). `model.ts` then drops the strips of an irrelevant passage, and judges the strips of
+ * the others by their own grades (`gradeStripsWithModel`) where they have one. An answer of the wrong shape, or
+ * ids it was not given, grade nothing: the lexical model decides alone.
  */
-export async function gradePassagesWithModel(model: MeteredModel, brief: Pick<ArticleBrief, "topic" | "keyword" | "language">, evidence: readonly Evidence[]): Promise<PassageGrades> {
+async function gradePassagesWithModel(model: MeteredModel, brief: Pick<ArticleBrief, "topic" | "keyword" | "language">, evidence: readonly Evidence[]): Promise<PassageGrades> {
+  const items = evidence.map((e) => ({ key: e.id, situated: [e.title, e.heading].filter(Boolean).join(" › "), text: e.quote.slice(0, EXCERPT) }));
+  return grade(model, brief, "passage", items, PASSAGE_BATCH);
+}
+
+/**
+ * CRAG's decompose-then-recompose: the strips of the passages that were not irrelevant, each graded on its own,
+ * so a passage about the subject does not lend its relevance to a strip about something else. The strips are
+ * those the lexical model finds at least ambiguous (`RelevanceModel.stripsToGrade`); an irrelevant strip gives
+ * nothing, a relevant one is relevant, an ambiguous or ungraded one is judged as its passage's grade says.
+ */
+async function gradeStripsWithModel(
+  model: MeteredModel,
+  brief: Pick<ArticleBrief, "topic" | "keyword" | "language">,
+  strips: readonly { key: string; text: string; evidence: Pick<Evidence, "title" | "heading"> }[],
+): Promise<StripGrades> {
+  const items = strips.map((s) => ({ key: s.key, situated: [s.evidence.title, s.evidence.heading].filter(Boolean).join(" › "), text: s.text.slice(0, STRIP_EXCERPT) }));
+  return grade(model, brief, "strip", items, STRIP_BATCH);
+}
+
+/**
+ * Corrective retrieval's evaluator over a research pool, in two round trips: its passages, then the strips of
+ * those not graded irrelevant. What the writers, the FAQ and the score read is then the model's judgement, strip
+ * by strip, with the lexical model's where the model gave none.
+ */
+export async function gradePoolWithModel(model: MeteredModel, brief: ArticleBrief, evidence: readonly Evidence[]): Promise<{ passage_grades: PassageGrades; strip_grades: StripGrades }> {
+  const passage_grades = await gradePassagesWithModel(model, brief, evidence);
+  const byId = new Map(evidence.map((e) => [e.id, e]));
+  const strips = relevanceModel(evidence, { ...brief, passage_grades })
+    .stripsToGrade()
+    .map((u) => ({ key: u.key, text: u.text, evidence: byId.get(u.evidenceId)! }));
+  const strip_grades = strips.length ? await gradeStripsWithModel(model, brief, strips) : {};
+  return { passage_grades, strip_grades };
+}
+
+async function grade(model: MeteredModel, brief: Pick<ArticleBrief, "topic" | "keyword" | "language">, kind: "passage" | "strip", items: readonly Gradable[], size: number): Promise<Record<string, RelevanceGrade>> {
   const request = analyseRequest(brief.topic, brief.keyword, brief.language);
   const subject = request.subject.map((t) => t.surface).join(" ");
-  const batches: Evidence[][] = [];
-  for (let i = 0; i < evidence.length; i += BATCH) batches.push(evidence.slice(i, i + BATCH));
+  const label = kind === "passage" ? "Passage" : "Strip";
+  // Short ids the model answers with (e1, s1 …), mapped back to the keys the grades are kept under.
+  const ids = new Map(items.map((item, i) => [`${kind === "passage" ? item.key : `s${i + 1}`}`, item.key]));
+  const idOf = [...ids.keys()];
+  const batches: { id: string; item: Gradable }[][] = [];
+  for (let i = 0; i < items.length; i += size) batches.push(items.slice(i, i + size).map((item, j) => ({ id: idOf[i + j], item })));
   const answers = await Promise.all(
     batches.map((batch) =>
       model.json(
         [
-          {
-            role: "system",
-            content:
-              "You grade retrieved passages for an article. A passage is relevant when it states facts about the article's subject, " +
-              "ambiguous when it touches the subject only in passing, irrelevant when it is about something else (even when it shares a word with the subject). " +
-              "The angle says how the article treats its subject; it never makes a passage relevant. " +
-              'Answer with JSON only: {"grades": [{"id": "e1", "grade": "relevant" | "ambiguous" | "irrelevant"}, …]}, one entry per passage.',
-          },
+          { role: "system", content: INSTRUCTIONS[kind] + GRADES },
           {
             role: "user",
             content: [
@@ -49,7 +108,7 @@ export async function gradePassagesWithModel(model: MeteredModel, brief: Pick<Ar
               `Angle: ${request.angle.join(" ") || "none"}`,
               `Language: ${languageProfile(brief.language).name}`,
               "",
-              ...batch.map((e) => `Passage ${e.id} (${[e.title, e.heading].filter(Boolean).join(" › ")}):\n${e.quote.slice(0, EXCERPT)}`),
+              ...batch.map(({ id, item }) => `${label} ${id} (${item.situated}):\n${item.text}`),
             ].join("\n"),
           },
         ],
@@ -58,14 +117,13 @@ export async function gradePassagesWithModel(model: MeteredModel, brief: Pick<Ar
       ),
     ),
   );
-  const given = new Set(evidence.map((e) => e.id));
-  const grades: PassageGrades = {};
-  for (const answer of answers) for (const g of answer?.grades ?? []) if (given.has(g.id)) grades[g.id] = g.grade;
+  const grades: Record<string, RelevanceGrade> = {};
+  for (const answer of answers) for (const g of answer?.grades ?? []) if (ids.has(g.id)) grades[ids.get(g.id)!] = g.grade;
   return grades;
 }
 
-/** How many passages got each grade: the research stage's meta. */
-export function countGrades(grades: PassageGrades): Record<RelevanceGrade, number> {
+/** How many passages (or strips) got each grade: the research stage's meta. */
+export function countGrades(grades: Record<string, RelevanceGrade>): Record<RelevanceGrade, number> {
   const counts: Record<RelevanceGrade, number> = { relevant: 0, ambiguous: 0, irrelevant: 0 };
   for (const g of Object.values(grades)) counts[g]++;
   return counts;

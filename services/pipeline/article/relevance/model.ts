@@ -8,7 +8,7 @@ import type { ArticleBrief, BrandBrief, Evidence } from "../types";
 import { CALIBRATION } from "./calibration";
 import { relevanceLogit, relevanceProbability, subjectShare, withCompounds, withSplitParts, type RelevanceFeatures } from "./features";
 import { analyseRequest } from "./request";
-import type { PassageGrades } from "./model-grades";
+import type { PassageGrades, StripGrades } from "./model-grades";
 import { idf, subjectWeights, termsToCount, type RequestSubject, type WeightedTerm, type WeightFit } from "./weights";
 
 /**
@@ -42,6 +42,8 @@ export interface RelevanceModel {
   coverage: CoverageView;
   /** Units of the pool graded relevant and in the article's language. */
   aboutUnits: readonly EvidenceUnit[];
+  /** Units of the pool a model's strip grade can decide: in the article's language and at least ambiguous. */
+  stripsToGrade(): EvidenceUnit[];
   /** The passages those units come from, in the pool's order. */
   aboutPassages: readonly Evidence[];
   /** A passage's relevant strips, in its order: all of it a writer is given (corrective retrieval keeps only those). */
@@ -91,13 +93,15 @@ export function requestedAngle(brief: Pick<ArticleBrief, "topic" | "keyword" | "
 type BriefLike = Pick<ArticleBrief, "topic" | "keyword" | "language"> & {
   subject?: RequestSubject;
   passage_grades?: PassageGrades;
+  strip_grades?: StripGrades;
   brand?: Pick<BrandBrief, "name" | "description"> | null;
 };
 
 /** The relevance model of a pool for a brief (cached per pool and request). */
 export function relevanceModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceModel {
   const weighed = brief.subject?.terms.map((t) => `${t.term}:${t.weight}`).join(",") ?? "";
-  const graded = brief.passage_grades ? Object.entries(brief.passage_grades).map(([id, g]) => `${id}:${g[0]}`).join(",") : "";
+  const grades = { ...brief.passage_grades, ...brief.strip_grades };
+  const graded = Object.entries(grades).map(([id, g]) => `${id}:${g[0]}`).join(",");
   const profile = brief.brand ? profileText(brief.brand) : "";
   const key = `${brief.language}\u0000${brief.topic}\u0000${brief.keyword}\u0000${weighed}\u0000${graded}\u0000${profile}`;
   let perPool = cache.get(evidence);
@@ -223,17 +227,20 @@ function buildModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceM
     return { own: ownOf(u), context: contextFor(u.evidenceId), neighbour: Math.max(0, ...next.map(ownOf)) };
   };
   const probability = new Map<string, number>();
-  // The model's grade of the passage, when a model graded the pool (`model-grades.ts`): an irrelevant passage
-  // gives nothing; a relevant one gives its strips the lexical model finds at least ambiguous and that state
-  // something of the subject (their own words, their passage's headings, or a strip beside them). The fitted
-  // `ambiguous` (0.2) is under the model's own bias (σ(bias) ≈ 0.21): a strip stating nothing of the subject
-  // scores there, so a passage graded relevant gave every strip it holds, whatever it was about.
+  // The model's grades, when a model graded the pool (`model-grades.ts`): an irrelevant passage or strip gives
+  // nothing; a strip graded relevant (or, with no grade of its own, a strip of a passage graded relevant) is
+  // relevant when the lexical model finds it at least ambiguous and it states something of the subject (its own
+  // words, its passage's headings, or a strip beside it); a strip graded ambiguous is judged as offline. The
+  // fitted `ambiguous` (0.2) is under the model's own bias (σ(bias) ≈ 0.21): a strip stating nothing of the
+  // subject scores there, so a passage graded relevant gave every strip it holds, whatever it was about. A model
+  // can so take a strip out, never bring in one that says nothing of the subject.
   const graded = (u: EvidenceUnit, f: RelevanceFeatures) => {
     const grade = brief.passage_grades?.[u.evidenceId];
+    const strip = brief.strip_grades?.[u.key];
     const p = relevanceProbability(f);
-    if (grade === "irrelevant") return 0;
-    if (grade === "relevant" && p >= CALIBRATION.ambiguous && statesSubject(f)) return Math.max(p, CALIBRATION.relevant);
-    return p;
+    if (grade === "irrelevant" || strip === "irrelevant") return 0;
+    const lifted = strip ? strip === "relevant" : grade === "relevant";
+    return lifted && p >= CALIBRATION.ambiguous && statesSubject(f) ? Math.max(p, CALIBRATION.relevant) : p;
   };
   const unit = (u: EvidenceUnit) => {
     let p = probability.get(u.key);
@@ -302,6 +309,7 @@ function buildModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceM
       sentenceIsAbout,
     },
     aboutUnits,
+    stripsToGrade: () => units.filter((u) => unit(u) >= CALIBRATION.ambiguous),
     aboutPassages: evidence.filter((e) => aboutIds.has(e.id)),
     stripsOf: (id) => stripsByPassage.get(id) ?? [],
     isAboutSentence: (text, cites, heading = "") => {
