@@ -85,7 +85,8 @@ export const FRENCH: LanguageProfile = {
     boilerplate: /\b(voici|ci-dessous|ci-dessus|suivant(e|es|s)?|comme suit|comme (indiqué|montré)|cliquez|ce (chapitre|document|manuel)|cette (section|page)|section \d|chapitre \d|voyons)|^voir\b/i,
     sendsTo: /^([^,]{0,80},\s*)?(veuillez\s+)?(lisez|lire|consultez|voyez|reportez-vous)\b|\bvous (devriez|pouvez|devez) (lire|consulter)\b|\b(est|sont) (décrite?s?|documentée?s?|expliquée?s?) dans\b/i,
     documentation: /\b(documentation|manuel|guide|readme|howto|faq|norme)\b/i,
-    antecedent: /(?<![\p{L}])(ce|cette|ces) derni(er|ère|ers|ères)(?![\p{L}])|^(?!.*(?<![\p{L}])(?:ne|n['’]|pas|jamais)(?![\p{L}])).*(?<![\p{L}])(à la place|au lieu de cela)(?! (de|du|des|d['’]))/iu,
+    // « ce dernier », « de cette manière », « l’exemple précédent », « ci-dessus »: what was said before.
+    antecedent: /(?<![\p{L}])((ce|cette|ces) derni(er|ère|ers|ères)|de cette (manière|façon)|(l['’]|les? |la )(exemple|section|commande|étape|paragraphe|chapitre)s? précédente?s?|ci-dessus)(?![\p{L}])|^(?!.*(?<![\p{L}])(?:ne|n['’]|pas|jamais)(?![\p{L}])).*(?<![\p{L}])(à la place|au lieu de cela)(?! (de|du|des|d['’]))/iu,
     // « tel », « tels » point back as "such" does (« de tels privilèges »), except « tel que », which points forward.
     anaphora: new Set(["il", "elle", "ils", "elles", "eux", "celui", "celle", "ceux", "celles", "tel", "telle", "tels", "telles"]),
     forwardPhrases: /(?<![\p{L}])tel(?:le)?s? qu(?:e|['’])/giu,
