@@ -5,6 +5,7 @@ import { ExtractiveSectionWriter } from "../../services/pipeline/article/writers
 import { planOutlineByRules } from "../../services/pipeline/article/brief/outline";
 import { decideBriefByRules } from "../../services/pipeline/article/brief/recon";
 import { gradePoolWithModel, relevanceModel, subjectFromPool } from "../../services/pipeline/article/relevance";
+import { readGrade } from "../../services/pipeline/article/relevance/model-grades";
 import { MeteredModel } from "../../services/pipeline/article/model/metered-model";
 import type { CompleteFn } from "../../shared/llm/types";
 import { analyseRequest } from "../../services/pipeline/article/relevance/request";
@@ -301,5 +302,18 @@ describe("strips a model graded one by one (corrective retrieval's decompose-the
     expect(Object.keys(grades.strip_grades).every((k) => k.startsWith("e1#"))).toBe(true);
     const kept = relevanceModel(pool, { ...brief, ...grades });
     expect(about(kept)).toEqual(["The systemd init process"]);
+  });
+
+  it("reads grades as models write them: any case, a full stop, numbers for ids, the usual synonyms", async () => {
+    const complete: CompleteFn = async (messages) => {
+      if (messages[0].content.startsWith("You grade retrieved passages")) return { text: '{"grades": [{"id": "e1", "grade": "Relevant."}, {"id": "e2", "grade": "not relevant"}]}', tokensIn: 1, tokensOut: 1 };
+      return { text: '{"grades": [{"id": 1, "grade": "RELEVANT"}, {"id": "s2", "grade": "Not relevant"}, {"id": 3, "grade": "partially relevant"}, {"id": "s4", "grade": "who knows"}]}', tokensIn: 1, tokensOut: 1 };
+    };
+    const full = decideBriefByRules({ topic: brief.topic, target_keyword: brief.keyword, mode: "standard", language: "en", target_words: 800, image: false, derivatives: [] }, null);
+    const grades = await gradePoolWithModel(new MeteredModel(complete, async () => undefined, 0), full, pool);
+    expect(grades.passage_grades).toEqual({ e1: "relevant", e2: "irrelevant" });
+    const [spawns, hostname, mounts] = unitsOfPool(pool, "en").filter((u) => u.evidenceId === "e1").map((u) => u.key);
+    expect(grades.strip_grades).toEqual({ [spawns]: "relevant", [hostname]: "irrelevant", [mounts]: "ambiguous" });
+    expect(["Irrelevant.", " off-topic ", "Ambiguous", "maybe", "Highly relevant", "yes"].map(readGrade)).toEqual(["irrelevant", "irrelevant", "ambiguous", "ambiguous", "relevant", undefined]);
   });
 });

@@ -20,8 +20,21 @@ const STRIP_BATCH = 40;
 /** Characters of a strip the grader reads. */
 const STRIP_EXCERPT = 400;
 
+/**
+ * A grade as models write it: "Relevant", "not relevant", "partially relevant", " irrelevant." (case, spacing,
+ * a full stop and the usual synonyms); anything else grades nothing.
+ */
+export function readGrade(answer: string): RelevanceGrade | undefined {
+  const g = answer.toLowerCase().replace(/[^a-z ]/g, " ").replace(/\s+/g, " ").trim();
+  if (/^(irrelevant|not relevant|non relevant|unrelated|off topic)$/.test(g)) return "irrelevant";
+  if (/^(ambiguous|partially relevant|partly relevant|somewhat relevant|partial|unclear|maybe)$/.test(g)) return "ambiguous";
+  if (/^(relevant|highly relevant|very relevant|on topic)$/.test(g)) return "relevant";
+  return undefined;
+}
+
+/** The answer's shape; ids may come back as numbers ("id": 3 for s3), and a grade the pipeline cannot read grades nothing. */
 const GradeAnswer = z.object({
-  grades: z.array(z.object({ id: z.string(), grade: z.enum(["relevant", "ambiguous", "irrelevant"]) })),
+  grades: z.array(z.object({ id: z.union([z.string(), z.number()]).transform(String), grade: z.string() })),
 });
 
 /** What is graded: an id the model answers with, the key the grade is kept under, where it comes from, and its text. */
@@ -118,7 +131,14 @@ async function grade(model: MeteredModel, brief: Pick<ArticleBrief, "topic" | "k
     ),
   );
   const grades: Record<string, RelevanceGrade> = {};
-  for (const answer of answers) for (const g of answer?.grades ?? []) if (ids.has(g.id)) grades[ids.get(g.id)!] = g.grade;
+  const prefix = kind === "passage" ? "" : "s";
+  for (const answer of answers) {
+    for (const g of answer?.grades ?? []) {
+      const id = ids.has(g.id) ? g.id : `${prefix}${g.id}`;
+      const grade = readGrade(g.grade);
+      if (ids.has(id) && grade) grades[ids.get(id)!] = grade;
+    }
+  }
   return grades;
 }
 
