@@ -9,17 +9,25 @@ import { requireProfile } from "./profiles";
 import { sources } from "./sources";
 import { CHUNKS, type ChunkDoc } from "./store";
 
-/** Every chunk retrieval may read for a profile: each source's active generation only. */
+/**
+ * Every chunk retrieval may read for a profile: each source's active generation only, in the order the sources
+ * were added (then each document's chunks in order). Ranking breaks ties by this order, so it must not depend on
+ * the sources' random ids: two pasted texts ingested again under new ids gave another article, the overlapping
+ * chunks' shared sentences going to whichever chunk ranked first.
+ */
 export async function activeChunks(db: Db, orgId: string, profileId: string): Promise<ChunkDoc[]> {
   const active = await sources(db)
-    .find({ org_id: orgId, profile_id: profileId, active_generation: { $ne: null } }, { projection: { _id: 1, active_generation: 1 } })
+    .find({ org_id: orgId, profile_id: profileId, active_generation: { $ne: null } }, { projection: { _id: 1, active_generation: 1, created_at: 1 } })
+    .sort({ created_at: 1, _id: 1 })
     .toArray();
   if (!active.length) return [];
-  return db
+  const rank = new Map(active.map((s, i) => [s._id, i]));
+  const chunks = await db
     .collection<ChunkDoc>(CHUNKS)
     .find({ profile_id: profileId, $or: active.map((s) => ({ source_id: s._id, generation: s.active_generation! })) })
     .sort({ source_id: 1, document_url: 1, ordinal: 1 })
     .toArray();
+  return chunks.sort((a, b) => rank.get(a.source_id)! - rank.get(b.source_id)!);
 }
 
 interface ProfileIndex {

@@ -39,6 +39,17 @@ describe("rankHybrid", () => {
     ]);
   });
 
+  it("breaks a tie by the index's order, not by the chunks' ids (which hold a random generation)", () => {
+    // The same two tied chunks, indexed in the same order under other ids (the sources ingested again).
+    const order = (ids: [string, string]) => {
+      const index = [{ id: ids[0] }, { id: ids[1] }];
+      const words = Bm25Index.fromTexts([{ id: ids[0], text: "policy" }, { id: ids[1], text: "office" }]);
+      return rankHybrid("policy", [0, 1], { chunks: index, bm25: words, vectors: [[1, 0], [0, 1]] }).map((h) => h.chunkId);
+    };
+    expect(order(["z-gen:first", "a-gen:second"])).toEqual(["z-gen:first", "a-gen:second"]);
+    expect(order(["a-gen:first", "z-gen:second"])).toEqual(["a-gen:first", "z-gen:second"]);
+  });
+
   it("returns k hits and honours the candidate depth of each ranking", () => {
     expect(rankHybrid("refund", query, { chunks, bm25, vectors, k: 1 }).map((h) => h.chunkId)).toEqual(["b"]);
     const shallow = rankHybrid("refund", query, { chunks, bm25, vectors, depth: 1 });
