@@ -99,6 +99,9 @@ describe("questions made from an evidence sentence's shape", () => {
     expect(names.has("APT")).toBe(true);
     expect(questionFromUnit(unit("The APT system chooses the highest Pin-Priority package from the sources."), names)).toBe("What does the APT system do?");
     expect(embedPhrase("The APT system")).toBe("the APT system");
+    // Read in the model-path bench's article: "What does silence is what do?" (a clause taken for a noun phrase).
+    expect(questionFromUnit(unit("Silence is what turns a late arrival into a bad review."), names)).toBeUndefined();
+    expect(questionFromUnit(unit("Re-sequencing reorders the remaining stops when a job runs long."), names)).toBe("What does re-sequencing do?");
     expect(embedPhrase("The Compost Co pricing", "The Compost Co")).toBe("The Compost Co pricing");
   });
 

@@ -206,7 +206,8 @@ const PAST_TO_BASE: Record<string, string> = {
   improved: "improve", doubled: "double", halved: "halve", shrank: "shrink", climbed: "climb",
 };
 const SUBJECT_MAX_WORDS = 6;
-const BAD_SUBJECT = /[,;:"“”()]|\b(it|they|this|that|these|those|we|you|our|your|he|she|there|if|when|one|who|which|whose|where)\b/i;
+/** A pronoun, a punctuation mark, or a verb or question word (a clause, not a noun phrase: "Silence is what …"). */
+const BAD_SUBJECT = /[,;:"“”()]|\b(it|they|this|that|these|those|we|you|our|your|he|she|there|if|when|one|who|which|whose|where|what|how|why|is|are|was|were|be|been)\b/i;
 
 /**
  * A question the unit's first sentence answers, from a few safe English shapes over its subject (the words
