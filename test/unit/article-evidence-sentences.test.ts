@@ -131,6 +131,23 @@ describe("headings and list items standing as sentences", () => {
   });
 });
 
+describe("a sentence that announces a list by its count", () => {
+  // Read in the Spanish backup article: «Existen tres factores que determinan la directriz …» and then one item
+  // of the three. The ten Spanish sentences of the manual that open so each end a paragraph whose list follows.
+  it.each([
+    ["Existen tres factores que determinan la directriz de copia de seguridad y recuperación real.", "es"],
+    ["Hay varias formas de repetir una orden sobre los archivos que cumplan una condición.", "es"],
+    ["There are three factors which determine the actual backup and recovery policy.", "en"],
+    ["Il existe trois facteurs qui déterminent la politique de sauvegarde.", "fr"],
+    ["Es gibt drei Faktoren, die die Sicherungsstrategie bestimmen.", "de"],
+  ])("is not quoted alone: %s (%s)", (sentence, lang) => expect(isUsableSentence(sentence, lang)).toBe(false));
+  it.each([
+    ["There are many ways to back up a Debian system, and rsync is the simplest.", "en"],
+    ["Hay que hacer copias de seguridad con frecuencia.", "es"],
+    ["Les trois bits de permission s’appliquent au propriétaire, au groupe et aux autres.", "fr"],
+  ])("unlike a statement: %s (%s)", (sentence, lang) => expect(isUsableSentence(sentence, lang)).toBe(true));
+});
+
 describe("sentences that lean on the one before", () => {
   it("treats a sentence opening with a connective as dependent, in four languages", () => {
     expect(dependsOnPrevious("Equally, you need to press U to upgrade all packages in the visual interface.", "en")).toBe(true);

@@ -38,7 +38,7 @@ export function isUsableSentence(sentence: string, lang: string): boolean {
   if (!TERMINAL.test(sentence)) return false;
   // Table rows flattened by extraction ("Starter | $29 | 5") are data, not prose.
   if (sentence.includes(" | ")) return false;
-  if (looksLikeCode(sentence) || isBoilerplate(sentence, lang) || isFragment(sentence) || rulesOf(lang).numberedSection.test(sentence)) return false;
+  if (looksLikeCode(sentence) || isBoilerplate(sentence, lang) || isFragment(sentence) || rulesOf(lang).numberedSection.test(sentence) || rulesOf(lang).announcesList.test(sentence)) return false;
   if (hasUnpairedMarks(sentence) || speaksInFirstPerson(sentence, lang) || isHeadingLike(sentence, lang) || isLabelledItem(sentence, lang)) return false;
   return /^[\p{Lu}\p{N}"“„«¿¡(]/u.test(sentence);
 }

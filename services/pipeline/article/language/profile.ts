@@ -118,6 +118,12 @@ export interface SentenceRules {
    * ssh-add(1).", "Consulte los documentos pam_ldap.conf(5) …").
    */
   sendsTo: RegExp;
+  /**
+   * A sentence that announces a list by its count ("There are three factors …", «Existen tres factores que
+   * determinan …», "Es gibt drei …"): its items are what it says, and quoted alone it says nothing. Read in the
+   * Spanish backup article, where one item of the three followed it.
+   */
+  announcesList: RegExp;
   /** Words for documentation, which a sentence that sends the reader elsewhere names (`sendsTo`). */
   documentation: RegExp;
   /**
