@@ -37,14 +37,14 @@ const GradeAnswer = z.object({
   grades: z.array(z.object({ id: z.union([z.string(), z.number()]).transform(String), grade: z.string() })),
 });
 
-/** What is graded: an id the model answers with, the key the grade is kept under, where it comes from, and its text. */
+/** What is graded: the key its grade is kept under, the title and headings it stood under, and its text. */
 interface Gradable {
   key: string;
   situated: string;
   text: string;
 }
 
-const GRADES = 'Answer with JSON only: {"grades": [{"id": "…", "grade": "relevant" | "ambiguous" | "irrelevant"}, …]}, one entry per item.';
+const answerWith = (example: string) => `Answer with JSON only: {"grades": [{"id": "${example}", "grade": "relevant" | "ambiguous" | "irrelevant"}, …]}, one entry per item.`;
 
 const INSTRUCTIONS = {
   passage:
@@ -73,7 +73,8 @@ async function gradePassagesWithModel(model: MeteredModel, brief: Pick<ArticleBr
  * CRAG's decompose-then-recompose: the strips of the passages that were not irrelevant, each graded on its own,
  * so a passage about the subject does not lend its relevance to a strip about something else. The strips are
  * those the lexical model finds at least ambiguous (`RelevanceModel.stripsToGrade`); an irrelevant strip gives
- * nothing, a relevant one is relevant, an ambiguous or ungraded one is judged as its passage's grade says.
+ * nothing, a relevant one is relevant, an ambiguous one is judged as offline, an ungraded one as its passage's
+ * grade says (`model.ts`).
  */
 async function gradeStripsWithModel(
   model: MeteredModel,
@@ -112,7 +113,7 @@ async function grade(model: MeteredModel, brief: Pick<ArticleBrief, "topic" | "k
     batches.map((batch) =>
       model.json(
         [
-          { role: "system", content: INSTRUCTIONS[kind] + GRADES },
+          { role: "system", content: INSTRUCTIONS[kind] + answerWith(idOf[0]) },
           {
             role: "user",
             content: [
