@@ -57,55 +57,37 @@ const INSTRUCTIONS = {
     "(a section on a program's start-up that turns to the hostname file or disk encryption). The angle says how the article treats its subject; it never makes a strip relevant. ",
 };
 
-/**
- * With a model configured, the retrieval evaluator of corrective retrieval (CRAG): the model grades each
- * passage of the pool relevant, ambiguous or irrelevant to the request's SUBJECT (the angle is given apart,
- * and said not to decide). `model.ts` then drops the strips of an irrelevant passage, and judges the strips of
- * the others by their own grades (`gradeStripsWithModel`) where they have one. An answer of the wrong shape, or
- * ids it was not given, grade nothing: the lexical model decides alone.
- */
-async function gradePassagesWithModel(model: MeteredModel, brief: Pick<ArticleBrief, "topic" | "keyword" | "language">, evidence: readonly Evidence[]): Promise<PassageGrades> {
-  const items = evidence.map((e) => ({ key: e.id, situated: [e.title, e.heading].filter(Boolean).join(" › "), text: e.quote.slice(0, EXCERPT) }));
-  return grade(model, brief, "passage", items, PASSAGE_BATCH);
-}
+/** Where a passage stood, as the grader is shown it: its page's title and its headings. */
+const situation = (e: Pick<Evidence, "title" | "heading">) => [e.title, e.heading].filter(Boolean).join(" › ");
 
 /**
- * CRAG's decompose-then-recompose: the strips of the passages that were not irrelevant, each graded on its own,
- * so a passage about the subject does not lend its relevance to a strip about something else. The strips are
- * those the lexical model finds at least ambiguous (`RelevanceModel.stripsToGrade`); an irrelevant strip gives
- * nothing, a relevant one is relevant, an ambiguous one is judged as offline, an ungraded one as its passage's
- * grade says (`model.ts`).
- */
-async function gradeStripsWithModel(
-  model: MeteredModel,
-  brief: Pick<ArticleBrief, "topic" | "keyword" | "language">,
-  strips: readonly { key: string; text: string; evidence: Pick<Evidence, "title" | "heading"> }[],
-): Promise<StripGrades> {
-  const items = strips.map((s) => ({ key: s.key, situated: [s.evidence.title, s.evidence.heading].filter(Boolean).join(" › "), text: s.text.slice(0, STRIP_EXCERPT) }));
-  return grade(model, brief, "strip", items, STRIP_BATCH);
-}
-
-/**
- * Corrective retrieval's evaluator over a research pool, in two round trips: its passages, then the strips of
- * those not graded irrelevant. What the writers, the FAQ and the score read is then the model's judgement, strip
- * by strip, with the lexical model's where the model gave none.
+ * With a model configured, corrective retrieval's evaluator (CRAG) over a research pool, in two round trips.
+ * First the model grades each passage relevant, ambiguous or irrelevant to the request's SUBJECT (the angle is
+ * given apart, and said not to decide). Then, CRAG's decompose-then-recompose, it grades on its own each strip
+ * of the passages it did not call irrelevant, so a passage about the subject does not lend its relevance to a
+ * strip about something else; only the strips the lexical model finds at least ambiguous are asked about
+ * (`RelevanceModel.stripsToGrade`). `model.ts` reads the grades: an irrelevant passage or strip gives nothing, a
+ * relevant strip is relevant, an ambiguous one is judged as offline, an ungraded one as its passage's grade says.
+ * An answer of the wrong shape, or ids it was not given, grade nothing: the lexical model decides alone.
  */
 export async function gradePoolWithModel(model: MeteredModel, brief: ArticleBrief, evidence: readonly Evidence[]): Promise<{ passage_grades: PassageGrades; strip_grades: StripGrades }> {
-  const passage_grades = await gradePassagesWithModel(model, brief, evidence);
+  const passages = evidence.map((e) => ({ key: e.id, situated: situation(e), text: e.quote.slice(0, EXCERPT) }));
+  const passage_grades = await grade(model, brief, "passage", passages, PASSAGE_BATCH);
   const byId = new Map(evidence.map((e) => [e.id, e]));
   const strips = relevanceModel(evidence, { ...brief, passage_grades })
     .stripsToGrade()
-    .map((u) => ({ key: u.key, text: u.text, evidence: byId.get(u.evidenceId)! }));
-  const strip_grades = strips.length ? await gradeStripsWithModel(model, brief, strips) : {};
+    .map((u) => ({ key: u.key, situated: situation(byId.get(u.evidenceId)!), text: u.text.slice(0, STRIP_EXCERPT) }));
+  const strip_grades = strips.length ? await grade(model, brief, "strip", strips, STRIP_BATCH) : {};
   return { passage_grades, strip_grades };
 }
 
+/** One kind of item graded in batches, side by side: each answer read leniently (`readGrade`), keyed back by the items’ keys. */
 async function grade(model: MeteredModel, brief: Pick<ArticleBrief, "topic" | "keyword" | "language">, kind: "passage" | "strip", items: readonly Gradable[], size: number): Promise<Record<string, RelevanceGrade>> {
   const request = analyseRequest(brief.topic, brief.keyword, brief.language);
   const subject = request.subject.map((t) => t.surface).join(" ");
   const label = kind === "passage" ? "Passage" : "Strip";
   // Short ids the model answers with (e1, s1 …), mapped back to the keys the grades are kept under.
-  const ids = new Map(items.map((item, i) => [`${kind === "passage" ? item.key : `s${i + 1}`}`, item.key]));
+  const ids = new Map(items.map((item, i) => [kind === "passage" ? item.key : `s${i + 1}`, item.key]));
   const idOf = [...ids.keys()];
   const batches: { id: string; item: Gradable }[][] = [];
   for (let i = 0; i < items.length; i += size) batches.push(items.slice(i, i + size).map((item, j) => ({ id: idOf[i + j], item })));
