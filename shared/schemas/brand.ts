@@ -61,12 +61,15 @@ export const RetrieveParams = z.strictObject({
   k: z.number().int().min(1).max(50).default(8),
 });
 
+/** Terms one `termStats` call counts at most: a request's subject, its joined forms and its compounds' splits. */
+export const TERM_STATS_MAX_TERMS = 256;
+
 /** Document frequencies of index terms over a profile's chunks: what the relevance model weighs a request's subject by. */
 export const TermStatsParams = z.strictObject({
   org_id: orgId,
   brand_profile_id: uuid,
   /** Each index term of the caller's language with the word it came from: the index tokenizes each chunk in its own language, so the word is tokenized again in each. */
-  terms: z.array(z.strictObject({ term: z.string().min(1).max(200), word: z.string().min(1).max(200) })).max(256),
+  terms: z.array(z.strictObject({ term: z.string().min(1).max(200), word: z.string().min(1).max(200) })).max(TERM_STATS_MAX_TERMS),
 });
 
 export interface TermStatsReply {

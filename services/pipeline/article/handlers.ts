@@ -9,7 +9,7 @@ import { sourceReference } from "../../../shared/public-url";
 import { call } from "../../../shared/action";
 import { ArticlesActions } from "../../../shared/schemas/articles";
 import { BillingActions } from "../../../shared/schemas/billing";
-import { BrandKnowledgeActions } from "../../../shared/schemas/brand";
+import { BrandKnowledgeActions, TERM_STATS_MAX_TERMS } from "../../../shared/schemas/brand";
 import type { StageCallParams, StageProgressParams } from "../../../shared/schemas/jobs";
 import { orgId, uuid } from "../../../shared/validation";
 import type { LocalHandler } from "../engine/dispatch";
@@ -47,7 +47,7 @@ function articleDepsFor(
     ...providers,
     retrieve: (brand_profile_id, query, k) => call(broker, BrandKnowledgeActions.retrieve, { org_id, brand_profile_id, query: query.slice(0, MAX_QUERY_CHARS), k }),
     sourceAddress: (_profileId, sourceId) => sourceReference(sourceId),
-    termStats: (brand_profile_id, terms) => call(broker, BrandKnowledgeActions.termStats, { org_id, brand_profile_id, terms: terms.slice(0, 256) }),
+    termStats: (brand_profile_id, terms) => call(broker, BrandKnowledgeActions.termStats, { org_id, brand_profile_id, terms: terms.slice(0, TERM_STATS_MAX_TERMS) }),
     getProfile: (id) => call(broker, BrandKnowledgeActions.getProfile, { org_id, id }),
     listSources: async (id) => (await call(broker, BrandKnowledgeActions.listSources, { org_id, id })).data,
     recordTokens: async (tokens_in, tokens_out) => {

@@ -100,8 +100,8 @@ export const GERMAN: LanguageProfile = {
     boilerplate: /\b(folgende[nrms]?|wie folgt|siehe|hier (ist|sind)|klicken|dieses (kapitel|dokument|handbuch)|dieser abschnitt|in diesem (kapitel|abschnitt)|abschnitt \d|kapitel \d|wie (unten |oben )?(gezeigt|dargestellt)|(unten|oben) (beschrieben|erwähnt|aufgeführt|erklärt))/i,
     // "Hier ein paar Beispiele für aptitude(8)-Operationen.": a verbless announcement of the list or table after it.
     sendsTo: /^(für (weitere|mehr|nähere) (details|informationen)[^,]*,?\s*)?(lesen|konsultieren) sie\b|^(näheres|mehr dazu|details) (in|unter|bei)\b|\b(wird|werden|ist|sind) in\b.*\b(beschrieben|dokumentiert|erklärt)\b|^hier (ein|eine|einige|ein paar)\b(?!.*\b(ist|sind|gibt)\b)|\b(finden|erhalten) sie\b.*\b(im|in der|in den|unter)\b/i,
-    // Also at the end of a compound: "Benutzerhandbuch", "Installationsanleitung".
     announcesList: /^(es gibt|man unterscheidet) (zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|mehrere|einige|\d+) /iu,
+    // Also at the end of a compound: "Benutzerhandbuch", "Installationsanleitung".
     documentation: /(dokumentation|handbuch|anleitung|readme|howto|faq)\b/i,
     // "letztere", "obige", "auf diese Weise", "im vorigen Beispiel": what was said before.
     antecedent: /(?<![\p{L}])(letztere[nrms]?|erstere[nrms]?|obige[nrms]?|auf diese (weise|art)|(vorherige[nmrs]?|vorige[nmrs]?) (beispiel|abschnitt|befehl|schritt|kapitel)s?)(?![\p{L}])|^(?!.*(?<![\p{L}])(?:nicht|nie|kein[emnrs]?)(?![\p{L}])).*(?<![\p{L}])stattdessen(?![\p{L}])/iu,
@@ -110,8 +110,6 @@ export const GERMAN: LanguageProfile = {
     notInfinitives: new Set(),
     infinitiveLastLine,
     descriptionIsSentence: hasThirdPersonVerb,
-    // "Das liegt daran, dass …", "Das bedeutet …": "das" as the subject of a verb (an article is followed by a
-    // noun, capitalised, or an adjective, which ends in -e or -en after it) stands for what was said before.
     leansBack: demonstrativeSubject,
     imperative: (sentence) => /^\p{Lu}\p{Ll}+(?:en|ern|eln) Sie(?![\p{L}])/u.test(sentence),
     afterSteps: /(?<![\p{L}])(jetzt|nun)(?![\p{L}])/iu,
