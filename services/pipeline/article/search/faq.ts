@@ -157,12 +157,15 @@ export function reserveFaqAnswers(brief: ArticleBrief, evidence: readonly Eviden
   const names = english ? properNouns(units, brief.language) : new Set<string>();
   const asks = (u: EvidenceUnit) =>
     [...shapedQuestions(u.sentences[0], brief.language), ...(english ? [questionFromUnit(u, names, brief.brand?.name)] : [])].some((q) => q !== undefined && isWellFormedQuestion(q, brief));
-  const kept: EvidenceUnit[] = [];
+  const reserve = faqReserve([]);
+  let kept = 0;
   for (const u of [...units].sort((a, b) => relevance.strength(b) - relevance.strength(a))) {
-    if (kept.length >= FAQ_RESERVED) break;
-    if (!isReservedForFaq(u, faqReserve(kept.flatMap((k) => k.sentences))) && asks(u)) kept.push(u);
+    if (kept >= FAQ_RESERVED) break;
+    if (isReservedForFaq(u, reserve) || !asks(u)) continue;
+    for (const sentence of faqReserve(u.sentences)) reserve.add(sentence);
+    kept++;
   }
-  return faqReserve(kept.flatMap((u) => u.sentences));
+  return reserve;
 }
 
 /** The questions a sentence asks by its shape in its language (`LanguageProfile.faqShapes`): a definition, a procedure. */
