@@ -225,8 +225,11 @@ describe("a small profile's name and description say what its notes are about (b
   });
 });
 
+/** A knowledge-base passage of a page `title`, under `heading`. */
+const pagePassage = (title: string) => (id: string, heading: string, quote: string): Evidence => ({ id, url: `https://docs.example/${id}`, title, heading, quote, fetched_at: "2026-11-27T00:00:00.000Z", origin: "brand" });
+
 describe("a passage a model graded relevant (corrective retrieval)", () => {
-  const passage = (id: string, heading: string, quote: string): Evidence => ({ id, url: `https://docs.example/${id}`, title: "Reference", heading, quote, fetched_at: "2026-11-27T00:00:00.000Z", origin: "brand" });
+  const passage = pagePassage("Reference");
   const pool = [
     passage(
       "e1",
@@ -252,7 +255,7 @@ describe("a passage a model graded relevant (corrective retrieval)", () => {
 });
 
 describe("strips a model graded one by one (corrective retrieval's decompose-then-recompose)", () => {
-  const passage = (id: string, heading: string, quote: string): Evidence => ({ id, url: `https://docs.example/${id}`, title: "The system initialization", heading, quote, fetched_at: "2026-11-27T00:00:00.000Z", origin: "brand" });
+  const passage = pagePassage("The system initialization");
   // As the manual has it, and as the systemd article quoted it under "Systemd init": a section whose heading
   // names the subject, and whose later strips are about the hostname file and the mount table.
   const pool = [
@@ -266,19 +269,22 @@ describe("strips a model graded one by one (corrective retrieval's decompose-the
     passage("e2", "Systemd init › Units", "Systemd unit files are written in a declarative style instead of procedural scripts."),
   ];
   const brief = { topic: "Getting started with systemd", keyword: "systemd", language: "en" };
+  const full = decideBriefByRules({ topic: brief.topic, target_keyword: brief.keyword, mode: "standard", language: "en", target_words: 800, image: false, derivatives: [] }, null);
+  const e1Strips = () => unitsOfPool(pool, "en").filter((u) => u.evidenceId === "e1").map((u) => u.key);
   const about = (model: ReturnType<typeof relevanceModel>) => model.aboutUnits.map((u) => u.text.slice(0, 24));
 
   it("drops a strip graded irrelevant from a passage graded relevant, and keeps the strips graded relevant", () => {
     const lexical = relevanceModel(pool, brief);
     expect(about(lexical)).toEqual(expect.arrayContaining(["The hostname is stored i", "The mount options of nor"]));
-    const [spawns, hostname, mounts] = unitsOfPool(pool, "en").filter((u) => u.evidenceId === "e1").map((u) => u.key);
+    const [spawns, hostname, mounts] = e1Strips();
     const graded = relevanceModel(pool, { ...brief, passage_grades: { e1: "relevant", e2: "relevant" }, strip_grades: { [spawns]: "relevant", [hostname]: "irrelevant", [mounts]: "irrelevant" } });
     expect(about(graded)).toContain("The systemd init process");
     expect(about(graded)).not.toContain("The hostname is stored i");
     expect(about(graded)).not.toContain("The mount options of nor");
     // Graded ambiguous, a strip is judged by the lexical model alone: its passage's grade does not lift it.
     const ambiguous = relevanceModel(pool, { ...brief, passage_grades: { e1: "relevant" }, strip_grades: { [hostname]: "ambiguous" } });
-    expect(ambiguous.unit(unitsOfPool(pool, "en").find((u) => u.key === hostname)!)).toBe(lexical.unit(unitsOfPool(pool, "en").find((u) => u.key === hostname)!));
+    const hostnameStrip = unitsOfPool(pool, "en").find((u) => u.key === hostname)!;
+    expect(ambiguous.unit(hostnameStrip)).toBe(lexical.unit(hostnameStrip));
   });
 
   it("asks the model about the strips of the passages it kept, under short ids, and keeps only the grades of strips it was shown", async () => {
@@ -293,7 +299,7 @@ describe("strips a model graded one by one (corrective retrieval's decompose-the
       return { text: "```json\n" + JSON.stringify({ grades: [...grades, { id: "s99", grade: "relevant" }] }) + "\n```", tokensIn: 1, tokensOut: 1 };
     };
     const model = new MeteredModel(complete, async () => undefined, 0);
-    const grades = await gradePoolWithModel(model, { ...decideBriefByRules({ topic: brief.topic, target_keyword: brief.keyword, mode: "standard", language: "en", target_words: 800, image: false, derivatives: [] }, null) }, pool);
+    const grades = await gradePoolWithModel(model, full, pool);
     expect(grades.passage_grades).toEqual({ e1: "relevant", e2: "irrelevant" });
     // Only e1's strips were asked about (e2 was graded irrelevant), each under the heading it stood under.
     expect(prompts[1]).toMatch(/^You grade strips/);
@@ -309,10 +315,9 @@ describe("strips a model graded one by one (corrective retrieval's decompose-the
       if (messages[0].content.startsWith("You grade retrieved passages")) return { text: '{"grades": [{"id": "e1", "grade": "Relevant."}, {"id": "e2", "grade": "not relevant"}]}', tokensIn: 1, tokensOut: 1 };
       return { text: '{"grades": [{"id": 1, "grade": "RELEVANT"}, {"id": "s2", "grade": "Not relevant"}, {"id": 3, "grade": "partially relevant"}, {"id": "s4", "grade": "who knows"}]}', tokensIn: 1, tokensOut: 1 };
     };
-    const full = decideBriefByRules({ topic: brief.topic, target_keyword: brief.keyword, mode: "standard", language: "en", target_words: 800, image: false, derivatives: [] }, null);
     const grades = await gradePoolWithModel(new MeteredModel(complete, async () => undefined, 0), full, pool);
     expect(grades.passage_grades).toEqual({ e1: "relevant", e2: "irrelevant" });
-    const [spawns, hostname, mounts] = unitsOfPool(pool, "en").filter((u) => u.evidenceId === "e1").map((u) => u.key);
+    const [spawns, hostname, mounts] = e1Strips();
     expect(grades.strip_grades).toEqual({ [spawns]: "relevant", [hostname]: "irrelevant", [mounts]: "ambiguous" });
     expect(["Irrelevant.", " off-topic ", "Ambiguous", "maybe", "Highly relevant", "yes"].map(readGrade)).toEqual(["irrelevant", "irrelevant", "ambiguous", "ambiguous", "relevant", undefined]);
   });
