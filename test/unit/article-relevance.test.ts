@@ -4,7 +4,7 @@ import { unitsOfPool } from "../../services/pipeline/article/evidence/units";
 import { ExtractiveSectionWriter } from "../../services/pipeline/article/writers/extractive-writer";
 import { planOutlineByRules } from "../../services/pipeline/article/brief/outline";
 import { decideBriefByRules } from "../../services/pipeline/article/brief/recon";
-import { gradePoolWithModel, relevanceModel, subjectFromPool } from "../../services/pipeline/article/relevance";
+import { CALIBRATION, gradePoolWithModel, relevanceModel, subjectFromPool } from "../../services/pipeline/article/relevance";
 import { readGrade } from "../../services/pipeline/article/relevance/model-grades";
 import { MeteredModel } from "../../services/pipeline/article/model/metered-model";
 import type { CompleteFn } from "../../shared/llm/types";
@@ -281,10 +281,17 @@ describe("strips a model graded one by one (corrective retrieval's decompose-the
     expect(about(graded)).toContain("The systemd init process");
     expect(about(graded)).not.toContain("The hostname is stored i");
     expect(about(graded)).not.toContain("The mount options of nor");
-    // Graded ambiguous, a strip is judged by the lexical model alone: its passage's grade does not lift it.
-    const ambiguous = relevanceModel(pool, { ...brief, passage_grades: { e1: "relevant" }, strip_grades: { [hostname]: "ambiguous" } });
-    const hostnameStrip = unitsOfPool(pool, "en").find((u) => u.key === hostname)!;
-    expect(ambiguous.unit(hostnameStrip)).toBe(lexical.unit(hostnameStrip));
+  });
+
+  it("leaves a strip graded ambiguous to the lexical model: its passage's grade does not lift it", () => {
+    // Under a heading that does not name the subject, a strip whose neighbour names it is ambiguous (P 0.80).
+    const boot = [passage("e3", "Boot stages", "The boot loader loads the kernel and the initial ramdisk into memory. Systemd starts the units of the default target.")];
+    const [loader] = unitsOfPool(boot, "en");
+    const lexical = relevanceModel(boot, brief).unit(loader);
+    expect(lexical).toBeGreaterThanOrEqual(CALIBRATION.ambiguous);
+    expect(lexical).toBeLessThan(CALIBRATION.relevant);
+    expect(relevanceModel(boot, { ...brief, passage_grades: { e3: "relevant" } }).unit(loader)).toBeGreaterThanOrEqual(CALIBRATION.relevant);
+    expect(relevanceModel(boot, { ...brief, passage_grades: { e3: "relevant" }, strip_grades: { [loader.key]: "ambiguous" } }).unit(loader)).toBe(lexical);
   });
 
   it("asks the model about the strips of the passages it kept, under short ids, and keeps only the grades of strips it was shown", async () => {
