@@ -85,6 +85,21 @@ describe("a sentence that opens with a phrase of its own", () => {
     ["Die Lese-Berechtigung (read, r) erlaubt dem Rechteinhaber, den Inhalt der Datei zu betrachten.", "de"],
     ["Sudo permet à un utilisateur autorisé d’exécuter une commande en tant que root.", "fr"],
   ])("may take one: %s", (sentence, lang) => expect(opensWithPhrase(sentence, lang)).toBe(false));
+
+  it("gets none from the writer, where the same paragraph opening plainly does", () => {
+    const en = decideBriefByRules({ topic: "Securing the root password", target_keyword: "root password", mode: "standard", language: "en", target_words: 600, image: false, derivatives: [] }, null);
+    const plan = planOutlineByRules(en, 600, []);
+    const body = plan.sections.find((x) => x.role === "body")!;
+    const passage = (id: string, quote: string): Evidence => ({ id, url: `https://doc.example/${id}`, title: "The root password", heading: "Securing the root password", quote, fetched_at: "", origin: "brand" });
+    // Two passages that share a word beyond the topic's ("passphrase"): the second paragraph would take a connective.
+    const opening = (second: string) => {
+      const pool = [passage("e1", "The root password protects the whole system from strangers. A strong passphrase for the root password cannot be guessed."), passage("e2", second)];
+      const section = composeSectionFromEvidence({ brief: en, outline: plan, section: { ...body, budget: 200 }, earlier: [], evidence: pool }, indexPool(pool, "en"));
+      return section.paragraphs.map((p) => p.sentences[0]).find((x) => second.startsWith(x.text));
+    };
+    expect(opening("The passphrase for the root password is changed with the passwd command. A compromised root password opens every account on the system.")?.lead).toBeDefined();
+    expect(opening("On Debian systems, the passphrase for the root password is changed with the passwd command. A compromised root password opens every account on the system.")?.lead).toBeUndefined();
+  });
 });
 
 describe("connectives before a step, and the conclusion", () => {
