@@ -13,10 +13,10 @@ import { MIN_TOPIC_SENTENCES } from "../../services/pipeline/article/writers/dra
 import { SMALL_KNOWLEDGE_BASES } from "../../bench/relevance/knowledge-bases";
 import { supportShare, topicalShare } from "../../services/pipeline/article/quality/score";
 import { groundFaq } from "../../services/pipeline/article/search/faq";
-import { metaDescriptionFrom, placeKeyword, titleCandidates } from "../../services/pipeline/article/search/seo";
+import { metaDescriptionFrom, placeKeyword, readsAsOneTitle, titleCandidates } from "../../services/pipeline/article/search/seo";
 import { optimizeForSearch } from "../../services/pipeline/article/search/metadata";
 import { embedPhrase, gerund, topicShape } from "../../services/pipeline/article/search/topic-phrasing";
-import { type ArticleBody, type Evidence, sentencesIn } from "../../services/pipeline/article/types";
+import { type ArticleBody, type Evidence, SEARCH_INTENTS, sentencesIn } from "../../services/pipeline/article/types";
 import { tokenize } from "../../shared/text/tokenize";
 import { FIXTURE_PAGES, FIXTURE_TEXT_PAGE } from "../support/fixture-site";
 import { notesPool } from "../support/pasted-notes";
@@ -111,6 +111,27 @@ describe("the topic in the pipeline's own words", () => {
     const framing = framed.body.sections[0].paragraphs[0].sentences[0].text;
     expect(framing).not.toContain(` ${first} `);
     expect(framing.toLowerCase()).toContain(topic.slice(1).toLowerCase());
+  });
+
+  // Two requests of a held-out probe (the Debian FAQ crawled, 2026-11-27) that failed their jobs: a subtitle
+  // left two titles where the API promises three variants, and "How can I …?" was taken for "How <who> can …".
+  it.each(["en", "fr", "de", "es"])("gives a title and three variants that each read as one title, whatever the request's shape (%s)", (language) => {
+    const topics = [
+      "Customizing a Debian installation: tips for beginners",
+      "How can I contribute to the Debian project?",
+      "How do I keep Debian up to date",
+      "Backups: a checklist",
+      "Tips",
+      { fr: "Personnaliser Debian : conseils pour débutants", de: "Debian anpassen: Tipps für Einsteiger", es: "Personalizar Debian: consejos para principiantes", en: "Route planning" }[language]!,
+    ];
+    for (const topic of topics) {
+      for (const intent of SEARCH_INTENTS) {
+        const titles = titleCandidates({ ...decideBriefByRules({ topic, target_keyword: topic, mode: "standard", language, target_words: 900, image: false, derivatives: [] }, null), intent });
+        expect({ topic, intent, enough: titles.length >= 4 }).toEqual({ topic, intent, enough: true });
+        for (const t of titles) expect(readsAsOneTitle(t)).toBe(true);
+      }
+    }
+    expect(topicShape("How can I contribute to the Debian project?")).toBe("how");
   });
 
   it("builds the how-to shapes from the clause", () => {

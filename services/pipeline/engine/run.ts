@@ -51,6 +51,9 @@ interface Run {
   stopRenewing(): void;
 }
 
+/** Errors that are faults in the code rather than an outcome a stage reports (a refusal, a source gone). */
+const FAULTS = new Set(["TypeError", "ReferenceError", "RangeError", "SyntaxError", "ZodError"]);
+const isFault = (err: unknown): boolean => err instanceof Error && FAULTS.has(err.name);
 const errorMessage = (err: unknown): string => String((err as Error).message ?? err).slice(0, MAX_ERROR_LENGTH);
 
 function abandoned(job: JobDoc, maxAttempts: number): Outcome {
@@ -264,7 +267,9 @@ export class JobRunner {
       $set: { [`stages.${i}.status`]: "error", [`stages.${i}.endedAt`]: endedAt.toISOString(), updated_at: endedAt },
     });
     this.deps.changed?.(errored);
-    run.log.warn({ stage: stage.key, error: message }, "stage failed");
+    // A refusal (not enough evidence, a source gone) says all in its message; anything else is a fault in the
+    // code, and its stack is what finds it.
+    run.log.warn({ stage: stage.key, error: message, ...(isFault(err) ? { stack: (err as Error).stack } : {}) }, "stage failed");
     return () => this.finish(job, fence, { status: "failed", error: `${stage.label} failed: ${message}` });
   }
 

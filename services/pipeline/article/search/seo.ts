@@ -5,7 +5,7 @@ import { wordsOf } from "../../../../shared/text/segment";
 import { termSet } from "../evidence/similarity";
 import { renderSentence } from "../quality/render";
 import { embedPhrase, englishTitles, fillWithPhrase, isClause, isEnglish, topicShape } from "./topic-phrasing";
-import { type ArticleBody, type ArticleBrief, type Evidence, sentencesIn, type SeoResult } from "../types";
+import { type ArticleBody, type ArticleBrief, type Evidence, SEARCH_INTENTS, sentencesIn, type SeoResult } from "../types";
 
 export const META_TITLE_MAX = 60;
 export const META_DESCRIPTION_MAX = 160;
@@ -66,8 +66,27 @@ export function slugify(text: string): string {
  */
 export function titleCandidates(brief: ArticleBrief): string[] {
   const own = requestAsTitle(brief);
-  const rest = templatedTitles(brief).filter(readsAsOneTitle);
-  return own ? [...new Set([own, ...rest.filter((t) => t.toLowerCase() !== own.toLowerCase())])] : rest;
+  const titles = distinctTitles([...(own ? [own] : []), ...templatedTitles(brief).filter(readsAsOneTitle)]);
+  if (titles.length >= MIN_TITLES) return titles;
+  // Too few that read as one title (a request with a subtitle leaves the templates little room: "Customizing
+  // a Debian installation: tips for beginners" under the commercial ones gave two): the templates on the
+  // request's head before its colon, then the other intents' templates.
+  const head = brief.topic.split(/\s*[:—–]\s+/)[0].trim();
+  const intents = [brief.intent, ...SEARCH_INTENTS.filter((i) => i !== brief.intent)];
+  const more = [
+    ...(head && head !== brief.topic.trim() ? intents.flatMap((intent) => templatedTitles({ ...brief, intent, topic: head, keyword: head })) : []),
+    ...intents.slice(1).flatMap((intent) => templatedTitles({ ...brief, intent })),
+  ].filter(readsAsOneTitle);
+  return distinctTitles([...titles, ...more]);
+}
+
+/** The title and the three variants the API promises (`title_variants`, at least three). */
+const MIN_TITLES = 4;
+
+/** The titles in order, each once: a later one that differs from an earlier one only in case is dropped. */
+function distinctTitles(titles: readonly string[]): string[] {
+  const seen = new Set<string>();
+  return titles.filter((t) => !seen.has(t.toLowerCase()) && Boolean(seen.add(t.toLowerCase())));
 }
 
 /**

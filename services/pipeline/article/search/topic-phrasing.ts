@@ -12,10 +12,17 @@ export type TopicShape = "how-can" | "how-to" | "how" | "why" | "question" | "be
 
 const QUESTION_OPENERS = /^(what|when|where|which|who|whom|whose|is|are|can|could|should|do|does|did|will|would)\b/i;
 
+/**
+ * "How <who> <modal> <verb> …" ("How contractors can cut drive time"): the one pattern both the shape test and
+ * the rephrasing read, so a topic called "how-can" can always be taken apart. A question with the modal first
+ * ("How can I contribute to …?") is a question, not this shape.
+ */
+const HOW_WHO_CAN = /^how\s+(?!(?:can|could|should|do|does|did|will|would|might|is|are)\b)(.+?)\s+(can|could|should|do|does|will|might)\s+(\S+)(.*)$/i;
+
 export function topicShape(topic: string): TopicShape {
   const t = topic.trim();
   if (/^how\s+to\b/i.test(t)) return "how-to";
-  if (/^how\s+.+?\s+(can|could|should|do|does|to|will|might)\s+\S/i.test(t)) return "how-can";
+  if (HOW_WHO_CAN.test(t.replace(/[?!]+$/, ""))) return "how-can";
   if (/^how\b/i.test(t)) return "how";
   if (/^why\b/i.test(t)) return "why";
   if (QUESTION_OPENERS.test(t) || t.endsWith("?")) return "question";
@@ -77,7 +84,7 @@ export function englishTitles(brief: Pick<ArticleBrief, "topic" | "keyword" | "i
   const out: string[] = [];
   switch (shape) {
     case "how-can": {
-      const m = /^how\s+(.+?)\s+(can|could|should|do|does|will|might)\s+(\S+)(.*)$/i.exec(bare)!;
+      const m = HOW_WHO_CAN.exec(bare)!;
       const [, who, modal, verb, rest] = m;
       out.push(sentence(topic));
       out.push(`${sentence(gerund(verb) + rest)}: a guide for ${embedPhrase(who, brand)}`);
