@@ -1,17 +1,25 @@
 #!/usr/bin/env bash
-# The article-quality bench serves Debian's reference manual (English, French, German, Spanish) as local websites;
-# install Debian's debian-reference-{en,fr,de,es} packages when their pages are missing.
+# The article-quality bench serves Debian's reference manual (English, French, German, Spanish) as local websites,
+# and the held-out probe Debian's FAQ (English, French, German); install Debian's debian-reference-{en,fr,de,es}
+# and debian-faq{,-fr,-de} packages when their pages are missing.
 set -euo pipefail
 DIR=/usr/share/debian-reference
+FAQ=/usr/share/doc/debian/FAQ
 missing=()
 for lang in en fr de es; do
   [ -f "$DIR/index.$lang.html" ] && [ -f "$DIR/ch02.$lang.html" ] || missing+=("debian-reference-$lang")
 done
+[ -f "$FAQ/index.en.html" ] || missing+=("debian-faq")
+for lang in fr de; do
+  [ -f "$FAQ/$lang/index.$lang.html" ] || missing+=("debian-faq-$lang")
+done
 if [ ${#missing[@]} -eq 0 ]; then exit 0; fi
-echo "debian-reference pages not found: installing ${missing[*]}" >&2
+echo "Debian manual pages not found: installing ${missing[*]}" >&2
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 $SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -qq "${missing[@]}" >/dev/null
 for lang in en fr de es; do test -f "$DIR/index.$lang.html"; done
+for lang in fr de; do test -f "$FAQ/$lang/index.$lang.html"; done
+test -f "$FAQ/index.en.html"

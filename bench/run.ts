@@ -3,6 +3,7 @@ import path from "node:path";
 import { benchArticlePipeline } from "./article-pipeline";
 import { benchArticleQuality } from "./article-quality";
 import { benchGatewayAuth } from "./gateway-auth";
+import { benchHeldOut } from "./held-out";
 import { benchIngest } from "./ingest";
 import { benchModelPath } from "./model-path";
 import { benchRelevance } from "./relevance";
@@ -13,6 +14,7 @@ const BENCHES: Record<string, () => Promise<Record<string, unknown>>> = {
   "article-quality": () => benchArticleQuality(),
   "article-quality-model": () => benchArticleQuality({ model: true }),
   "gateway-auth": benchGatewayAuth,
+  "held-out": benchHeldOut,
   ingest: benchIngest,
   "model-path": benchModelPath,
   relevance: benchRelevance,

@@ -1,0 +1,120 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { ADMIN_TOKEN } from "../../test/support/cluster";
+import { createOrgWithKey } from "../../test/support/admin";
+import { client } from "../../test/support/http";
+import { waitForJob } from "../../test/support/jobs";
+import { spawnPlatform, tempDir } from "../../test/support/platform";
+import { numberOption } from "../options";
+import { HELD_OUT_KNOWLEDGE_BASES } from "./knowledge-bases";
+import { HELD_OUT_REQUESTS, type HeldOutRequest } from "./requests";
+
+/** Where Debian's debian-faq, debian-faq-fr and debian-faq-de put their pages (bench/ensure-debian-reference.sh). */
+const FAQ_DIR = process.env.BENCH_HELD_OUT_FAQ_DIR ?? "/usr/share/doc/debian/FAQ";
+const FAQ_LANGUAGES = ["en", "fr", "de"] as const;
+
+/** One language of the Debian FAQ as a website on 127.0.0.1:`port` (`/` is its index). */
+async function startFaqSite(lang: (typeof FAQ_LANGUAGES)[number], port: number): Promise<{ origin: string; close(): Promise<void> }> {
+  const dir = lang === "en" ? FAQ_DIR : path.join(FAQ_DIR, lang);
+  if (!fs.existsSync(path.join(dir, `index.${lang}.html`))) throw new Error(`no index.${lang}.html in ${dir}: run bench/ensure-debian-reference.sh`);
+  const files = new Set(fs.readdirSync(dir).filter((f) => f.endsWith(`.${lang}.html`)));
+  const server = http.createServer((req, res) => {
+    const pathname = decodeURIComponent((req.url ?? "/").split(/[?#]/)[0]);
+    const file = pathname === "/" ? `index.${lang}.html` : pathname.slice(1);
+    if (!files.has(file)) return void res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("not found");
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(req.method === "HEAD" ? undefined : fs.readFileSync(path.join(dir, file)));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", () => resolve());
+  });
+  return { origin: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+interface Outcome {
+  request: HeldOutRequest;
+  status: string;
+  verdict: "write" | "refuse";
+  /** A job that failed for a reason other than a refusal of the evidence (a fault in the code). */
+  fault: boolean;
+  error?: string;
+  words?: number;
+  score?: number;
+  faq?: number;
+}
+
+/** A refusal says what is missing in the sources; anything else a failed job says is a fault. */
+const REFUSAL = /(No passages|Only \d+ (sentences|words)|an article needs at least)/;
+
+/**
+ * `npm run bench held-out`: documents and requests the relevance model was never fit on (docs/benchmarks.md,
+ * "Held-out probe"): the Debian FAQ (en, fr, de) crawled, and two pasted fact lists (`knowledge-bases.ts`),
+ * asked natural requests with the verdict a reader expects. Reports verdicts against expectations, faults
+ * (jobs failing for anything but a refusal), length and score, and writes each article to
+ * bench/results/held-out/ for reading. It is a probe: what it shows is fixed in general, never per request.
+ */
+export async function benchHeldOut(): Promise<Record<string, unknown>> {
+  const portBase = numberOption("BENCH_HELD_OUT_PORT_BASE", 47400);
+  const sites = await Promise.all(FAQ_LANGUAGES.map((lang, i) => startFaqSite(lang, portBase + i)));
+  const platform = await spawnPlatform({
+    env: { ADMIN_TOKEN, DATA_DIR: tempDir("bench-held-out"), EMBEDDED_MONGO_IN_MEMORY: "true", LOG_LEVEL: "warn", JOB_POLL_MS: "200", PIPELINE_CONCURRENCY: "2", CRAWL_MAX_PAGES: "40", CRAWL_MAX_DEPTH: "3", CRAWL_TIMEOUT_MS: "900000", REQUEST_TIMEOUT_MS: "120000" },
+  });
+  const outDir = path.resolve(__dirname, "../../../bench/results/held-out");
+  fs.rmSync(outDir, { recursive: true, force: true });
+  fs.mkdirSync(outDir, { recursive: true });
+  try {
+    const { key } = await createOrgWithKey(platform.url, ADMIN_TOKEN, { credits: 100_000, rate_limit_rpm: 100_000, name: "held-out probe" });
+    const api = client(platform.url, key);
+    const profiles: Record<string, string> = {};
+    for (const [i, lang] of FAQ_LANGUAGES.entries()) {
+      const created = await api("/v1/brand-profiles", { method: "POST", body: { name: `Debian FAQ (${lang})`, website_url: `${sites[i].origin}/` } });
+      if (created.status !== 201) throw new Error(`POST /v1/brand-profiles: ${created.status} ${created.text}`);
+      const job = await waitForJob(platform.url, key, created.body.ingest_job_id, { timeoutMs: 1_200_000 });
+      if (job.status !== "succeeded") throw new Error(`ingest of the ${lang} FAQ ${job.status}: ${job.error}`);
+      profiles[`faq-${lang}`] = created.body.id;
+    }
+    for (const [name, kb] of Object.entries(HELD_OUT_KNOWLEDGE_BASES)) {
+      const created = await api("/v1/brand-profiles", { method: "POST", body: { name: kb.name, description: kb.description } });
+      for (const text of kb.texts) {
+        const added = await api(`/v1/brand-profiles/${created.body.id}/sources`, { method: "POST", body: { type: "text", title: text.title, content: text.content } });
+        const job = await waitForJob(platform.url, key, added.body.ingest_job_id, { timeoutMs: 600_000 });
+        if (job.status !== "succeeded") throw new Error(`ingest of ${name} ${job.status}: ${job.error}`);
+      }
+      profiles[name] = created.body.id;
+    }
+    const outcomes: Outcome[] = [];
+    for (const [i, r] of HELD_OUT_REQUESTS.entries()) {
+      const body = { topic: r.topic, language: r.language, target_words: r.target_words, mode: r.mode, brand_profile_id: profiles[r.profile] };
+      const created = await api("/v1/articles", { method: "POST", body, headers: { "Idempotency-Key": crypto.randomUUID() } });
+      if (created.status !== 202) throw new Error(`POST /v1/articles: ${created.status} ${created.text}`);
+      const job = await waitForJob(platform.url, key, created.body.id, { timeoutMs: 600_000 });
+      const file = `${String(i).padStart(2, "0")}-${r.profile}.md`;
+      let md = `# ${r.topic}\n\n- profile ${r.profile}, ${r.language}, ${r.target_words} words asked, ${r.mode}; a reader expects: **${r.expect}**\n- status: **${job.status}**\n`;
+      const outcome: Outcome = { request: r, status: job.status, verdict: job.status === "succeeded" ? "write" : "refuse", fault: job.status !== "succeeded" && !REFUSAL.test(String(job.error)) };
+      if (job.status === "succeeded") {
+        const a = (await api(`/v1/articles/${job.result.article_id}?format=markdown`)).body;
+        Object.assign(outcome, { words: a.word_count, score: a.quality_score, faq: a.faq.length });
+        md += `- words ${a.word_count}, quality_score ${a.quality_score}\n\n## ${a.title}\n\n${a.content_markdown}\n\n## FAQ\n\n${a.faq.map((f: { question: string; answer: string }) => `- **${f.question}** ${f.answer}`).join("\n")}\n`;
+      } else {
+        outcome.error = String(job.error).slice(0, 300);
+        md += `- error: ${job.error}\n`;
+      }
+      fs.writeFileSync(path.join(outDir, file), md);
+      outcomes.push(outcome);
+    }
+    const covered = outcomes.filter((o) => o.request.expect === "write");
+    const uncovered = outcomes.filter((o) => o.request.expect === "refuse");
+    return {
+      requests: outcomes.length,
+      faults: outcomes.filter((o) => o.fault).map((o) => `${o.request.topic}: ${o.error}`),
+      covered_written: `${covered.filter((o) => o.verdict === "write").length} / ${covered.length}`,
+      uncovered_refused: `${uncovered.filter((o) => o.verdict === "refuse").length} / ${uncovered.length}`,
+      outcomes: outcomes.map((o) => ({ topic: o.request.topic, profile: o.request.profile, expect: o.request.expect, status: o.status, words: o.words, asked: o.request.target_words, score: o.score, faq: o.faq, error: o.error })),
+    };
+  } finally {
+    await platform.stop();
+    await Promise.all(sites.map((s) => s.close()));
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * Natural requests of the held-out probe, with the verdict a reader of the sources expects, written before any
+ * article was read (2026-11-27). Covered: the Debian FAQ has a chapter or section on it, or most of a pasted
+ * list is about it; uncovered: nothing in the sources is.
+ */
+export interface HeldOutRequest {
+  profile: "faq-en" | "faq-fr" | "faq-de" | "bees" | "gatos";
+  topic: string;
+  language: "en" | "fr" | "de" | "es";
+  target_words: number;
+  mode: "standard" | "deep_research";
+  expect: "write" | "refuse";
+}
+
+const r = (profile: HeldOutRequest["profile"], topic: string, language: HeldOutRequest["language"], target_words: number, expect: HeldOutRequest["expect"], mode: HeldOutRequest["mode"] = "standard"): HeldOutRequest => ({ profile, topic, language, target_words, mode, expect });
+
+export const HELD_OUT_REQUESTS: HeldOutRequest[] = [
+  r("faq-en", "How to keep a Debian system up to date", "en", 800, "write"),
+  r("faq-en", "Understanding Debian's package management tools", "en", 800, "write", "deep_research"),
+  r("faq-en", "Choosing between Debian stable, testing and unstable", "en", 800, "write"),
+  r("faq-en", "Where to get help with Debian", "en", 600, "write"),
+  r("faq-en", "How can I contribute to the Debian project?", "en", 600, "write"),
+  r("faq-en", "Customizing a Debian installation: tips for beginners", "en", 600, "write"),
+  r("faq-en", "Setting up a Kubernetes cluster on Raspberry Pi", "en", 600, "refuse"),
+  r("faq-en", "Email marketing for small businesses", "en", 600, "refuse"),
+  r("faq-fr", "Comment mettre à jour un système Debian", "fr", 800, "write"),
+  r("faq-fr", "Choisir entre Debian stable, testing et unstable", "fr", 600, "write"),
+  r("faq-fr", "Recette de la tarte Tatin", "fr", 600, "refuse"),
+  r("faq-de", "Debian auf dem neuesten Stand halten", "de", 800, "write"),
+  r("faq-de", "Die Paketverwaltungswerkzeuge von Debian verstehen", "de", 600, "write", "deep_research"),
+  r("faq-de", "Häufige Fehler beim Bau eines Gartenteichs", "de", 600, "refuse"),
+  r("bees", "How to start beekeeping", "en", 600, "write"),
+  r("bees", "Common beekeeping mistakes to avoid", "en", 600, "write"),
+  r("bees", "Preparing a beehive for winter", "en", 400, "write"),
+  r("bees", "Dealing with varroa mites", "en", 400, "write"),
+  r("bees", "How to make mead at home", "en", 600, "refuse"),
+  r("gatos", "Cómo cuidar a un gato por primera vez", "es", 600, "write"),
+  r("gatos", "Alimentación del gato: qué puede comer y qué no", "es", 600, "write"),
+  r("gatos", "Errores comunes al cuidar un gato", "es", 600, "write"),
+  r("gatos", "Cómo adiestrar a un perro", "es", 600, "refuse"),
+];
