@@ -20,6 +20,8 @@ import { type ArticleBody, type Evidence, SEARCH_INTENTS, sentencesIn } from "..
 import { tokenize } from "../../shared/text/tokenize";
 import { FIXTURE_PAGES, FIXTURE_TEXT_PAGE } from "../support/fixture-site";
 import { notesPool } from "../support/pasted-notes";
+import { HELD_OUT_KNOWLEDGE_BASES } from "../../bench/held-out/knowledge-bases";
+import { corpusOf, pastedText } from "../../bench/relevance/corpus";
 
 /** The fixture company's site as research stores it: one evidence item per page section, plus the getting-started text. */
 const KESTREL: Evidence[] = [
@@ -243,6 +245,43 @@ describe("a small profile's name and description say what its notes are about (b
     expect(subject.map((t) => t.surface)).toEqual(["Gießen", "Zimmerpflanzen"]);
     expect(angle).toEqual(expect.arrayContaining(["häufige", "fehler", "richtig", "pflegen"]));
     expect(analyseRequest("Comment entretenir son vélo", "", "fr").subject.map((t) => t.surface)).toEqual(["vélo"]);
+  });
+});
+
+describe("what the held-out probe's pasted notes showed (bench/held-out: beekeeping notes in English, cat care in Spanish)", () => {
+  const heldOutPool = (kb: "bees" | "gatos") => {
+    const { lang, texts } = HELD_OUT_KNOWLEDGE_BASES[kb];
+    return corpusOf(texts.map((t, i) => pastedText(`https://notes.example/${kb}/${i}`, t.content, t.title)), lang).passages;
+  };
+  const about = (kb: "bees" | "gatos", topic: string) => {
+    const { lang, name, description } = HELD_OUT_KNOWLEDGE_BASES[kb];
+    const pool = heldOutPool(kb);
+    const request = { topic, keyword: topic, language: lang, brand: { name, description } };
+    const model = relevanceModel(pool, { ...request, subject: subjectFromPool(pool, request) });
+    return { model, units: unitsOfPool(pool, lang).filter((u) => model.coverage.isAbout(u)).map((u) => u.text) };
+  };
+
+  it("situates a note by its source's title together with the profile's words (read: No passages about “Alimentación”, “gato”)", () => {
+    const { units } = about("gatos", "Alimentación del gato: qué puede comer y qué no");
+    // The eight notes under "Alimentación y agua", and none of "Salud y bienestar".
+    expect(units.length).toBe(8);
+    expect(units.some((t) => /veterinario|vacunas|rascador/.test(t))).toBe(false);
+  });
+
+  it("splits an English compound the notes write apart only where its parts are found together, and weighs what most notes say as what the profile is about", () => {
+    const { model } = about("bees", "Preparing a beehive for winter");
+    const terms = Object.fromEntries(model.subject.terms.map((t) => [t.surface, t.ubiquitous]));
+    // "bee" and "hive" are in 8 and 11 of the 24 notes: what the profile is about, not the request's subject.
+    expect(terms).toEqual({ bee: true, hive: true, winter: false });
+    expect(analyseRequest("Preparing a beehive for winter", "", "en").angle).toEqual(["preparing"]);
+    // A Debian manual has "com" (in addresses) and "posting" (of mail), never in one sentence: no split there.
+    const debian = [pagePassage("Mail")("m1", "Mail", "Mail posting to lists.debian.org is moderated. See www.example.com for the archive address.")];
+    expect(subjectFromPool(debian, { topic: "Home composting", keyword: "Home composting", language: "en" }).terms.map((t) => t.surface)).toEqual(["Home", "composting"]);
+  });
+
+  it("reads 'dealing with' and «por primera vez» as the angle", () => {
+    expect(analyseRequest("Dealing with varroa mites", "", "en").subject.map((t) => t.surface)).toEqual(["varroa", "mites"]);
+    expect(analyseRequest("Cómo cuidar a un gato por primera vez", "", "es").subject.map((t) => t.surface)).toEqual(["gato"]);
   });
 });
 

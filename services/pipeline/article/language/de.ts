@@ -62,7 +62,7 @@ export const GERMAN: LanguageProfile = {
     verwendung legen stellen wählen auswählen auswahl behalten nehmen helfen wirklich immer oft beispiel beispiele liste
     frage fragen antwort antworten neu neue modern verwalten verwaltet verwaltung management
     pflegen pflege gepflegt wartung richtig richtige richtigen korrekt
-    funktioniert funktionieren funktionsweise brauchen braucht brauchst
+    funktioniert funktionieren funktionsweise brauchen braucht brauchst mal umgehen umgang bekämpfen vorbereiten
     reduzieren verbessern verbessert senken steigern sparen beschleunigen schneller besser einfacher`,
   furtherReading: /^(weitere|weiterführende) (lektüre|literatur|informationen|quellen)\b|^(zum weiterlesen|literatur|referenzen|siehe auch|weblinks)$/iu,
   placeWords: /(?<![\p{L}])(zweite[nmrs]?|dritte[nmrs]?|vierte[nmrs]?|fünfte[nmrs]?|sechste[nmrs]?|siebte[nmrs]?|achte[nmrs]?|neunte[nmrs]?|zehnte[nmrs]?)(?![\p{L}])/iu,
@@ -86,10 +86,12 @@ export const GERMAN: LanguageProfile = {
   angleMaterial: [
     {
       angle: "problems",
+      qualifiers: /^(häufige[nrs]?|häufigsten|typische[nrs]?|klassische[nrs]?|größte[nrs]?)$/iu,
       asks: /(?<![\p{L}])(fehler\p{L}*|probleme?|vermeiden|falsch\p{L}*|nie|niemals)(?![\p{L}])/iu,
       serves: /(?<![\p{L}])(zu (viel|wenig|häufig|oft|lange|stark|dunkel|kalt|heiß)|nie|niemals|nicht|kein\p{L}*|vermeiden|ohne|falsch\p{L}*|schädig\p{L}*|schaden)(?![\p{L}])/iu,
     },
   ],
+  demonstratives: new Set("dieser diese dieses diesen diesem".split(" ")),
   determiners: new Set("der die das den dem des ein eine einen einem einer eines dieser diese dieses diesen jede jeder jedes ihre ihren seine seinen".split(" ")),
   sentences: {
     // Pronouns, demonstratives and the pronominal adverbs (da-/dar-/hier- + preposition: "Hierbei", "Dafür",

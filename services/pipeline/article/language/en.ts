@@ -37,7 +37,7 @@ export const ENGLISH: LanguageProfile = {
     go going take taking let work works working help helps right wrong really actually ever never always often lot lots
     much many more most less least kind kinds type types sort example examples checklist list faq questions question
     answer answers new modern today year manage managing management instead maintain maintaining maintenance properly correctly
-    cut cutting reduce reducing improve improving increase increasing boost boosting save saving speed lower lowering grow growing faster smarter easier cheaper`,
+    prepare preparing deal dealing cope coping tackle tackling fight fighting cut cutting reduce reducing improve improving increase increasing boost boosting save saving speed lower lowering grow growing faster smarter easier cheaper`,
   furtherReading: /^(more|further|additional|other) (readings?|resources|information)\b|^(references|see also|bibliography|external links|resources)$/i,
   placeWords: /(?<![\p{L}])(second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)(?![\p{L}])/iu,
   faqShapes: [
@@ -55,10 +55,12 @@ export const ENGLISH: LanguageProfile = {
   angleMaterial: [
     {
       angle: "problems",
+      qualifiers: /^(common|frequent|typical|usual|classic|biggest|top)$/i,
       asks: /\b(mistakes?|errors?|pitfalls?|problems?|avoid(ing)?|wrong|troubleshoot(ing)?|not to|never)\b/i,
       serves: /\b(too (much|little|many|few|long|hot|cold|fine|coarse|hard|often)|never|not|no longer|don't|doesn't|cannot|can't|avoid\w*|without|wrong\w*|mistakes?|problems?|damag\w*|harm\w*|ruin\w*|fail\w*)\b/i,
     },
   ],
+  demonstratives: new Set("this these those".split(" ")),
   determiners: new Set("the a an this that these those its their your our each every".split(" ")),
   sentences: {
     dependentOpeners: new Set(["it", "its", "this", "that", "these", "those", "they", "their", "them", "he", "she", "his", "her", "such", "both", "there", "then", "thus"]),
@@ -71,7 +73,8 @@ export const ENGLISH: LanguageProfile = {
     sendsTo: /^([^,]{0,80},\s*)?(please\s+)?(read|see|consult|refer to)\b|\byou (should|can|may|must) (read|consult|refer to)\b|\b(is|are) (described|documented|explained) in\b/i,
     announcesList: /^(there (are|were)|we have) (two|three|four|five|six|seven|eight|nine|ten|several|a few|\d+) /i,
     documentation: /\b(documentation|manual|guide|readme|howto|faq|standard)\b/i,
-    antecedent: /\bthe (latter|former|above)\b|^(?!.*(?:\b(?:not|never|no)\b|n't\b)).*\binstead\b(?! of\b)/i,
+    // "this" before a stop or a comma is a pronoun, and points back: "The kbd package supports this, edit …".
+    antecedent: /\bthe (latter|former|above)\b|\bthis(?=\s*[,.;!?)])|^(?!.*(?:\b(?:not|never|no)\b|n't\b)).*\binstead\b(?! of\b)/i,
     anaphora: new Set(["it", "they", "them", "those", "these", "he", "she", "him", "his", "her", "such"]),
     // "such as" and "such that" point forward: 161 sentences of the English manual say "such" only so, and were
     // taken as leaning on the sentence before ("Green material such as vegetable peelings … supplies nitrogen.").

@@ -77,7 +77,8 @@ export const SPANISH: LanguageProfile = {
     ejemplo ejemplos lista pregunta preguntas respuesta respuestas nuevo nueva moderno
     mantenimiento cuidar cuidado correctamente bien visión general gestionar gestión
     reducir mejore mejorar aumentar ahorrar acelerar rápido rápida fácilmente
-    funciona funcionan funcionar funcionamiento necesitas necesita necesitan necesitar`,
+    funciona funcionan funcionar funcionamiento necesitas necesita necesitan necesitar
+    vez veces lidiar afrontar enfrentar combatir preparar`,
   furtherReading: /^(más|otras) (lecturas|referencias|información|recursos)\b|^(lecturas adicionales|referencias|véase también|bibliografía|enlaces externos)$/iu,
   placeWords: /(?<![\p{L}])(segund[oa]s?|tercer[oa]?s?|cuart[oa]s?|quint[oa]s?|sext[oa]s?|séptim[oa]s?|octav[oa]s?|noven[oa]s?|décim[oa]s?)(?![\p{L}])/iu,
   faqShapes: [
@@ -102,10 +103,12 @@ export const SPANISH: LanguageProfile = {
   angleMaterial: [
     {
       angle: "problems",
+      qualifiers: /^(comunes|común|frecuentes?|típicos?|típicas?|habituales?|principales)$/iu,
       asks: /(?<![\p{L}])(errores?|problemas?|evitar|fallos?|nunca)(?![\p{L}])/iu,
       serves: /(?<![\p{L}])(demasiad\p{L}*|nunca|no|sin|evit\p{L}*|mal|dañ\p{L}*|riesgos?|rompe\p{L}*|fall\p{L}*)(?![\p{L}])/iu,
     },
   ],
+  demonstratives: new Set("este esta estos estas ese esa esos esas aquel aquella aquellos aquellas".split(" ")),
   determiners: new Set("el la los las un una unos unas del al este esta estos estas su sus cada".split(" ")),
   sentences: {
     // Spanish drops the subject: an opening object pronoun ("Nos permiten …") points back as well.

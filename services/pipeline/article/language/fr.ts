@@ -49,7 +49,7 @@ export const FRENCH: LanguageProfile = {
     exemples liste question questions réponse réponses nouveau nouvelle moderne
     entretenir entretien entretenu entretenue maintenance soigner soin bien correctement vue ensemble gérer gestion
     réduire réduisez améliorer améliorez augmenter accélérer économiser gagner plus rapide rapidement
-    fonctionne fonctionnent fonctionner fonctionnement`,
+    fonctionne fonctionnent fonctionner fonctionnement fois combattre lutter préparer`,
   furtherReading: /^(autres|d['’]autres) (lectures|ressources|références)\b|^(pour aller plus loin|lectures complémentaires|références|voir aussi|bibliographie|liens externes)$/iu,
   placeWords: /(?<![\p{L}])(deuxième|second|seconde|troisième|quatrième|cinquième|sixième|septième|huitième|neuvième|dixième)(?![\p{L}])/iu,
   faqShapes: [
@@ -72,10 +72,12 @@ export const FRENCH: LanguageProfile = {
   angleMaterial: [
     {
       angle: "problems",
+      qualifiers: /^(courante?s?|fréquente?s?|classiques?|typiques?|principa(?:l|les|ux))$/iu,
       asks: /(?<![\p{L}])(erreurs?|pièges?|problèmes?|éviter|fautes?|jamais)(?![\p{L}])/iu,
       serves: /(?<![\p{L}])(trop|jamais|ne|n['’]\p{L}+|pas|éviter|évite\w*|sans|mal|abîm\p{L}*|endommag\p{L}*|risques?|excessi\p{L}*|excès)(?![\p{L}])/iu,
     },
   ],
+  demonstratives: new Set("cet cette ces ceci cela".split(" ")),
   determiners: new Set("le la les l un une des du au aux ce cet cette ces son sa ses leur leurs votre vos notre nos chaque".split(" ")),
   sentences: {
     dependentOpeners: new Set(["il", "elle", "ils", "elles", "ce", "cela", "ceci", "ça", "ces", "cette", "leur", "leurs", "son", "sa", "ses", "c'est", "c’est", "c'était", "c’était"]),

@@ -45,13 +45,24 @@ export interface LanguageProfile {
    * first by what says too much, never, not, without or damage; the relevance model ranks such strips higher
    * (`relevance/model.ts`, `ANGLE_BONUS`), and never judges one more or less relevant for it.
    */
-  angleMaterial: readonly { angle: string; asks: RegExp; serves: RegExp }[];
+  angleMaterial: readonly {
+    angle: string;
+    asks: RegExp;
+    serves: RegExp;
+    /** Words that qualify the angle's noun ("common", « fréquentes », "häufige", «comunes»): they go where it goes. */
+    qualifiers?: RegExp;
+  }[];
   /**
    * Articles and determiners, lower case: a word after one is a noun, which is what a one-word section heading
    * must be (« des pneus » heads a section, "to twelve" does not: `writers/section-names.ts`). German tells
    * its nouns by their capital as well.
    */
   determiners: ReadonlySet<string>;
+  /**
+   * Demonstratives, lower case: a question holding one ("How do you deal with this avalanche?") points at
+   * something said before it, which an FAQ entry read alone does not have.
+   */
+  demonstratives: ReadonlySet<string>;
   /** How its sentences are read as evidence: what leans on the sentence before, what is no sentence (`SentenceRules`). */
   sentences: SentenceRules;
   /** The words the pipeline itself adds to an article in this language (headings, connectives, labels, templates). */

@@ -1,13 +1,13 @@
 import { identifyLanguage, isClearlyInLanguage, UNDETERMINED } from "../../../../shared/text/language";
 import { baseLanguage } from "../../../../shared/text/stopwords";
-import { languageProfile } from "../language";
+import { languageProfile, type LanguageProfile } from "../language";
 import { tokenize } from "../../../../shared/text/tokenize";
 import { dependencyOf, unitsOfEvidence, unitsOfPool, type EvidenceUnit } from "../evidence/units";
 import { termSet } from "../evidence/similarity";
 import type { ArticleBrief, BrandBrief, Evidence } from "../types";
 import { CALIBRATION } from "./calibration";
 import { relevanceLogit, relevanceProbability, subjectShare, withCompounds, withSplitParts, type RelevanceFeatures } from "./features";
-import { analyseRequest } from "./request";
+import { analyseRequest, pairTerm } from "./request";
 import type { PassageGrades, StripGrades } from "./model-grades";
 import { idf, subjectWeights, termsToCount, type RequestSubject, type WeightedTerm, type WeightFit } from "./weights";
 
@@ -85,7 +85,7 @@ const statesSubject = (f: RelevanceFeatures) => f.own > 0 || f.context > 0 || f.
 const profileText = (brand: Pick<BrandBrief, "name" | "description">) => `${brand.name}\n${brand.description ?? ""}`;
 
 /** The first angle the request asks for that its language profile can see in a strip's words, if any. */
-export function requestedAngle(brief: Pick<ArticleBrief, "topic" | "keyword" | "language">): { asks: RegExp; serves: RegExp } | undefined {
+export function requestedAngle(brief: Pick<ArticleBrief, "topic" | "keyword" | "language">): LanguageProfile["angleMaterial"][number] | undefined {
   const request = `${brief.topic} ${brief.keyword}`;
   return languageProfile(baseLanguage(brief.language)).angleMaterial.find((a) => a.asks.test(request));
 }
@@ -128,10 +128,13 @@ export function subjectFromPool(evidence: readonly Evidence[], brief: Pick<Brief
   const request = analyseRequest(brief.topic, brief.keyword, brief.language);
   const wanted = termsToCount(request).map((t) => t.term);
   const df: Record<string, number> = Object.fromEntries(wanted.map((t) => [t, 0]));
+  // A split whose parts must be found together is counted by the units holding both (`CompoundSplit.together`).
+  const pairs = request.splits.filter((s) => s.together).flatMap((s) => s.candidates.map((c) => [c.modifier.term, c.head.term] as const));
   const units = unitsOfPool(evidence, brief.language);
   for (const u of units) {
     const terms = withCompounds(termSet(u.text, brief.language), wanted, brief.language);
     for (const t of wanted) if (terms.has(t)) df[t]++;
+    for (const [modifier, head] of pairs) if (terms.has(modifier) && terms.has(head)) df[pairTerm(modifier, head)] = (df[pairTerm(modifier, head)] ?? 0) + 1;
   }
   // What the profile's name and description state is what the whole profile is about: ubiquitous, whatever the
   // count. "Cultivar tomates en casa" of a profile "Huerto en Casa" ("Consejos para cultivar un huerto urbano")
@@ -153,7 +156,13 @@ function buildModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceM
   // it), the brand's own name and description. A customer's pasted notes on bicycle maintenance say "chaîne",
   // "pneus", "freins" and hardly ever "vélo"; the profile that holds them says what they are all about.
   const profileContext = brief.brand && subject.counted_over.from === "pool" ? profileText(brief.brand) : "";
-  const situating = (e: Evidence) => [e.title, e.heading ?? "", ...(profileContext && e.origin === "brand" ? [profileContext] : [])];
+  // The profile's words situate every one of its passages together with the passage's title or heading: a note
+  // under "Alimentación y agua" of a profile on "el cuidado de gatos" is about feeding cats, which neither says
+  // alone (taken apart, "Alimentación del gato" found no note about it: 2026-11-27, a held-out probe).
+  const situating = (e: Evidence) => {
+    const own = [e.title, e.heading ?? ""];
+    return profileContext && e.origin === "brand" ? [...own.map((t) => `${t}\n${profileContext}`), profileContext] : own;
+  };
   const contextOf = (id: string) => {
     const e = byId.get(id);
     return e ? situating(e).join("\n") : "";

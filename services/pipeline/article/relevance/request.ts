@@ -46,7 +46,16 @@ export interface CompoundSplit {
   /** The compound's term, a subject term. */
   term: string;
   candidates: { modifier: { term: string; word: string }; head: { term: string; word: string } }[];
+  /**
+   * The parts must also be found together, in one sentence of the sources (`pairTerm`), for the split to stand:
+   * an English word cut anywhere gives fragments that are words of their own ("composting" → "com" + "posting",
+   * both in a Debian manual, never together).
+   */
+  together?: true;
 }
+
+/** The key a split's two parts are counted under together (units holding both), beside the terms' own counts. */
+export const pairTerm = (modifier: string, head: string) => `${modifier}+${head}`;
 
 /** Particles that make one word with the verb before them when written together ("back up" → "backup", "log in" → "login"). */
 const PARTICLES = new Set(["up", "in", "out", "down", "off", "on", "over"]);
@@ -117,7 +126,12 @@ export function analyseRequest(topic: string, keyword: string, lang: string): Re
   }
   if (baseLanguage(lang) === "de") joins.push(...germanVerbJoins(words, subject, lang));
   const core = new Set(tokenize(keyword, lang));
-  const splits = baseLanguage(lang) === "de" ? [...subject].flatMap(([term, word]) => germanCompoundSplits(word, term, angle, lang)) : [];
+  const splits =
+    baseLanguage(lang) === "de"
+      ? [...subject].flatMap(([term, word]) => germanCompoundSplits(word, term, angle, lang))
+      : baseLanguage(lang) === "en"
+        ? [...subject].flatMap(([term, word]) => englishCompoundSplits(word, term, angle, lang))
+        : [];
   return {
     subject: [...subject].map(([term, surface]) => ({
       term,
@@ -236,6 +250,32 @@ const PART_MIN = 4;
  * compound is decided by the profile's counts (`subjectWeights`, after Koehn and Knight's frequency-based
  * splitting: the split whose parts' geometric mean count beats the whole word's count).
  */
+/** Shortest part of an English closed compound a split makes ("bee" of "beehive"). */
+const ENGLISH_PART_MIN = 3;
+
+/**
+ * The two-word splits of an English closed compound of the request ("beehive" → "bee" + "hive", "toolbox" →
+ * "tool" + "box"), each part a content word of at least three letters. Decided by the profile's counts like a
+ * German split (`splitCompounds`): a compound the sources use as often as its parts ("filesystem", "hostname",
+ * "password") stays whole. (A customer asked "Preparing a beehive for winter" of notes that say "hive" and
+ * "bees" and was told there was nothing about "beehive": 2026-11-27, a held-out probe.)
+ */
+function englishCompoundSplits(word: string, term: string, angle: ReadonlySet<string>, lang: string): CompoundSplit[] {
+  if (!/^\p{L}+$/u.test(word) || word.length < 2 * ENGLISH_PART_MIN) return [];
+  const content = (w: string) => {
+    const t = tokenize(w, lang);
+    return t.length === 1 && t[0].length >= ENGLISH_PART_MIN && !isAngle(w, t[0], angle, lang) ? t[0] : undefined;
+  };
+  const candidates: CompoundSplit["candidates"] = [];
+  for (let at = ENGLISH_PART_MIN; at <= word.length - ENGLISH_PART_MIN; at++) {
+    const [modifierWord, headWord] = [word.slice(0, at), word.slice(at)];
+    const [modifier, head] = [content(modifierWord), content(headWord)];
+    if (!modifier || !head || modifier === term || head === term) continue;
+    if (!candidates.some((c) => c.modifier.term === modifier && c.head.term === head)) candidates.push({ modifier: { term: modifier, word: modifierWord }, head: { term: head, word: headWord } });
+  }
+  return candidates.length ? [{ term, candidates, together: true }] : [];
+}
+
 function germanCompoundSplits(word: string, term: string, angle: ReadonlySet<string>, lang: string): CompoundSplit[] {
   if (!/^\p{Lu}/u.test(word) || word.length < 2 * PART_MIN) return [];
   const candidates: CompoundSplit["candidates"] = [];

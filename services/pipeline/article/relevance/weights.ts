@@ -1,4 +1,4 @@
-import { analyseRequest, type CompoundSplit, type RequestAnalysis, type SubjectTerm } from "./request";
+import { analyseRequest, type CompoundSplit, pairTerm, type RequestAnalysis, type SubjectTerm } from "./request";
 import { CALIBRATION } from "./calibration";
 
 /**
@@ -41,8 +41,14 @@ export const SMALL_PROFILE_CHUNKS = 40;
 /** How much more a term of the target keyword weighs than the topic's other subject terms. */
 export const CORE_WEIGHT = 2;
 
-/** Under this many chunks or sentences no word can be told to be what the whole profile is about: nothing is ubiquitous. */
-export const MIN_COUNT_FOR_UBIQUITY = 20;
+/**
+ * Under this many chunks or sentences no word can be told to be what the whole profile is about: nothing is
+ * ubiquitous. (It was 20: a pool of 18 notes on beekeeping, "hive" in 9 of them and "bee" in 7, then weighed
+ * "bee" and "hive" as discriminating, and "Preparing a beehive for winter" was written from every note that
+ * named a hive: 2026-11-27, a held-out probe. At 10 the relevance bench's verdicts and small-profile strips are
+ * unchanged: those pools all hold 20 sentences or more.)
+ */
+export const MIN_COUNT_FOR_UBIQUITY = 10;
 
 /** The fitted numbers the weights use (`CALIBRATION`'s, or a candidate's while the bench fits them). */
 export interface WeightFit {
@@ -138,6 +144,7 @@ export function splitCompounds(subject: SubjectTerm[], splits: readonly Compound
     // write "Benutzerkonten") would gate the topic in the compound's place.
     const [best] = split.candidates
       .filter((c) => Math.min(count(c.modifier.term), count(c.head.term)) > count(split.term))
+      .filter((c) => !split.together || count(pairTerm(c.modifier.term, c.head.term)) > 0)
       .map((c) => ({ ...c, mean: Math.sqrt(count(c.modifier.term) * count(c.head.term)) }))
       .sort((a, b) => b.mean - a.mean);
     if (!best || count(split.term) > ratio * best.mean) continue;

@@ -56,7 +56,9 @@ export function assertEnoughEvidence(brief: ArticleBrief, outline: Outline, evid
   const poolCoverage = relevance.coverage.poolCoverage;
   if (poolCoverage < CALIBRATION.poolFloor || usable < MIN_TOPIC_SENTENCES) {
     const units = unitsOfPool(evidence, brief.language);
-    const why = poolCoverage < CALIBRATION.poolFloor || usable === 0
+    // The pool states the subject but no sentence is about it: say so, rather than name words the pool has.
+    const statesSubject = poolCoverage >= CALIBRATION.poolFloor && units.some((u) => relevance.coverage.inLanguage(u)) && (usable > 0 || !relevance.coverage.missing.some((t) => !t.ubiquitous));
+    const why = !statesSubject
       ? describeMissingCoverage(units, relevance.coverage, brief)
       : `Only ${usable} sentences of ${brief.brand ? "this brand profile's sources" : "the sources research found"} are about “${brief.topic}” in ${brief.language} (at least ${MIN_TOPIC_SENTENCES} are needed for an article); add sources that cover it in more depth.`;
     throw new NotEnoughEvidenceError(usable, needed, `${why}${researchHint(brief, research)}`);
