@@ -259,6 +259,14 @@ describe("sentences that lean on the one before", () => {
     expect(dependsOnPrevious("Nowhere else does the installer keep its logs.", "en")).toBe(false);
   });
 
+  // Read in a held-out probe's article (the Debian FAQ), where it was quoted after a sentence on paper sizes; the
+  // 11 such sentences of the English manual all point back.
+  it("reads 'this' before a stop or a comma as a pronoun pointing back, and before a noun as a determiner", () => {
+    expect(dependsOnPrevious("The kbd package supports this, edit the /etc/kbd/config file.", "en")).toBe(true);
+    expect(dependsOnPrevious("If you are at the character console, you return to the login prompt with this.", "en")).toBe(true);
+    expect(dependsOnPrevious("The kbd package supports this keyboard layout.", "en")).toBe(false);
+  });
+
   it("leans a sentence that ends on its contrast ('…, though.') on the one before, never on 'instead' carrying its own", () => {
     verdicts(dependsOnPrevious, "en", [
       ["You always need password to boot the system, though.", true],

@@ -102,6 +102,8 @@ describe("questions made from an evidence sentence's shape", () => {
     // Read in the model-path bench's article: "What does silence is what do?" (a clause taken for a noun phrase).
     expect(questionFromUnit(unit("Silence is what turns a late arrival into a bad review."), names)).toBeUndefined();
     expect(questionFromUnit(unit("Re-sequencing reorders the remaining stops when a job runs long."), names)).toBe("What does re-sequencing do?");
+    // Read in a held-out probe's article (the Debian FAQ): a verb of having answers no "What does … do?".
+    expect(questionFromUnit(unit("Debian has a start-stop-daemon program that is invoked to stop running processes."), names)).toBeUndefined();
     expect(embedPhrase("The Compost Co pricing", "The Compost Co")).toBe("The Compost Co pricing");
   });
 
@@ -119,6 +121,12 @@ describe("well-formed questions", () => {
     expect(isWellFormedQuestion("What does the latter do?", brief)).toBe(false);
     expect(isWellFormedQuestion("Qu'est-ce que le 2e argument ?", { ...brief, language: "fr", topic: "Gestion des paquets" })).toBe(false);
     expect(isWellFormedQuestion("What is the apt command?", brief)).toBe(true);
+    // A thing pointed at ("this avalanche": the Debian FAQ's packages uploaded every week) is nothing read alone.
+    expect(isWellFormedQuestion("How do you deal with this avalanche?", brief)).toBe(false);
+    expect(isWellFormedQuestion("Comment gérer cette avalanche ?", { ...brief, language: "fr", topic: "Mises à jour" })).toBe(false);
+    expect(isWellFormedQuestion("Wie geht man mit dieser Flut um?", { ...brief, language: "de", topic: "Aktualisierungen" })).toBe(false);
+    expect(isWellFormedQuestion("¿Cómo se gestiona esta avalancha?", { ...brief, language: "es", topic: "Actualizaciones" })).toBe(false);
+    expect(isWellFormedQuestion("Qu'est-ce que la gestion des paquets ?", { ...brief, language: "fr", topic: "Gestion des paquets" })).toBe(true);
     // Read in the German package article: "Was ist das zweite Argument?"; the ordinal written as a word, in every language.
     expect(isWellFormedQuestion("Was ist das zweite Argument?", { ...brief, language: "de", topic: "Paketmanagement mit apt" })).toBe(false);
     expect(isWellFormedQuestion("What is the second argument?", brief)).toBe(false);

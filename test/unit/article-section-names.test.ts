@@ -107,6 +107,15 @@ describe("the overview heading promises the angle only when its section serves i
     expect(nameNotes(velo, "Erreurs entretien vélo : vue d'ensemble", ["Le dérailleur se règle avec deux vis de butée.", "Une révision complète est conseillée une fois par an."]).heading).toBe("Entretien vélo : vue d'ensemble");
   });
 
+  // Read in a held-out probe's articles (pasted beekeeping and cat-care notes): "Common beekeeping: an overview",
+  // «Comunes al cuidar un gato: una visión general».
+  it("drops the angle's qualifiers with it ('common', «comunes»)", () => {
+    const bees = briefFor("Common beekeeping mistakes to avoid", "Common beekeeping mistakes to avoid");
+    expect(nameNotes(bees, "Common beekeeping mistakes to avoid: an overview", general).heading).toBe("Beekeeping: an overview");
+    const gatos = briefFor("Errores comunes al cuidar un gato", "Errores comunes al cuidar un gato", "es");
+    expect(nameNotes(gatos, "Errores comunes al cuidar un gato: una visión general", ["Un gato adulto necesita una dieta rica en proteína animal.", "Lleve a su gato al veterinario una vez al año."]).heading).toBe("Cuidar un gato: una visión general");
+  });
+
   it("keeps it where half its sentences serve the angle, and for a request without an angle", () => {
     expect(nameNotes(mistakes, "Composting mistakes: an overview", serving).heading).toBe("Composting mistakes: an overview");
     expect(nameNotes(briefFor("Composting at home", "home composting"), "Home composting: an overview", general).heading).toBe("Home composting: an overview");

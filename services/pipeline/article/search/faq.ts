@@ -193,6 +193,8 @@ export function isWellFormedQuestion(question: string, brief: Pick<ArticleBrief,
   // A thing named by its place in a list or text ("the 1st argument", "the latter") is nothing outside it.
   const profile = languageProfile(brief.language);
   if (ORDINAL.test(q) || profile.placeWords.test(q) || profile.sentences.antecedent.test(q)) return false;
+  // Nor is a thing named by pointing at it ("How do you deal with this avalanche?").
+  if (words.some((w) => profile.demonstratives.has(w.toLowerCase()))) return false;
   return isInLanguage(q, brief.language, [brief.topic, brief.keyword]);
 }
 
@@ -209,6 +211,8 @@ const PAST_TO_BASE: Record<string, string> = {
   improved: "improve", doubled: "double", halved: "halve", shrank: "shrink", climbed: "climb",
 };
 const SUBJECT_MAX_WORDS = 6;
+/** Verbs that say what a thing has, holds or needs rather than what it does. */
+const STATIVE = /^(has|contains|includes|holds|owns|lacks|uses|needs|requires|seems|looks|gets|comes|belongs|consists)$/;
 /** A pronoun, a punctuation mark, or a verb or question word (a clause, not a noun phrase: "Silence is what …"). */
 const BAD_SUBJECT = /[,;:"“”()]|\b(it|they|this|that|these|those|we|you|our|your|he|she|there|if|when|one|who|which|whose|where|what|how|why|is|are|was|were|be|been)\b/i;
 
@@ -244,7 +248,9 @@ export function questionFromUnit(unit: EvidenceUnit, names: ReadonlySet<string>,
     if (subject && subject.split(/\s+/).length <= 4) return `What ${m[2]} ${subject}?`;
   }
   m = /^(.+?) ([a-z]+[^s\W]s) (the|a|an|each|every|its|their|your|with)\b/.exec(first);
-  if (m && !/s$/.test(m[1]) && m[1].split(/\s+/).length <= 3) {
+  // A verb of having or needing says what its subject is like, not what it does: "Debian has a
+  // start-stop-daemon program …" does not answer "What does Debian do?".
+  if (m && !/s$/.test(m[1]) && m[1].split(/\s+/).length <= 3 && !STATIVE.test(m[2])) {
     const subject = subjectOf(m[1]);
     if (subject) return `What does ${subject} do?`;
   }

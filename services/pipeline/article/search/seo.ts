@@ -181,7 +181,9 @@ export function placeKeyword(body: ArticleBody, brief: ArticleBrief): { body: Ar
   if (first && !namesKeyword(first.sentences.map((s) => s.text).join(" "), brief.keyword, brief.language)) {
     const template = brief.audience ? pack.framingForAudience : pack.framing;
     // Mid-sentence the keyword keeps no sentence-initial capital ("looks at how contractors…"), and a superlative takes its article.
-    let phrase = embedPhrase(brief.keyword, brief.brand?.name, brief.language);
+    // A keyword with a subtitle is framed by its head: "This article looks at customizing a Debian installation."
+    // (with the subtitle, "… looks at customizing a Debian installation: tips for beginners." read as two phrases run together).
+    let phrase = embedPhrase(brief.keyword.split(/\s*[:—–]\s+/)[0], brief.brand?.name, brief.language);
     if (isEnglish(brief.language) && topicShape(phrase) === "best" && !/^the\s/i.test(phrase)) phrase = `the ${phrase}`;
     first.sentences.unshift({ text: capitalizeFirst(fill(template, { K: phrase, A: brief.audience ?? "" })), cites: [] });
     framed = true;

@@ -54,7 +54,8 @@ function honestOverview(brief: ArticleBrief): { heading: string; instead: string
   const angle = requestedAngle(brief);
   if (!angle || !keywordFitsTemplates(brief.keyword)) return undefined;
   const words = brief.keyword.split(/\s+/).filter(Boolean);
-  const kept = words.filter((w) => !angle.asks.test(w));
+  // The angle's qualifiers go with it: "Common beekeeping mistakes to avoid" is the overview of beekeeping.
+  const kept = words.filter((w) => !angle.asks.test(w) && !angle.qualifiers?.test(w));
   while (kept.length && isStopword(kept[0].toLowerCase(), brief.language)) kept.shift();
   while (kept.length && isStopword(kept[kept.length - 1].toLowerCase(), brief.language)) kept.pop();
   if (!kept.length || kept.length === words.length) return undefined;
