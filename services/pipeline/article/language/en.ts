@@ -34,7 +34,7 @@ export const ENGLISH: LanguageProfile = {
     understanding everything thing things need needs know knowing learn learning vs versus compared compare comparison
     difference differences pros cons benefit benefits advantage advantages disadvantage disadvantages reason reasons
     important importance matter matters use using used put putting make making made choose choosing pick keep keeping
-    go going take taking let work works working help helps right wrong really actually ever never always often lot lots
+    go going take taking let work works working right wrong really actually ever never always often lot lots
     much many more most less least kind kinds type types sort example examples checklist list faq questions question
     answer answers new modern today year manage managing management instead maintain maintaining maintenance properly correctly
     prepare preparing deal dealing cope coping tackle tackling fight fighting cut cutting reduce reducing improve improving increase increasing boost boosting save saving speed lower lowering grow growing faster smarter easier cheaper`,
