@@ -114,8 +114,10 @@ describe("a request's subject and angle", () => {
       expect(weighed("Dateisystem prüfen", { Dateisystem: 55, Datei: 221, System: 207 }).terms.map((t) => t.surface)).toContain("Dateisystem");
       // The manual writes "Benutzerkonten", hardly "Konten": "Konten" alone would gate the topic.
       expect(weighed("Benutzerkonten", { Benutzerkonten: 10, Benutzer: 300, Konten: 2 }).terms.map((t) => t.surface)).toEqual(["Benutzerkonten"]);
-      // Not German: no split.
-      expect(analyseRequest("Passwordsecurity", "Passwordsecurity", "en").splits).toEqual([]);
+      // English: a split is proposed, but stands only where the sources write its parts together (`together`).
+      expect(analyseRequest("Passwordsecurity", "Passwordsecurity", "en").splits.every((s) => s.together)).toBe(true);
+      // French and Spanish write no closed compounds: no split.
+      expect(analyseRequest("Motdepasse", "Motdepasse", "fr").splits).toEqual([]);
     });
 
     it("states its parts wherever a text says the compound whole (a heading \"Dateiberechtigungen\" under five letters' parts too)", () => {
