@@ -96,6 +96,18 @@ describe("extractive sections named by what they hold (read: « Pourquoi c'est i
   });
 });
 
+describe("headings the held-out probe's readers found saying nothing (the Debian FAQ crawled)", () => {
+  it("names by its content a first heading that repeats a clause request, which the title already says", () => {
+    const brief = briefFor("Where to get help with Debian", "Where to get help with Debian");
+    const [named] = nameSectionsByContent(
+      [section("s1", "body", "Where to get help with Debian", [["Bug reports go to the bug tracking system.", "e1"], ["Each bug is given a number.", "e1"]])],
+      brief,
+      [passage("e1", "Getting support › The bug tracking system", "…")],
+    );
+    expect(named.heading).toBe("The bug tracking system");
+  });
+});
+
 describe("the overview heading promises the angle only when its section serves it (read: \"Composting mistakes: an overview\" over a closed bin and a sunny spot)", () => {
   const mistakes = briefFor("Common composting mistakes to avoid", "composting mistakes");
   const general = ["A closed compost bin keeps rain off the heap.", "A compost bin works best on bare soil in a sunny spot.", "Too much green material makes a compost heap wet and smelly."];

@@ -191,7 +191,8 @@ export function placeKeyword(body: ArticleBody, brief: ArticleBrief): { body: Ar
   const bodies = copy.sections.filter((s) => s.role === "body");
   // A heading that has a subtitle already ("Composting: an overview", kept from the keyword's angle by
   // `nameSectionsByContent`) takes no second one.
-  if (bodies.length && !copy.sections.some((s) => containsKeyword(s.heading, brief.keyword)) && !/:\s/.test(bodies[0].heading)) {
+  // A clause keyword ("Where to get help with Debian") reads as a title, not as a heading's prefix: the title names it.
+  if (bodies.length && keywordFitsTemplates(brief.keyword) && !copy.sections.some((s) => containsKeyword(s.heading, brief.keyword)) && !/:\s/.test(bodies[0].heading)) {
     bodies[0].heading = `${capitalizeFirst(brief.keyword)}: ${bodies[0].heading}`;
     headingChanged = true;
   }
