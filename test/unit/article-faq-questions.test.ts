@@ -1,4 +1,5 @@
-import { isReservedForFaq, isWellFormedQuestion, properNouns, questionFromUnit, reserveFaqAnswers, shapedQuestions } from "../../services/pipeline/article/search/faq";
+import { groundFaq, isReservedForFaq, isWellFormedQuestion, properNouns, questionFromUnit, reserveFaqAnswers, shapedQuestions } from "../../services/pipeline/article/search/faq";
+import { decideBriefByRules } from "../../services/pipeline/article/brief/recon";
 import { embedPhrase } from "../../services/pipeline/article/search/topic-phrasing";
 import { unitsOfEvidence, type EvidenceUnit } from "../../services/pipeline/article/evidence/units";
 import type { Evidence } from "../../services/pipeline/article/types";
@@ -104,6 +105,7 @@ describe("questions made from an evidence sentence's shape", () => {
     expect(questionFromUnit(unit("Re-sequencing reorders the remaining stops when a job runs long."), names)).toBe("What does re-sequencing do?");
     // Read in a held-out probe's article (the Debian FAQ): a verb of having answers no "What does … do?".
     expect(questionFromUnit(unit("Debian has a start-stop-daemon program that is invoked to stop running processes."), names)).toBeUndefined();
+    expect(questionFromUnit(unit("The page also lists the different methods that can be used to donate."), names)).toBeUndefined();
     expect(embedPhrase("The Compost Co pricing", "The Compost Co")).toBe("The Compost Co pricing");
   });
 
@@ -127,6 +129,10 @@ describe("well-formed questions", () => {
     expect(isWellFormedQuestion("Wie geht man mit dieser Flut um?", { ...brief, language: "de", topic: "Aktualisierungen" })).toBe(false);
     expect(isWellFormedQuestion("¿Cómo se gestiona esta avalancha?", { ...brief, language: "es", topic: "Actualizaciones" })).toBe(false);
     expect(isWellFormedQuestion("Qu'est-ce que la gestion des paquets ?", { ...brief, language: "fr", topic: "Gestion des paquets" })).toBe(true);
+    // Read in the held-out probe's FAQ: a source heading of two sentences, an example carried into a question.
+    expect(isWellFormedQuestion("I am still confused. What did you say I should install?", brief)).toBe(false);
+    expect(isWellFormedQuestion("Wie kann man zum Beispiel das Paket foo installieren?", { ...brief, language: "de", topic: "Paketverwaltung" })).toBe(false);
+    expect(isWellFormedQuestion("How can you install a package, for example apt?", brief)).toBe(false);
     // Read in the German package article: "Was ist das zweite Argument?"; the ordinal written as a word, in every language.
     expect(isWellFormedQuestion("Was ist das zweite Argument?", { ...brief, language: "de", topic: "Paketmanagement mit apt" })).toBe(false);
     expect(isWellFormedQuestion("What is the second argument?", brief)).toBe(false);
@@ -154,5 +160,19 @@ describe("answers kept out of the body for the FAQ", () => {
     expect(held.length).toBeGreaterThan(0);
     for (const u of held) expect(held.filter((v) => v.text === u.text).map((v) => v.evidenceId).sort()).toEqual([u.evidenceId.replace(/-overlap$/, ""), `${u.evidenceId.replace(/-overlap$/, "")}-overlap`]);
     expect(reserveFaqAnswers(brief, repeated, 600).size).toBe(0);
+  });
+});
+
+// Read in the held-out probe's FAQ (the Debian FAQ crawled): "What is unstable?" answered by "… the solution for
+// this group of people", an answer that points at what it was said after.
+describe("an FAQ answer is read alone, under its question", () => {
+  const brief = decideBriefByRules({ topic: "The unstable distribution", target_keyword: "unstable distribution", mode: "standard", language: "en", target_words: 900, image: false, derivatives: [] }, null);
+  const passage = (id: string, quote: string): Evidence => ({ id, url: `https://faq.example/${id}`, title: "Choosing a Debian distribution", heading: "The unstable distribution", quote, fetched_at: "2026-11-27T00:00:00.000Z", origin: "brand" });
+
+  it("never answers with a sentence that points at something ('this group of people')", () => {
+    const pointing = [passage("e1", "The unstable distribution is the solution for this group of people who want the newest packages.")];
+    expect(groundFaq(["What is the unstable distribution?"], brief, pointing)).toEqual([]);
+    const plain = [passage("e2", "The unstable distribution is where active development of Debian occurs and new packages arrive first.")];
+    expect(groundFaq(["What is the unstable distribution?"], brief, plain).map((f) => f.question)).toEqual(["What is the unstable distribution?"]);
   });
 });

@@ -13,6 +13,8 @@ export const FAQ_MAX = 5;
 const COPULA = /\b(is|are|ist|sind|est|sont|es|son)\b/i;
 const FAQ_ANSWER_MAX_WORDS = 70;
 const QUESTION_MAX_WORDS = 20;
+/** "For example" and its kin in the supported languages: an example's words in a question are its source's. */
+const EXAMPLE_MARKERS = /\b(for example|for instance|e\.g\.|zum Beispiel|z\.\s?B\.|par exemple|por ejemplo|p\.\s?ej\.)/iu;
 /** Numbered ordinals ("1st", "2e", "3.º", "2ème"): a thing named by its place in a list. */
 const ORDINAL = /(^|[\s(])\d+(?:st|nd|rd|th|e|er|ère|ème|º|ª|\.º|\.ª)(?=[\s,?？)])/u;
 
@@ -48,12 +50,18 @@ export function groundFaq(
   const index = unitIndex(units, lang);
   const byKey = new Map(units.map((u) => [u.key, u]));
   const topicTerms = new Set(tokenize(`${brief.keyword} ${brief.topic}`, lang));
+  // An answer is read alone, under its question: one that points at something ("the solution for this group of
+  // people", read in the held-out probe's FAQ) answers nothing there. Stricter than the body's rule, which lets a
+  // mid-sentence "this" pass (as a pointer it would cost covered requests their articles; an FAQ pair costs none).
+  // Its first sentence only: what a linked continuation points at is the sentence before it, in the answer too.
+  const demonstratives = languageProfile(lang).demonstratives;
+  const pointsAway = (answer: string) => wordsOf(answer, lang).some((w) => demonstratives.has(w.toLowerCase()));
   const used = new Set<string>();
   const faq: FaqEntry[] = [];
 
   /** `alternative`: another answer to a question already listed (kept while the body is not final: `faqNotInBody`). */
   const add = (question: string, unit: EvidenceUnit, alternative = false) => {
-    if (faq.length >= max || used.has(unit.key) || !isWellFormedQuestion(question, brief)) return;
+    if (faq.length >= max || used.has(unit.key) || !isWellFormedQuestion(question, brief) || pointsAway(unit.sentences[0])) return;
     if (!alternative && faq.some((f) => normalize(f.question) === normalize(question))) return;
     used.add(unit.key);
     faq.push({ question, answer: unit.text, cites: [unit.evidenceId] });
@@ -188,6 +196,9 @@ export function isWellFormedQuestion(question: string, brief: Pick<ArticleBrief,
   // Outside English (where "What does it do?" is whole), a question ending on a function word was cut off
   // ("¿Cómo recuperar la información de configuración de?").
   if (baseLanguage(brief.language) !== "en" && isStopword(words[words.length - 1].toLowerCase(), brief.language)) return false;
+  // Two sentences are no question ("I am still confused. What did you say I should install?"), nor is one that
+  // carries its source's example along ("Wie kann man zum Beispiel das Paket foo installieren?").
+  if (/[.!?]\s+\S/.test(q.slice(0, -1)) || EXAMPLE_MARKERS.test(q)) return false;
   // A colon inside a question is a heading pasted into it ("…: an overview?").
   if (/:\s/.test(q.replace(/\s[?？]$/, ""))) return false;
   // A thing named by its place in a list or text ("the 1st argument", "the latter") is nothing outside it.
@@ -213,8 +224,8 @@ const PAST_TO_BASE: Record<string, string> = {
 const SUBJECT_MAX_WORDS = 6;
 /** Verbs that say what a thing has, holds or needs rather than what it does. */
 const STATIVE = /^(has|contains|includes|holds|owns|lacks|uses|needs|requires|seems|looks|gets|comes|belongs|consists)$/;
-/** A pronoun, a punctuation mark, or a verb or question word (a clause, not a noun phrase: "Silence is what …"). */
-const BAD_SUBJECT = /[,;:"“”()]|\b(it|they|this|that|these|those|we|you|our|your|he|she|there|if|when|one|who|which|whose|where|what|how|why|is|are|was|were|be|been)\b/i;
+/** A pronoun, a punctuation mark, a verb or question word (a clause, not a noun phrase: "Silence is what …"), or an adverb ("The page also lists …"). */
+const BAD_SUBJECT = /[,;:"“”()]|\b(it|they|this|that|these|those|we|you|our|your|he|she|there|if|when|one|who|which|whose|where|what|how|why|is|are|was|were|be|been|also|still|then|only|just|even)\b/i;
 
 /**
  * A question the unit's first sentence answers, from a few safe English shapes over its subject (the words
