@@ -91,6 +91,7 @@ export const GERMAN: LanguageProfile = {
       serves: /(?<![\p{L}])(zu (viel|wenig|häufig|oft|lange|stark|dunkel|kalt|heiß)|nie|niemals|nicht|kein\p{L}*|vermeiden|ohne|falsch\p{L}*|schädig\p{L}*|schaden)(?![\p{L}])/iu,
     },
   ],
+  exampleMarkers: /(?<![\p{L}])(zum Beispiel|z\.\s?B\.)/iu,
   demonstratives: new Set("dieser diese dieses diesen diesem".split(" ")),
   determiners: new Set("der die das den dem des ein eine einen einem einer eines dieser diese dieses diesen jede jeder jedes ihre ihren seine seinen".split(" ")),
   sentences: {

@@ -60,6 +60,7 @@ export const ENGLISH: LanguageProfile = {
       serves: /\b(too (much|little|many|few|long|hot|cold|fine|coarse|hard|often)|never|not|no longer|don't|doesn't|cannot|can't|avoid\w*|without|wrong\w*|mistakes?|problems?|damag\w*|harm\w*|ruin\w*|fail\w*)\b/i,
     },
   ],
+  exampleMarkers: /\b(for example|for instance|e\.g\.)/i,
   demonstratives: new Set("this these those".split(" ")),
   determiners: new Set("the a an this that these those its their your our each every".split(" ")),
   sentences: {

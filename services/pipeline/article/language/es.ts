@@ -108,6 +108,7 @@ export const SPANISH: LanguageProfile = {
       serves: /(?<![\p{L}])(demasiad\p{L}*|nunca|no|sin|evit\p{L}*|mal|dañ\p{L}*|riesgos?|rompe\p{L}*|fall\p{L}*)(?![\p{L}])/iu,
     },
   ],
+  exampleMarkers: /(?<![\p{L}])(por ejemplo|p\.\s?ej\.)/iu,
   demonstratives: new Set("este esta estos estas ese esa esos esas aquel aquella aquellos aquellas".split(" ")),
   determiners: new Set("el la los las un una unos unas del al este esta estos estas su sus cada".split(" ")),
   sentences: {

@@ -77,6 +77,7 @@ export const FRENCH: LanguageProfile = {
       serves: /(?<![\p{L}])(trop|jamais|ne|n['’]\p{L}+|pas|éviter|évite\w*|sans|mal|abîm\p{L}*|endommag\p{L}*|risques?|excessi\p{L}*|excès)(?![\p{L}])/iu,
     },
   ],
+  exampleMarkers: /(?<![\p{L}])(par exemple|p\. ex\.)/iu,
   demonstratives: new Set("cet cette ces ceci cela".split(" ")),
   determiners: new Set("le la les l un une des du au aux ce cet cette ces son sa ses leur leurs votre vos notre nos chaque".split(" ")),
   sentences: {

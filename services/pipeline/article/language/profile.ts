@@ -63,6 +63,8 @@ export interface LanguageProfile {
    * something said before it, which an FAQ entry read alone does not have.
    */
   demonstratives: ReadonlySet<string>;
+  /** "For example" and its kin: a question carrying one holds its source's example ("zum Beispiel das Paket foo"). */
+  exampleMarkers: RegExp;
   /** How its sentences are read as evidence: what leans on the sentence before, what is no sentence (`SentenceRules`). */
   sentences: SentenceRules;
   /** The words the pipeline itself adds to an article in this language (headings, connectives, labels, templates). */

@@ -241,6 +241,23 @@ function germanVerbJoins(words: readonly string[], subject: ReadonlyMap<string, 
 /** Shortest part of a German compound a split makes ("Datei", "Konten"; not "Ei"). */
 const PART_MIN = 4;
 
+/** Shortest part of an English closed compound a split makes ("bee" of "beehive"). */
+const ENGLISH_PART_MIN = 3;
+
+/**
+ * The two-word splits of an English closed compound of the request ("beehive" → "bee" + "hive", "toolbox" →
+ * "tool" + "box"), each part a content word of at least three letters. Decided by the profile's counts like a
+ * German split (`splitCompounds`): a compound the sources use as often as its parts ("filesystem", "hostname",
+ * "password") stays whole; and only into parts some sentence of the sources writes together (`together`). (A
+ * customer asked "Preparing a beehive for winter" of notes that say "hive" and "bees" and was told there was
+ * nothing about "beehive": 2026-11-27, a held-out probe.)
+ */
+function englishCompoundSplits(word: string, term: string, angle: ReadonlySet<string>, lang: string): CompoundSplit[] {
+  if (!/^\p{L}+$/u.test(word)) return [];
+  const split = twoWordSplits(word, term, angle, lang, ENGLISH_PART_MIN, (at) => [word.slice(0, at), word.slice(at)]);
+  return split ? [{ ...split, together: true }] : [];
+}
+
 /**
  * The two-word splits of a German noun compound of the request ("Passwortsicherheit" → "Passwort" +
  * "Sicherheit", "Festplattenverschlüsselung" → "Festplatten" + "Verschlüsselung"), each part a content word of
@@ -250,47 +267,33 @@ const PART_MIN = 4;
  * compound is decided by the profile's counts (`subjectWeights`, after Koehn and Knight's frequency-based
  * splitting: the split whose parts' geometric mean count beats the whole word's count).
  */
-/** Shortest part of an English closed compound a split makes ("bee" of "beehive"). */
-const ENGLISH_PART_MIN = 3;
-
-/**
- * The two-word splits of an English closed compound of the request ("beehive" → "bee" + "hive", "toolbox" →
- * "tool" + "box"), each part a content word of at least three letters. Decided by the profile's counts like a
- * German split (`splitCompounds`): a compound the sources use as often as its parts ("filesystem", "hostname",
- * "password") stays whole. (A customer asked "Preparing a beehive for winter" of notes that say "hive" and
- * "bees" and was told there was nothing about "beehive": 2026-11-27, a held-out probe.)
- */
-function englishCompoundSplits(word: string, term: string, angle: ReadonlySet<string>, lang: string): CompoundSplit[] {
-  if (!/^\p{L}+$/u.test(word) || word.length < 2 * ENGLISH_PART_MIN) return [];
-  const content = (w: string) => {
-    const t = tokenize(w, lang);
-    return t.length === 1 && t[0].length >= ENGLISH_PART_MIN && !isAngle(w, t[0], angle, lang) ? t[0] : undefined;
-  };
-  const candidates: CompoundSplit["candidates"] = [];
-  for (let at = ENGLISH_PART_MIN; at <= word.length - ENGLISH_PART_MIN; at++) {
-    const [modifierWord, headWord] = [word.slice(0, at), word.slice(at)];
-    const [modifier, head] = [content(modifierWord), content(headWord)];
-    if (!modifier || !head || modifier === term || head === term) continue;
-    if (!candidates.some((c) => c.modifier.term === modifier && c.head.term === head)) candidates.push({ modifier: { term: modifier, word: modifierWord }, head: { term: head, word: headWord } });
-  }
-  return candidates.length ? [{ term, candidates, together: true }] : [];
+function germanCompoundSplits(word: string, term: string, angle: ReadonlySet<string>, lang: string): CompoundSplit[] {
+  if (!/^\p{Lu}/u.test(word)) return [];
+  const split = twoWordSplits(word, term, angle, lang, PART_MIN, (at) => {
+    if (/[-\s]/.test(word[at - 1]) || /[-\s]/.test(word[at])) return undefined;
+    const written = word.slice(0, at);
+    return [LINKING_S.test(written) ? written.slice(0, -1) : written, word.charAt(at).toUpperCase() + word.slice(at + 1)];
+  });
+  return split ? [split] : [];
 }
 
-function germanCompoundSplits(word: string, term: string, angle: ReadonlySet<string>, lang: string): CompoundSplit[] {
-  if (!/^\p{Lu}/u.test(word) || word.length < 2 * PART_MIN) return [];
-  const candidates: CompoundSplit["candidates"] = [];
+/**
+ * Every cut of `word` into two content words (neither an angle word, nor the whole word's term), at least
+ * `partMin` letters each side of the cut; `parts` writes the two words of a cut (undefined: no cut there).
+ */
+function twoWordSplits(word: string, term: string, angle: ReadonlySet<string>, lang: string, partMin: number, parts: (at: number) => [string, string] | undefined): CompoundSplit | undefined {
   const content = (w: string) => {
     const t = tokenize(w, lang);
     return t.length === 1 && t[0].length >= 3 && !isAngle(w, t[0], angle, lang) ? t[0] : undefined;
   };
-  for (let at = PART_MIN; at <= word.length - PART_MIN; at++) {
-    if (/[-\s]/.test(word[at - 1]) || /[-\s]/.test(word[at])) continue;
-    const written = word.slice(0, at);
-    const modifierWord = LINKING_S.test(written) ? written.slice(0, -1) : written;
-    const headWord = word.charAt(at).toUpperCase() + word.slice(at + 1);
+  const candidates: CompoundSplit["candidates"] = [];
+  for (let at = partMin; at <= word.length - partMin; at++) {
+    const cut = parts(at);
+    if (!cut) continue;
+    const [modifierWord, headWord] = cut;
     const [modifier, head] = [content(modifierWord), content(headWord)];
     if (!modifier || !head || modifier === term || head === term) continue;
     if (!candidates.some((c) => c.modifier.term === modifier && c.head.term === head)) candidates.push({ modifier: { term: modifier, word: modifierWord }, head: { term: head, word: headWord } });
   }
-  return candidates.length ? [{ term, candidates }] : [];
+  return candidates.length ? { term, candidates } : undefined;
 }

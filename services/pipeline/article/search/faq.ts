@@ -13,8 +13,6 @@ export const FAQ_MAX = 5;
 const COPULA = /\b(is|are|ist|sind|est|sont|es|son)\b/i;
 const FAQ_ANSWER_MAX_WORDS = 70;
 const QUESTION_MAX_WORDS = 20;
-/** "For example" and its kin in the supported languages: an example's words in a question are its source's. */
-const EXAMPLE_MARKERS = /\b(for example|for instance|e\.g\.|zum Beispiel|z\.\s?B\.|par exemple|por ejemplo|p\.\s?ej\.)/iu;
 /** Numbered ordinals ("1st", "2e", "3.º", "2ème"): a thing named by its place in a list. */
 const ORDINAL = /(^|[\s(])\d+(?:st|nd|rd|th|e|er|ère|ème|º|ª|\.º|\.ª)(?=[\s,?？)])/u;
 
@@ -198,11 +196,11 @@ export function isWellFormedQuestion(question: string, brief: Pick<ArticleBrief,
   if (baseLanguage(brief.language) !== "en" && isStopword(words[words.length - 1].toLowerCase(), brief.language)) return false;
   // Two sentences are no question ("I am still confused. What did you say I should install?"), nor is one that
   // carries its source's example along ("Wie kann man zum Beispiel das Paket foo installieren?").
-  if (/[.!?]\s+\S/.test(q.slice(0, -1)) || EXAMPLE_MARKERS.test(q)) return false;
+  const profile = languageProfile(brief.language);
+  if (/[.!?]\s+\S/.test(q.slice(0, -1)) || profile.exampleMarkers.test(q)) return false;
   // A colon inside a question is a heading pasted into it ("…: an overview?").
   if (/:\s/.test(q.replace(/\s[?？]$/, ""))) return false;
   // A thing named by its place in a list or text ("the 1st argument", "the latter") is nothing outside it.
-  const profile = languageProfile(brief.language);
   if (ORDINAL.test(q) || profile.placeWords.test(q) || profile.sentences.antecedent.test(q)) return false;
   // Nor is a thing named by pointing at it ("How do you deal with this avalanche?").
   if (words.some((w) => profile.demonstratives.has(w.toLowerCase()))) return false;
