@@ -10,6 +10,7 @@ import { spawnPlatform, tempDir } from "../../test/support/platform";
 import { numberOption } from "../options";
 import { HELD_OUT_KNOWLEDGE_BASES } from "./knowledge-bases";
 import { HELD_OUT_REQUESTS, type HeldOutRequest } from "./requests";
+import { judgeArticle, type ReaderJudgement } from "./reader";
 
 /** Where Debian's debian-faq, debian-faq-fr and debian-faq-de put their pages (bench/ensure-debian-reference.sh). */
 const FAQ_DIR = process.env.BENCH_HELD_OUT_FAQ_DIR ?? "/usr/share/doc/debian/FAQ";
@@ -43,6 +44,7 @@ interface Outcome {
   words?: number;
   score?: number;
   faq?: number;
+  reader?: ReaderJudgement;
 }
 
 /** A refusal says what is missing in the sources; anything else a failed job says is a fault. */
@@ -95,7 +97,8 @@ export async function benchHeldOut(): Promise<Record<string, unknown>> {
       const outcome: Outcome = { request: r, status: job.status, verdict: job.status === "succeeded" ? "write" : "refuse", fault: job.status !== "succeeded" && !REFUSAL.test(String(job.error)) };
       if (job.status === "succeeded") {
         const a = (await api(`/v1/articles/${job.result.article_id}?format=markdown`)).body;
-        Object.assign(outcome, { words: a.word_count, score: a.quality_score, faq: a.faq.length });
+        const reader = judgeArticle(r.topic, a.content_markdown, r.language, a.faq.map((f: { question: string }) => f.question));
+        Object.assign(outcome, { words: a.word_count, score: a.quality_score, faq: a.faq.length, reader });
         md += `- words ${a.word_count}, quality_score ${a.quality_score}\n\n## ${a.title}\n\n${a.content_markdown}\n\n## FAQ\n\n${a.faq.map((f: { question: string; answer: string }) => `- **${f.question}** ${f.answer}`).join("\n")}\n`;
       } else {
         outcome.error = String(job.error).slice(0, 300);
@@ -106,12 +109,29 @@ export async function benchHeldOut(): Promise<Record<string, unknown>> {
     }
     const covered = outcomes.filter((o) => o.request.expect === "write");
     const uncovered = outcomes.filter((o) => o.request.expect === "refuse");
+    const judged = outcomes.flatMap((o) => (o.reader ? [o.reader] : []));
+    const sum = (k: keyof ReaderJudgement) => judged.reduce((n, j) => n + j[k], 0);
+    const share = (k: "on_topic" | "standalone") => (sum("labelled") ? Math.round((sum(k) / sum("labelled")) * 1000) / 1000 : null);
     return {
       requests: outcomes.length,
+      // A reader's labels (`reader-labels.json`), report only: the share of labelled sentences on the request's
+      // subject and standing alone, pooled over the written articles, and how many sentences no reader has read.
+      reader: { labelled: `${sum("labelled")} of ${sum("sentences")} sentences`, on_topic: share("on_topic"), standalone: share("standalone") },
       faults: outcomes.filter((o) => o.fault).map((o) => `${o.request.topic}: ${o.error}`),
       covered_written: `${covered.filter((o) => o.verdict === "write").length} / ${covered.length}`,
       uncovered_refused: `${uncovered.filter((o) => o.verdict === "refuse").length} / ${uncovered.length}`,
-      outcomes: outcomes.map((o) => ({ topic: o.request.topic, profile: o.request.profile, expect: o.request.expect, status: o.status, words: o.words, asked: o.request.target_words, score: o.score, faq: o.faq, error: o.error })),
+      outcomes: outcomes.map((o) => ({
+        topic: o.request.topic,
+        profile: o.request.profile,
+        expect: o.request.expect,
+        status: o.status,
+        words: o.words,
+        asked: o.request.target_words,
+        score: o.score,
+        faq: o.faq,
+        ...(o.reader ? { reader: `${o.reader.on_topic}/${o.reader.labelled} on topic, ${o.reader.standalone}/${o.reader.labelled} standalone, ${o.reader.sentences - o.reader.labelled} unlabelled` } : {}),
+        error: o.error,
+      })),
     };
   } finally {
     await platform.stop();
