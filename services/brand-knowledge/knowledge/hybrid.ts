@@ -81,7 +81,7 @@ export function rankHybrid(query: string, queryVector: readonly number[], input:
   const best = (h: HybridHit) => Math.min(h.bm25Rank ?? Infinity, h.vectorRank ?? Infinity);
   // Last, the index's own order (sources as they were added, each document's chunks in order): a chunk's id holds
   // its generation, which is random, and ranked two pasted texts' tied chunks differently at each ingest.
+  // Every hit is one of `chunks`, so its position is known and ties end here.
   const position = new Map(chunks.map((c, i) => [c.id, i]));
-  const at = (h: HybridHit) => position.get(h.chunkId) ?? chunks.length;
-  return [...fused.values()].sort((a, b) => b.score - a.score || best(a) - best(b) || at(a) - at(b) || (a.chunkId < b.chunkId ? -1 : 1)).slice(0, k);
+  return [...fused.values()].sort((a, b) => b.score - a.score || best(a) - best(b) || position.get(a.chunkId)! - position.get(b.chunkId)!).slice(0, k);
 }
