@@ -56,9 +56,11 @@ export function assertEnoughEvidence(brief: ArticleBrief, outline: Outline, evid
   const poolCoverage = relevance.coverage.poolCoverage;
   if (poolCoverage < CALIBRATION.poolFloor || usable < MIN_TOPIC_SENTENCES) {
     const units = unitsOfPool(evidence, brief.language);
-    // The pool states the subject but no sentence is about it: say so, rather than name words the pool has.
-    const statesSubject = poolCoverage >= CALIBRATION.poolFloor && units.some((u) => relevance.coverage.inLanguage(u)) && (usable > 0 || !relevance.coverage.missing.some((t) => !t.ubiquitous));
-    const why = !statesSubject
+    // Words the pool lacks are named when they are why: the pool does not cover the subject, or no sentence is
+    // about it and some discriminating word is missing. A pool that states the subject (coverage over the floor
+    // is stated in the article's language) but has too few sentences about it is told so.
+    const lacksWords = poolCoverage < CALIBRATION.poolFloor || (usable === 0 && relevance.coverage.missing.some((t) => !t.ubiquitous));
+    const why = lacksWords
       ? describeMissingCoverage(units, relevance.coverage, brief)
       : `Only ${usable} sentences of ${brief.brand ? "this brand profile's sources" : "the sources research found"} are about “${brief.topic}” in ${brief.language} (at least ${MIN_TOPIC_SENTENCES} are needed for an article); add sources that cover it in more depth.`;
     throw new NotEnoughEvidenceError(usable, needed, `${why}${researchHint(brief, research)}`);
