@@ -1,4 +1,4 @@
-import { draftArticle } from "../../services/pipeline/article/writers/draft";
+import { assertEnoughEvidence, draftArticle, MIN_TOPIC_SENTENCES, NotEnoughEvidenceError } from "../../services/pipeline/article/writers/draft";
 import { evidenceFromPages } from "../support/article-evidence";
 import { unitsOfPool } from "../../services/pipeline/article/evidence/units";
 import { ExtractiveSectionWriter } from "../../services/pipeline/article/writers/extractive-writer";
@@ -9,7 +9,6 @@ import { readGrade } from "../../services/pipeline/article/relevance/model-grade
 import { MeteredModel } from "../../services/pipeline/article/model/metered-model";
 import type { CompleteFn } from "../../shared/llm/types";
 import { analyseRequest } from "../../services/pipeline/article/relevance/request";
-import { MIN_TOPIC_SENTENCES } from "../../services/pipeline/article/writers/draft";
 import { SMALL_KNOWLEDGE_BASES } from "../../bench/relevance/knowledge-bases";
 import { supportShare, topicalShare } from "../../services/pipeline/article/quality/score";
 import { groundFaq } from "../../services/pipeline/article/search/faq";
@@ -19,9 +18,8 @@ import { embedPhrase, gerund, topicShape } from "../../services/pipeline/article
 import { type ArticleBody, type Evidence, SEARCH_INTENTS, sentencesIn } from "../../services/pipeline/article/types";
 import { tokenize } from "../../shared/text/tokenize";
 import { FIXTURE_PAGES, FIXTURE_TEXT_PAGE } from "../support/fixture-site";
-import { notesPool } from "../support/pasted-notes";
+import { notesPool, pastedBrief, pastedPool } from "../support/pasted-notes";
 import { HELD_OUT_KNOWLEDGE_BASES } from "../../bench/held-out/knowledge-bases";
-import { corpusOf, pastedText } from "../../bench/relevance/corpus";
 
 /** The fixture company's site as research stores it: one evidence item per page section, plus the getting-started text. */
 const KESTREL: Evidence[] = [
@@ -251,7 +249,7 @@ describe("a small profile's name and description say what its notes are about (b
 describe("what the held-out probe's pasted notes showed (bench/held-out: beekeeping notes in English, cat care in Spanish)", () => {
   const heldOutPool = (kb: "bees" | "gatos") => {
     const { lang, texts } = HELD_OUT_KNOWLEDGE_BASES[kb];
-    return corpusOf(texts.map((t, i) => pastedText(`https://notes.example/${kb}/${i}`, t.content, t.title)), lang).passages;
+    return pastedPool(texts.map((t, i) => ({ ...t, url: `https://notes.example/${kb}/${i}` })), lang);
   };
   const about = (kb: "bees" | "gatos", topic: string) => {
     const { lang, name, description } = HELD_OUT_KNOWLEDGE_BASES[kb];
@@ -277,6 +275,14 @@ describe("what the held-out probe's pasted notes showed (bench/held-out: beekeep
     // A Debian manual has "com" (in addresses) and "posting" (of mail), never in one sentence: no split there.
     const debian = [pagePassage("Mail")("m1", "Mail", "Mail posting to lists.debian.org is moderated. See www.example.com for the archive address.")];
     expect(subjectFromPool(debian, { topic: "Home composting", keyword: "Home composting", language: "en" }).terms.map((t) => t.surface)).toEqual(["Home", "composting"]);
+  });
+
+  it("tells a request the notes state but hardly cover how few sentences are about it, not that words are missing (read: No passages about “Dealing”)", () => {
+    const { lang, name, description } = HELD_OUT_KNOWLEDGE_BASES.bees;
+    const brief = pastedBrief(lang, { name, description }, "Dealing with varroa mites", "Dealing with varroa mites");
+    const refuse = () => assertEnoughEvidence(brief, planOutlineByRules(brief, 400, []), heldOutPool("bees"));
+    expect(refuse).toThrow(NotEnoughEvidenceError);
+    expect(refuse).toThrow(/^Only 3 sentences of this brand profile's sources are about “Dealing with varroa mites”/);
   });
 
   it("reads 'dealing with' and «por primera vez» as the angle", () => {
