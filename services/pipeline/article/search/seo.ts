@@ -71,7 +71,7 @@ export function titleCandidates(brief: ArticleBrief): string[] {
   // Too few that read as one title (a request with a subtitle leaves the templates little room: "Customizing
   // a Debian installation: tips for beginners" under the commercial ones gave two): the templates on the
   // request's head before its colon, then the other intents' templates.
-  const head = brief.topic.split(/\s*[:—–]\s+/)[0].trim();
+  const head = headOf(brief.topic);
   const intents = [brief.intent, ...SEARCH_INTENTS.filter((i) => i !== brief.intent)];
   const more = [
     ...(head && head !== brief.topic.trim() ? intents.flatMap((intent) => templatedTitles({ ...brief, intent, topic: head, keyword: head })) : []),
@@ -85,9 +85,14 @@ const MIN_TITLES = 4;
 
 /** The titles in order, each once: a later one that differs from an earlier one only in case is dropped. */
 function distinctTitles(titles: readonly string[]): string[] {
-  const seen = new Set<string>();
-  return titles.filter((t) => !seen.has(t.toLowerCase()) && Boolean(seen.add(t.toLowerCase())));
+  const byCase = new Map<string, string>();
+  for (const t of titles) if (!byCase.has(t.toLowerCase())) byCase.set(t.toLowerCase(), t);
+  return [...byCase.values()];
 }
+
+/** What a title or phrase says before its subtitle ("Customizing a Debian installation" of "…: tips for beginners"). */
+const SUBTITLE = /\s*[:—–]\s+/;
+const headOf = (text: string) => text.split(SUBTITLE)[0].trim();
 
 /**
  * A title that reads as one: at most one subtitle ("Composting: a practical guide: what you need to know" stacks
@@ -140,7 +145,7 @@ function templatedTitles(brief: ArticleBrief): string[] {
 export function metaTitleFrom(title: string, variants: readonly string[], keyword: string): string {
   const fitting = [title, ...variants].find((t) => t.length <= META_TITLE_MAX && containsKeyword(t, keyword));
   if (fitting) return fitting;
-  const head = title.split(/\s*[:—–]\s+|\s+-\s+/)[0].trim();
+  const head = headOf(title.split(/\s+-\s+/)[0]);
   if (head.length <= META_TITLE_MAX && containsKeyword(head, keyword)) return head;
   if (keyword.length <= META_TITLE_MAX) return capitalizeFirst(keyword.trim());
   return cutAtWord(title, META_TITLE_MAX);
@@ -183,7 +188,7 @@ export function placeKeyword(body: ArticleBody, brief: ArticleBrief): { body: Ar
     // Mid-sentence the keyword keeps no sentence-initial capital ("looks at how contractors…"), and a superlative takes its article.
     // A keyword with a subtitle is framed by its head: "This article looks at customizing a Debian installation."
     // (with the subtitle, "… looks at customizing a Debian installation: tips for beginners." read as two phrases run together).
-    let phrase = embedPhrase(brief.keyword.split(/\s*[:—–]\s+/)[0], brief.brand?.name, brief.language);
+    let phrase = embedPhrase(headOf(brief.keyword), brief.brand?.name, brief.language);
     if (isEnglish(brief.language) && topicShape(phrase) === "best" && !/^the\s/i.test(phrase)) phrase = `the ${phrase}`;
     first.sentences.unshift({ text: capitalizeFirst(fill(template, { K: phrase, A: brief.audience ?? "" })), cites: [] });
     framed = true;

@@ -6,6 +6,7 @@ import { languageProfile } from "../language";
 import { capitalizeFirst, keywordFitsTemplates, languagePack, tidyHeading } from "../language/phrases";
 import { requestedAngle } from "../relevance";
 import { angleTerms } from "../relevance/request";
+import { requestAsTitle } from "../search/seo";
 import { embedPhrase } from "../search/topic-phrasing";
 import type { ArticleBrief, ArticleSection, Evidence } from "../types";
 
@@ -31,7 +32,8 @@ export function nameSectionsByContent(sections: readonly ArticleSection[], brief
   // A clause request ("Where to get help with Debian") is its own overview heading, and the title says it already:
   // under the title, the same words again as the first heading name nothing (five of thirteen articles of the
   // held-out probe read so). Such a heading is named by what its section holds, as the templates are.
-  templates.add(tidyHeading(capitalizeFirst(brief.topic.trim().replace(/[.]$/, ""))).toLowerCase());
+  const title = requestAsTitle(brief);
+  if (title) templates.add(title.toLowerCase());
   // Headings already given, by their terms: "Compost heaps" is the heading "Compost heap" again.
   const used = new Set(sections.map((s) => headingKey(s.heading, brief.language)));
   const overview = honestOverview(brief);
