@@ -152,6 +152,9 @@ describe("the topic in the pipeline's own words", () => {
     expect(embedPhrase("CRM tools for plumbers")).toBe("CRM tools for plumbers");
     expect(embedPhrase("HubSpot for contractors")).toBe("HubSpot for contractors");
     expect(embedPhrase("Google Ads for plumbers")).toBe("Google Ads for plumbers");
+    // A verb in -ing before a name is no part of the name (read in the held-out probe's framing sentence).
+    expect(embedPhrase("Understanding Debian's package management tools")).toBe("understanding Debian's package management tools");
+    expect(embedPhrase("Choosing Google Ads for plumbers")).toBe("choosing Google Ads for plumbers");
     expect(embedPhrase("Kestrel pricing", "Kestrel Grove Software")).toBe("Kestrel pricing");
   });
 });

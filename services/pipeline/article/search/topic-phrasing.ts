@@ -50,10 +50,13 @@ export function embedPhrase(phrase: string, brandName?: string | null, lang = "e
   const brand = Boolean(brandName && text.toLowerCase().startsWith(brandName.toLowerCase().split(/\s+/)[0]));
   if (second && !brand && LEADING_ARTICLES.has(first.toLowerCase())) return first.toLowerCase() + text.slice(first.length);
   if (baseLanguage(lang) === "de") return text;
+  // A capitalised word after it makes a name of the two ("Google Ads"), unless the first is a verb in -ing, as
+  // requests open ("Understanding Debian's package management tools" was framed "… looks at Understanding …").
+  const gerund = /^\p{Lu}\p{Ll}{2,}ing$/u.test(first) && baseLanguage(lang) === "en";
   const keep =
     (first.length > 1 && first === first.toUpperCase()) ||
     /\p{Lu}/u.test(first.slice(1)) ||
-    (/^\p{Lu}/u.test(second) && !/^(I|A)$/.test(second)) ||
+    (/^\p{Lu}/u.test(second) && !/^(I|A)$/.test(second) && !gerund) ||
     brand;
   return keep ? text : first[0].toLowerCase() + text.slice(1);
 }
