@@ -74,10 +74,26 @@ export function splitSentences(text: string, lang = "en"): Sentence[] {
       last.endsParagraph = /\n\s*$/.test(segment);
       continue;
     }
+    // An abbreviation that never ends a sentence ("z.B.", "e.g.", "p. ex.") is taken for a sentence end before a
+    // capital or a digit ("Probleme wie z.B. Abhängigkeiten …", "to e.g. 800Kib/sec"): joined again on the same line.
+    if (last && !last.endsParagraph && (NEVER_ENDS.test(last.text) || (SPACED_FIRST_HALF.test(last.text) && SPACED_SECOND_HALF.test(trimmed)))) {
+      last.text = `${last.text} ${trimmed}`;
+      last.endsParagraph = /\n\s*$/.test(segment);
+      continue;
+    }
     out.push({ text: trimmed, endsParagraph: /\n\s*$/.test(segment) });
   }
   return out;
 }
+
+/**
+ * Abbreviations that never end a sentence, in the languages the platform writes: "for example", "that is",
+ * "compare", "versus", "respectively", "so-called" ("u.a.", "etc.", "usw." can end one, and are not here).
+ */
+const NEVER_ENDS = /(?:^|[\s(„"«“])(?:e\.\s?g|i\.\s?e|cf|vs|viz|z\.\s?B|d\.\s?h|bzw|vgl|sog|p\.\s?ex|c\.-à-d|p\.\s?ej)\.$/iu;
+/** "z. B." written with its space: the segmenter breaks after "z." before the capital B. */
+const SPACED_FIRST_HALF = /(?:^|\s)z\.$/;
+const SPACED_SECOND_HALF = /^B\.\s/;
 
 const GERMAN_ORDINAL_END = /(^|[\s(])\d{1,2}\.$/;
 /** What follows a German ordinal: a month, or a noun counted in order. */

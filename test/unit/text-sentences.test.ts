@@ -15,4 +15,17 @@ describe("sentences of a text", () => {
     expect(texts("Die aktuelle Version ist 12. Debian ist frei.", "de")).toEqual(["Die aktuelle Version ist 12.", "Debian ist frei."]);
     expect(texts("Schritt 1.\nJanuar ist kalt.", "de")).toEqual(["Schritt 1.", "Januar ist kalt."]);
   });
+
+  it("keeps an abbreviation that never ends a sentence inside it (read: \"Probleme wie z.B.\" quoted alone from the German manual)", () => {
+    expect(texts("Das verursacht Probleme wie z.B. Abhängigkeiten zwischen Paketen. Danach geht es weiter.", "de")).toEqual(["Das verursacht Probleme wie z.B. Abhängigkeiten zwischen Paketen.", "Danach geht es weiter."]);
+    expect(texts("Es gibt z. B. viele Pakete. Das ist gut.", "de")).toEqual(["Es gibt z. B. viele Pakete.", "Das ist gut."]);
+    expect(texts("Limit the bandwidth for APT to e.g. 800Kib/sec with one option. Then go.", "en")).toEqual(["Limit the bandwidth for APT to e.g. 800Kib/sec with one option.", "Then go."]);
+    expect(texts("Utilisez un outil, p. ex. Synaptic, pour cela. Puis.", "fr")).toEqual(["Utilisez un outil, p. ex. Synaptic, pour cela.", "Puis."]);
+    expect(texts("Use una herramienta, p. ej. Synaptic, para esto. Luego.", "es")).toEqual(["Use una herramienta, p. ej. Synaptic, para esto.", "Luego."]);
+  });
+
+  it("still ends a sentence on a letter, and never joins across a line break (a code block's example follows)", () => {
+    expect(texts("We use Plan B. Then go.", "en")).toEqual(["We use Plan B.", "Then go."]);
+    expect(texts("Es protokolliert den Aufruf, z.B.\nSiehe oben.", "de")).toEqual(["Es protokolliert den Aufruf, z.B.", "Siehe oben."]);
+  });
 });
