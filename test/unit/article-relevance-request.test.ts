@@ -16,6 +16,12 @@ describe("a request's subject and angle", () => {
     ["Gestión de paquetes Debian con apt", "es", ["paquetes", "debian", "apt"], ["gestión"]],
     ["Häufige Fehler bei der Netzwerkkonfiguration vermeiden", "de", ["netzwerkkonfiguration"], ["häufige", "fehler", "vermeiden"]],
     ["Consejos para principiantes: copias de seguridad", "es", ["copias", "seguridad"], ["consejos", "principiantes"]],
+    // "From scratch" and "explained" are how, not what (a probe on the New Maintainers' Guide: « desde cero » and
+    // « explicado » were subject words no sentence states).
+    ["Cómo crear un paquete Debian desde cero", "es", ["paquete", "debian"], ["cómo", "crear", "cero"]],
+    ["El archivo debian/control explicado", "es", ["archivo", "debian", "control"], ["explicado"]],
+    ["Creating a Debian package from scratch", "en", ["debian", "package"], ["creating", "scratch"]],
+    ["Le fichier debian/rules expliqué", "fr", ["fichier", "debian", "rules"], ["expliqué"]],
   ])("%s (%s): the angle steers (function words aside), the subject decides", (topic, lang, subject, angle) => {
     const analysis = analyseRequest(topic, topic, lang);
     expect(terms(topic, lang)).toEqual(subject);
@@ -34,6 +40,19 @@ describe("a request's subject and angle", () => {
     expect(weighed.terms.map((t) => t.term)).not.toContain(tokenize("backing", "en")[0]);
     const french = analyseRequest("Les mots de passe", "mots de passe", "fr");
     expect(termsToCount(french).map((t) => t.term)).not.toContain("motd");
+  });
+
+  it("keeps two words apart when the sources write each far more often than the two joined", () => {
+    // Read in a probe on Debian's New Maintainers' Guide: "Debianpaket" in 3 of 153 chunks, "Debian" and "Paket" in
+    // most; joined, "Ein Debian-Paket hochladen" weighed one rare word and found no sentence about it.
+    const analysis = analyseRequest("Ein Debian-Paket hochladen", "Ein Debian-Paket hochladen", "de");
+    const [joined] = tokenize("Debianpaket", "de");
+    expect(analysis.joins.map((j) => j.term)).toContain(joined);
+    const weighed = subjectWeights(analysis, { chunks: 153, df: { [joined]: 3, debian: 150, paket: 140, [tokenize("hochladen", "de")[0]]: 10 } }, "profile");
+    expect(weighed.terms.map((t) => t.term)).toEqual(["debian", "paket", tokenize("hochladen", "de")[0]]);
+    // Joined more often than one of its parts is written alone: the one word, as "backup" above.
+    const common = subjectWeights(analysis, { chunks: 153, df: { [joined]: 30, debian: 150, paket: 20 } }, "profile");
+    expect(common.terms.map((t) => t.term)).toContain(joined);
   });
 
   it("takes a German verb in a request for the noun the sources name it by, when the profile's index knows that noun", () => {

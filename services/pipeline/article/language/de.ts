@@ -63,7 +63,7 @@ export const GERMAN: LanguageProfile = {
     frage fragen antwort antworten neu neue modern verwalten verwaltet verwaltung management
     pflegen pflege gepflegt wartung richtig richtige richtigen korrekt
     funktioniert funktionieren funktionsweise brauchen braucht brauchst mal umgehen umgang bekämpfen vorbereiten
-    reduzieren verbessern verbessert senken steigern sparen beschleunigen schneller besser einfacher`,
+    reduzieren verbessern verbessert senken steigern sparen beschleunigen schneller besser einfacher erklärung erklären`,
   furtherReading: /^(weitere|weiterführende) (lektüre|literatur|informationen|quellen)\b|^(zum weiterlesen|literatur|referenzen|siehe auch|weblinks)$/iu,
   placeWords: /(?<![\p{L}])(zweite[nmrs]?|dritte[nmrs]?|vierte[nmrs]?|fünfte[nmrs]?|sechste[nmrs]?|siebte[nmrs]?|achte[nmrs]?|neunte[nmrs]?|zehnte[nmrs]?)(?![\p{L}])/iu,
   faqShapes: [

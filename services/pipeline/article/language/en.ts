@@ -37,7 +37,7 @@ export const ENGLISH: LanguageProfile = {
     go going take taking let work works working right wrong really actually ever never always often lot lots
     much many more most less least kind kinds type types sort example examples checklist list faq questions question
     answer answers new modern today year manage managing management instead maintain maintaining maintenance properly correctly
-    prepare preparing deal dealing cope coping tackle tackling fight fighting cut cutting reduce reducing improve improving increase increasing boost boosting save saving speed lower lowering grow growing faster smarter easier cheaper`,
+    prepare preparing deal dealing cope coping tackle tackling fight fighting cut cutting reduce reducing improve improving increase increasing boost boosting save saving speed lower lowering grow growing faster smarter easier cheaper scratch create creates creating created`,
   furtherReading: /^(more|further|additional|other) (readings?|resources|information)\b|^(references|see also|bibliography|external links|resources)$/i,
   placeWords: /(?<![\p{L}])(second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)(?![\p{L}])/iu,
   faqShapes: [

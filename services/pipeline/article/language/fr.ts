@@ -49,7 +49,7 @@ export const FRENCH: LanguageProfile = {
     exemples liste question questions réponse réponses nouveau nouvelle moderne
     entretenir entretien entretenu entretenue maintenance soigner soin bien correctement vue ensemble gérer gestion
     réduire réduisez améliorer améliorez augmenter accélérer économiser gagner plus rapide rapidement
-    fonctionne fonctionnent fonctionner fonctionnement fois combattre lutter préparer`,
+    fonctionne fonctionnent fonctionner fonctionnement fois combattre lutter préparer expliqué expliquée expliqués expliquées explication expliquer zéro créer`,
   furtherReading: /^(autres|d['’]autres) (lectures|ressources|références)\b|^(pour aller plus loin|lectures complémentaires|références|voir aussi|bibliographie|liens externes)$/iu,
   placeWords: /(?<![\p{L}])(deuxième|second|seconde|troisième|quatrième|cinquième|sixième|septième|huitième|neuvième|dixième)(?![\p{L}])/iu,
   faqShapes: [

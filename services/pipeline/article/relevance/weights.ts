@@ -82,9 +82,17 @@ export function subjectWeights(
 ): RequestSubject {
   const n = Math.max(stats.chunks, 1);
   let subject = request.subject;
-  // A joined form the index knows ("backup") replaces its parts ("back", "up"), which alone mean other things.
+  // A joined form the index knows ("backup") replaces its parts ("back", "up"), which alone mean other things,
+  // unless each part is more common than the joined form: the converse of the first test that splits a compound
+  // (`splitCompounds`). A Debian packaging guide writes "Paket" and "Debian" in most chunks and "Debianpaket" in
+  // three; read as one rare word, "Ein Debian-Paket hochladen" found no sentence about it (2026-11-27, a probe on
+  // the New Maintainers' Guide). A part that is no subject term ("up") is not counted, and joins as before.
+  const partsMoreCommon = (join: RequestAnalysis["joins"][number]) => {
+    const counted = join.parts.filter((p) => stats.df[p] !== undefined).map((p) => stats.df[p]);
+    return counted.length === join.parts.length && Math.min(...counted) > stats.df[join.term];
+  };
   for (const join of request.joins) {
-    if (!(stats.df[join.term] > 0)) continue;
+    if (!(stats.df[join.term] > 0) || partsMoreCommon(join)) continue;
     const partners = subject.filter((t) => join.parts.includes(t.term)).flatMap((t) => t.partners ?? []).filter((p) => !join.parts.includes(p));
     subject = subject.filter((t) => !join.parts.includes(t.term)).map((t) => (t.partners ? { ...t, partners: t.partners.map((p) => (join.parts.includes(p) ? join.term : p)) } : t));
     const core = request.subject.some((t) => join.parts.includes(t.term) && t.core);
