@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The article-quality bench serves Debian's reference manual (English, French, German, Spanish) as local websites,
-# and the held-out probe Debian's FAQ (English, French, German); install Debian's debian-reference-{en,fr,de,es}
-# and debian-faq{,-fr,-de} packages when their pages are missing.
+# and the held-out probe Debian's FAQ (English, French, German) and New Maintainers' Guide (Spanish, French,
+# German); install Debian's debian-reference-{en,fr,de,es}, debian-faq{,-fr,-de} and maint-guide-{es,fr,de}
+# packages when their pages are missing.
 set -euo pipefail
 DIR=/usr/share/debian-reference
 FAQ=/usr/share/doc/debian/FAQ
@@ -13,6 +14,10 @@ done
 for lang in fr de; do
   [ -f "$FAQ/$lang/index.$lang.html" ] || missing+=("debian-faq-$lang")
 done
+GUIDE=/usr/share/doc
+for lang in es fr de; do
+  [ -f "$GUIDE/maint-guide-$lang/html/index.$lang.html" ] || missing+=("maint-guide-$lang")
+done
 if [ ${#missing[@]} -eq 0 ]; then exit 0; fi
 echo "Debian manual pages not found: installing ${missing[*]}" >&2
 SUDO=""
@@ -23,3 +28,4 @@ $SUDO apt-get -o DPkg::Lock::Timeout=600 install -y -qq "${missing[@]}" >/dev/nu
 for lang in en fr de es; do test -f "$DIR/index.$lang.html"; done
 for lang in fr de; do test -f "$FAQ/$lang/index.$lang.html"; done
 test -f "$FAQ/index.en.html"
+for lang in es fr de; do test -f "$GUIDE/maint-guide-$lang/html/index.$lang.html"; done

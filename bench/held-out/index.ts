@@ -12,13 +12,24 @@ import { HELD_OUT_KNOWLEDGE_BASES } from "./knowledge-bases";
 import { HELD_OUT_REQUESTS, type HeldOutRequest } from "./requests";
 import { judgeArticle, type ReaderJudgement } from "./reader";
 
-/** Where Debian's debian-faq, debian-faq-fr and debian-faq-de put their pages (bench/ensure-debian-reference.sh). */
+/** Where Debian's debian-faq{,-fr,-de} and maint-guide-{es,fr,de} put their pages (bench/ensure-debian-reference.sh). */
 const FAQ_DIR = process.env.BENCH_HELD_OUT_FAQ_DIR ?? "/usr/share/doc/debian/FAQ";
-const FAQ_LANGUAGES = ["en", "fr", "de"] as const;
+const GUIDE_DIR = process.env.BENCH_HELD_OUT_GUIDE_DIR ?? "/usr/share/doc";
 
-/** One language of the Debian FAQ as a website on 127.0.0.1:`port` (`/` is its index). */
-async function startFaqSite(lang: (typeof FAQ_LANGUAGES)[number], port: number): Promise<{ origin: string; close(): Promise<void> }> {
-  const dir = lang === "en" ? FAQ_DIR : path.join(FAQ_DIR, lang);
+/** The crawled documents of the probe: each a website of one language's pages (`index.<lang>.html` is its home). */
+const SITES: { profile: HeldOutRequest["profile"]; name: string; lang: string; dir: string }[] = [
+  { profile: "faq-en", name: "Debian FAQ (en)", lang: "en", dir: FAQ_DIR },
+  { profile: "faq-fr", name: "Debian FAQ (fr)", lang: "fr", dir: path.join(FAQ_DIR, "fr") },
+  { profile: "faq-de", name: "Debian FAQ (de)", lang: "de", dir: path.join(FAQ_DIR, "de") },
+  // Added at the ninth stop, a second set of documents none of the rules were read from.
+  { profile: "guide-es", name: "Guía del nuevo desarrollador de Debian", lang: "es", dir: path.join(GUIDE_DIR, "maint-guide-es/html") },
+  { profile: "guide-fr", name: "Guide du nouveau responsable Debian", lang: "fr", dir: path.join(GUIDE_DIR, "maint-guide-fr/html") },
+  { profile: "guide-de", name: "Debian-Leitfaden für Neue Paketbetreuer", lang: "de", dir: path.join(GUIDE_DIR, "maint-guide-de/html") },
+];
+
+/** One site's pages on 127.0.0.1:`port` (`/` is its index). */
+async function startSite(site: (typeof SITES)[number], port: number): Promise<{ origin: string; close(): Promise<void> }> {
+  const { lang, dir } = site;
   if (!fs.existsSync(path.join(dir, `index.${lang}.html`))) throw new Error(`no index.${lang}.html in ${dir}: run bench/ensure-debian-reference.sh`);
   const files = new Set(fs.readdirSync(dir).filter((f) => f.endsWith(`.${lang}.html`)));
   const server = http.createServer((req, res) => {
@@ -52,14 +63,14 @@ const REFUSAL = /(No passages|Only \d+ (sentences|words)|an article needs at lea
 
 /**
  * `npm run bench held-out`: documents and requests the relevance model was never fit on (docs/benchmarks.md,
- * "Held-out probe"): the Debian FAQ (en, fr, de) crawled, and two pasted fact lists (`knowledge-bases.ts`),
+ * "Held-out probe"): the Debian FAQ (en, fr, de) and the New Maintainers' Guide (es, fr, de) crawled, and two pasted fact lists (`knowledge-bases.ts`),
  * asked natural requests with the verdict a reader expects. Reports verdicts against expectations, faults
  * (jobs failing for anything but a refusal), length and score, and writes each article to
  * bench/results/held-out/ for reading. It is a probe: what it shows is fixed in general, never per request.
  */
 export async function benchHeldOut(): Promise<Record<string, unknown>> {
   const portBase = numberOption("BENCH_HELD_OUT_PORT_BASE", 47400);
-  const sites = await Promise.all(FAQ_LANGUAGES.map((lang, i) => startFaqSite(lang, portBase + i)));
+  const sites = await Promise.all(SITES.map((site, i) => startSite(site, portBase + i)));
   const platform = await spawnPlatform({
     env: { ADMIN_TOKEN, DATA_DIR: tempDir("bench-held-out"), EMBEDDED_MONGO_IN_MEMORY: "true", LOG_LEVEL: "warn", JOB_POLL_MS: "200", PIPELINE_CONCURRENCY: "2", CRAWL_MAX_PAGES: "40", CRAWL_MAX_DEPTH: "3", CRAWL_TIMEOUT_MS: "900000", REQUEST_TIMEOUT_MS: "120000" },
   });
@@ -70,12 +81,12 @@ export async function benchHeldOut(): Promise<Record<string, unknown>> {
     const { key } = await createOrgWithKey(platform.url, ADMIN_TOKEN, { credits: 100_000, rate_limit_rpm: 100_000, name: "held-out probe" });
     const api = client(platform.url, key);
     const profiles: Record<string, string> = {};
-    for (const [i, lang] of FAQ_LANGUAGES.entries()) {
-      const created = await api("/v1/brand-profiles", { method: "POST", body: { name: `Debian FAQ (${lang})`, website_url: `${sites[i].origin}/` } });
+    for (const [i, site] of SITES.entries()) {
+      const created = await api("/v1/brand-profiles", { method: "POST", body: { name: site.name, website_url: `${sites[i].origin}/` } });
       if (created.status !== 201) throw new Error(`POST /v1/brand-profiles: ${created.status} ${created.text}`);
       const job = await waitForJob(platform.url, key, created.body.ingest_job_id, { timeoutMs: 1_200_000 });
-      if (job.status !== "succeeded") throw new Error(`ingest of the ${lang} FAQ ${job.status}: ${job.error}`);
-      profiles[`faq-${lang}`] = created.body.id;
+      if (job.status !== "succeeded") throw new Error(`ingest of ${site.name} ${job.status}: ${job.error}`);
+      profiles[site.profile] = created.body.id;
     }
     for (const [name, kb] of Object.entries(HELD_OUT_KNOWLEDGE_BASES)) {
       const created = await api("/v1/brand-profiles", { method: "POST", body: { name: kb.name, description: kb.description } });
@@ -109,17 +120,30 @@ export async function benchHeldOut(): Promise<Record<string, unknown>> {
     }
     const covered = outcomes.filter((o) => o.request.expect === "write");
     const uncovered = outcomes.filter((o) => o.request.expect === "refuse");
-    const judged = outcomes.flatMap((o) => (o.reader ? [o.reader] : []));
-    const sum = (k: keyof ReaderJudgement) => judged.reduce((n, j) => n + j[k], 0);
-    const share = (k: "on_topic" | "standalone") => (sum("labelled") ? Math.round((sum(k) / sum("labelled")) * 1000) / 1000 : null);
+    const readerOf = (list: readonly Outcome[]) => {
+      const judged = list.flatMap((o) => (o.reader ? [o.reader] : []));
+      const sum = (k: keyof ReaderJudgement) => judged.reduce((n, j) => n + j[k], 0);
+      const share = (k: "on_topic" | "standalone") => (sum("labelled") ? Math.round((sum(k) / sum("labelled")) * 1000) / 1000 : null);
+      return { labelled: `${sum("labelled")} of ${sum("sentences")} sentences`, on_topic: share("on_topic"), standalone: share("standalone") };
+    };
     return {
       requests: outcomes.length,
       // A reader's labels (`reader-labels.json`), report only: the share of labelled sentences on the request's
       // subject and standing alone, pooled over the written articles, and how many sentences no reader has read.
-      reader: { labelled: `${sum("labelled")} of ${sum("sentences")} sentences`, on_topic: share("on_topic"), standalone: share("standalone") },
+      reader: readerOf(outcomes),
       faults: outcomes.filter((o) => o.fault).map((o) => `${o.request.topic}: ${o.error}`),
       covered_written: `${covered.filter((o) => o.verdict === "write").length} / ${covered.length}`,
       uncovered_refused: `${uncovered.filter((o) => o.verdict === "refuse").length} / ${uncovered.length}`,
+      // The same by set of documents: the FAQ and the pasted notes were read for rules at the eighth stop, the
+      // maintainers' guide only from the ninth.
+      by_documents: Object.fromEntries(
+        (["faq", "guide", "pasted"] as const).map((set) => {
+          const of = (o: Outcome) => (o.request.profile.startsWith("faq-") ? "faq" : o.request.profile.startsWith("guide-") ? "guide" : "pasted") === set;
+          const c = covered.filter(of);
+          const u = uncovered.filter(of);
+          return [set, { covered_written: `${c.filter((o) => o.verdict === "write").length} / ${c.length}`, uncovered_refused: `${u.filter((o) => o.verdict === "refuse").length} / ${u.length}`, reader: readerOf(c) }];
+        }),
+      ),
       outcomes: outcomes.map((o) => ({
         topic: o.request.topic,
         profile: o.request.profile,

@@ -1,10 +1,11 @@
 /**
  * Natural requests of the held-out probe, with the verdict a reader of the sources expects, written before any
- * article was read (2026-11-27). Covered: the Debian FAQ has a chapter or section on it, or most of a pasted
- * list is about it; uncovered: nothing in the sources is.
+ * article was read (2026-11-27). Covered: the Debian FAQ or the New Maintainers' Guide has a chapter or section on
+ * it, or most of a pasted list is about it; uncovered: nothing in the sources is. The guide's requests were added
+ * at the ninth stop, written before the guide was crawled or read.
  */
 export interface HeldOutRequest {
-  profile: "faq-en" | "faq-fr" | "faq-de" | "bees" | "gatos";
+  profile: "faq-en" | "faq-fr" | "faq-de" | "guide-es" | "guide-fr" | "guide-de" | "bees" | "gatos";
   topic: string;
   language: "en" | "fr" | "de" | "es";
   target_words: number;
@@ -38,4 +39,17 @@ export const HELD_OUT_REQUESTS: HeldOutRequest[] = [
   r("gatos", "Alimentación del gato: qué puede comer y qué no", "es", 600, "write"),
   r("gatos", "Errores comunes al cuidar un gato", "es", 600, "write"),
   r("gatos", "Cómo adiestrar a un perro", "es", 600, "refuse"),
+  r("guide-es", "Cómo crear un paquete Debian desde cero", "es", 800, "write"),
+  r("guide-es", "El archivo debian/control explicado", "es", 600, "write"),
+  r("guide-es", "Cómo actualizar un paquete Debian a una nueva versión del programa original", "es", 600, "write"),
+  r("guide-es", "Errores comunes al construir un paquete Debian", "es", 600, "write"),
+  r("guide-es", "Cómo hacer una paella valenciana", "es", 600, "refuse"),
+  r("guide-fr", "Construire un paquet Debian pour la première fois", "fr", 800, "write"),
+  r("guide-fr", "Le fichier debian/rules", "fr", 600, "write"),
+  r("guide-fr", "Vérifier un paquet avec lintian", "fr", 600, "write"),
+  r("guide-fr", "Comment optimiser le référencement d'un site web", "fr", 600, "refuse"),
+  r("guide-de", "Ein Debian-Paket hochladen", "de", 600, "write"),
+  r("guide-de", "Die Datei debian/changelog richtig pflegen", "de", 600, "write"),
+  r("guide-de", "Patches mit quilt verwalten", "de", 600, "write"),
+  r("guide-de", "Tipps für den Gemüseanbau im Garten", "de", 600, "refuse"),
 ];
