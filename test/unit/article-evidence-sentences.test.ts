@@ -165,6 +165,24 @@ describe("a sentence cut before the example it announces", () => {
   ])("unlike one that says it in words, or goes on after it: %s (%s)", (sentence, lang) => expect(isUsableSentence(sentence, lang)).toBe(true));
 });
 
+describe("a sentence that only says where the details are", () => {
+  // Read by the held-out probe's readers in the English, French and German FAQ articles ("'plus de détails' on dpkg
+  // logging, which is never explained") and in the German backup article of the bench ("Details finden Sie in dpkg(8).").
+  it.each([
+    ["Details finden Sie in dpkg(8).", "de"],
+    ["Weitere Details über das Protokollieren von dpkg-Operationen finden Sie auf der Handbuchseite dpkg(1).", "de"],
+    ["Vous trouverez plus de détails sur la journalisation de dpkg dans la page de manuel de dpkg(1).", "fr"],
+    ["More details are in the dpkg(1) manual page.", "en"],
+    ["Encontrará más detalles en dpkg(8).", "es"],
+    ["For details, please see the Release Notes, section \"Adding APT sources from optical media\".", "en"],
+  ])("is not quoted: %s (%s)", (sentence, lang) => expect(isUsableSentence(sentence, lang)).toBe(false));
+  it.each([
+    ["Sie finden die Datei in /etc/apt/sources.list auf jedem System.", "de"],
+    ["Vous trouverez le paquet dans la section main de l’archive.", "fr"],
+    ["The details are in the file /etc/apt/sources.list on every system.", "en"],
+  ])("unlike one that says where a thing is on the system: %s (%s)", (sentence, lang) => expect(isUsableSentence(sentence, lang)).toBe(true));
+});
+
 describe("sentences that lean on the one before", () => {
   it("treats a sentence opening with a connective as dependent, in four languages", () => {
     expect(dependsOnPrevious("Equally, you need to press U to upgrade all packages in the visual interface.", "en")).toBe(true);

@@ -102,10 +102,10 @@ export const GERMAN: LanguageProfile = {
     finite: /(^|\s)(ist|sind|war|waren|wird|werden|wurde|wurden|kann|können|konnte|muss|müssen|soll|sollte|sollten|darf|dürfen|hat|haben|hatte|lässt|lassen|will|wollen|möchte|gibt|ich|du|er|sie|es|wir|ihr|man|Sie)(?=[\s,.;:]|$)/,
     boilerplate: /\b(folgende[nrms]?|wie folgt|siehe|hier (ist|sind)|klicken|dieses (kapitel|dokument|handbuch)|dieser abschnitt|in diesem (kapitel|abschnitt)|abschnitt \d|kapitel \d|wie (unten |oben )?(gezeigt|dargestellt)|(unten|oben) (beschrieben|erwähnt|aufgeführt|erklärt))/i,
     // "Hier ein paar Beispiele für aptitude(8)-Operationen.": a verbless announcement of the list or table after it.
-    sendsTo: /^(für (weitere|mehr|nähere) (details|informationen)[^,]*,?\s*)?(lesen|konsultieren) sie\b|^(näheres|mehr dazu|details) (in|unter|bei)\b|\b(wird|werden|ist|sind) in\b.*\b(beschrieben|dokumentiert|erklärt)\b|^hier (ein|eine|einige|ein paar)\b(?!.*\b(ist|sind|gibt)\b)|\b(finden|erhalten) sie\b.*\b(im|in der|in den|unter)\b/i,
+    sendsTo: /^(für (weitere|mehr|nähere) (details|informationen)[^,]*,?\s*)?(lesen|konsultieren) sie\b|^(näheres|mehr dazu|details) (in|unter|bei)\b|\b(wird|werden|ist|sind) in\b.*\b(beschrieben|dokumentiert|erklärt)\b|^hier (ein|eine|einige|ein paar)\b(?!.*\b(ist|sind|gibt)\b)|\b(finden|erhalten) sie\b.*\b(im|in|in der|in den|unter|auf)\b/i,
     announcesList: /^(es gibt|man unterscheidet) (zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|mehrere|einige|\d+) /iu,
     // Also at the end of a compound: "Benutzerhandbuch", "Installationsanleitung".
-    documentation: /(dokumentation|handbuch|anleitung|readme|howto|faq)\b/i,
+    documentation: /(dokumentation|handbuch|handbuchseite|anleitung|readme|howto|faq|veröffentlichungshinweise\p{L}*)(?![\p{L}])/iu,
     // "letztere", "obige", "auf diese Weise", "im vorigen Beispiel": what was said before.
     antecedent: /(?<![\p{L}])(letztere[nrms]?|erstere[nrms]?|obige[nrms]?|auf diese (weise|art)|(vorherige[nmrs]?|vorige[nmrs]?) (beispiel|abschnitt|befehl|schritt|kapitel)s?)(?![\p{L}])|^(?!.*(?<![\p{L}])(?:nicht|nie|kein[emnrs]?)(?![\p{L}])).*(?<![\p{L}])stattdessen(?![\p{L}])/iu,
     anaphora: new Set(["er", "sie", "ihn", "ihm", "ihnen", "diese", "dieser", "dieses", "solche"]),

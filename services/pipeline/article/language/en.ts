@@ -71,9 +71,9 @@ export const ENGLISH: LanguageProfile = {
     // cannot hold; a plural noun is rarely followed by these ("Installing packages from …").
     finite: /\b(is|are|was|were|be|been|can|could|may|might|must|should|will|would|shall|has|have|had|does|do|did|helps?|makes?|requires?|gives?|lets?|allows?|means?|needs?|takes?|keeps?|provides?|involves?|saves?|protects?|remains?|becomes?)\b|\b[a-z]{3,}[^s\W]s (the|a|an|its|their|them|it|you|your|all|as|his|her|our|this|that|these|those|each|every)\b/i,
     boilerplate: /^(list|table|figure) of\b|\bfollowing (entries|lines|commands?|examples?|tables?|lists?|code|steps|settings|files?)\b|\b(let's|let us|as follows|the following|see (below|above)|(shown|described|explained|listed|mentioned) (below|above)|as shown|below is|here is|here are|click|this (chapter|section|page|document|manual|guide|tutorial)|in this (chapter|section|document|manual)|(see|in) (section|chapter) \d|chapter \d)|^see\b|\bfollowings?[.:]?$/i,
-    sendsTo: /^([^,]{0,80},\s*)?(please\s+)?(read|see|consult|refer to)\b|\byou (should|can|may|must) (read|consult|refer to)\b|\b(is|are) (described|documented|explained) in\b/i,
+    sendsTo: /^([^,]{0,80},\s*)?(please\s+)?(read|see|consult|refer to)\b|\byou (should|can|may|must) (read|consult|refer to)\b|\b(is|are) (described|documented|explained) in\b|\b(more |further |full )?details (are|can be found) (in|at|on)\b/i,
     announcesList: /^(there (are|were)|we have) (two|three|four|five|six|seven|eight|nine|ten|several|a few|\d+) /i,
-    documentation: /\b(documentation|manual|guide|readme|howto|faq|standard)\b/i,
+    documentation: /\b(documentation|manual|guide|readme|howto|faq|standard|release notes)\b/i,
     // "this" before a stop or a comma is a pronoun, and points back: "The kbd package supports this, edit …".
     antecedent: /\bthe (latter|former|above)\b|\bthis(?=\s*[,.;!?)])|^(?!.*(?:\b(?:not|never|no)\b|n't\b)).*\binstead\b(?! of\b)/i,
     anaphora: new Set(["it", "they", "them", "those", "these", "he", "she", "him", "his", "her", "such"]),

@@ -86,9 +86,9 @@ export const FRENCH: LanguageProfile = {
     infinitiveOpener: /^\p{Lu}\p{Ll}+(er|ir|re|oir)$/u,
     finite: /\b(est|sont|était|étaient|sera|seront|serait|a|ont|avait|peut|peuvent|pourrait|doit|doivent|devrait|permet|permettent|faut|fait|font|va|vont|reste|restent|devient|semble|rend|rendent|évite|garantit|suffit|demande|nécessite|consiste|signifie|vous|nous|on)\b/i,
     boilerplate: /\b(voici|ci-dessous|ci-dessus|suivant(e|es|s)?|comme suit|comme (indiqué|montré)|cliquez|ce (chapitre|document|manuel)|cette (section|page)|section \d|chapitre \d|voyons)|^voir\b/i,
-    sendsTo: /^([^,]{0,80},\s*)?(veuillez\s+)?(lisez|lire|consultez|voyez|reportez-vous)\b|\bvous (devriez|pouvez|devez) (lire|consulter)\b|\b(est|sont) (décrite?s?|documentée?s?|expliquée?s?) dans\b/i,
+    sendsTo: /^([^,]{0,80},\s*)?(veuillez\s+)?(lisez|lire|consultez|voyez|reportez-vous)\b|\bvous (devriez|pouvez|devez) (lire|consulter)\b|\b(est|sont) (décrite?s?|documentée?s?|expliquée?s?) dans\b|\bvous trouverez (plus de |davantage de |d'autres |d’autres |les )?(détails|informations|précisions)\b/i,
     announcesList: /^(il (existe|y a)|on (distingue|trouve)) (deux|trois|quatre|cinq|six|sept|huit|neuf|dix|plusieurs|quelques|\d+) /iu,
-    documentation: /\b(documentation|manuel|guide|readme|howto|faq|norme)\b/i,
+    documentation: /\b(documentation|manuel|guide|readme|howto|faq|norme|notes de publication)\b/i,
     // « ce dernier », « de cette manière », « l’exemple précédent », « ci-dessus »: what was said before.
     antecedent: /(?<![\p{L}])((ce|cette|ces) derni(er|ère|ers|ères)|de cette (manière|façon)|(l['’]|les? |la )(exemple|section|commande|étape|paragraphe|chapitre)s? précédente?s?|ci-dessus)(?![\p{L}])|^(?!.*(?<![\p{L}])(?:ne|n['’]|pas|jamais)(?![\p{L}])).*(?<![\p{L}])(à la place|au lieu de cela)(?! (de|du|des|d['’]))/iu,
     // « tel », « tels » point back as "such" does (« de tels privilèges »), except « tel que », which points forward.
