@@ -165,6 +165,20 @@ describe("a sentence cut before the example it announces", () => {
   ])("unlike one that says it in words, or goes on after it: %s (%s)", (sentence, lang) => expect(isUsableSentence(sentence, lang)).toBe(true));
 });
 
+describe("a sentence about a numbered line of a listing the article does not carry", () => {
+  // Read in the held-out probe's New Maintainers' Guide articles: walkthroughs of an example file never shown.
+  it.each([
+    ["La línea 1 es el nombre del paquete fuente.", "es"],
+    ["Les options de la ligne 4 sont passées à dh_auto_configure.", "fr"],
+    ["Die Zeile 5 enthält die Abhängigkeiten des Pakets.", "de"],
+    ["Lines 6 and 7 give the maintainer's name and address.", "en"],
+  ])("is not quoted: %s (%s)", (sentence, lang) => expect(isUsableSentence(sentence, lang)).toBe(false));
+  it.each([
+    ["The first line of the changelog names the package and its version.", "en"],
+    ["Chaque ligne du fichier décrit une dépendance du paquet.", "fr"],
+  ])("unlike one that names a line by what it is: %s (%s)", (sentence, lang) => expect(isUsableSentence(sentence, lang)).toBe(true));
+});
+
 describe("a sentence that only says where the details are", () => {
   // Read by the held-out probe's readers in the English, French and German FAQ articles ("'plus de détails' on dpkg
   // logging, which is never explained") and in the German backup article of the bench ("Details finden Sie in dpkg(8).").

@@ -119,7 +119,7 @@ export const GERMAN: LanguageProfile = {
     connectiveOpeners: /^(ebenso|ebenfalls|außerdem|zudem|ferner|darüber hinaus|mehr noch|jedoch|allerdings|dennoch|trotzdem|deshalb|deswegen|daher|darum|also|stattdessen|ansonsten|sonst|gleichfalls|auch|dann|folglich|somit|hingegen|andererseits|in diesem fall|aber)(?![\p{L}\p{N}])/u,
     clausePointers: /^(dies|dieses|diese|dieser)(?![\p{L}\p{N}])/u,
     doingIt: /\b(dies|das) (tun|tut|machen|macht)\b/i,
-    numberedSection: /(abschnitt|kapitel|anhang|tabelle|abbildung) \d+(\.\d+)+/iu,
+    numberedSection: /(abschnitt|kapitel|anhang|tabelle|abbildung) \d+(\.\d+)+|(?<![\p{L}])zeilen? \d+(?![\p{L}\d])/iu,
     crossReference: /\b(siehe|vgl\.|lesen sie|abschnitt|kapitel|tabelle|abbildung|anhang)\b/i,
   },
   phrases: {

@@ -135,7 +135,7 @@ export const SPANISH: LanguageProfile = {
     connectiveOpeners: /^(asimismo|también|además|más aún|sin embargo|no obstante|por tanto|por lo tanto|por consiguiente|así|de lo contrario|igualmente|del mismo modo|de igual modo|por otra parte|por otro lado|en cambio|en ese caso|en este caso|por eso|por ello|entonces|aun así|pero|es decir|es más)(?![\p{L}\p{N}])/u,
     clausePointers: /^(esto|eso|ello|estos|estas|esos|esas)(?![\p{L}\p{N}])/u,
     doingIt: /\b(hacerlo|hacerla|haciéndolo|lo hace|lo hacen|lo haga|lo hizo)\b/i,
-    numberedSection: /(sección|capítulo|apéndice|tabla|figura) \d+(\.\d+)+/iu,
+    numberedSection: /(sección|capítulo|apéndice|tabla|figura) \d+(\.\d+)+|(?<![\p{L}])líneas? \d+(?![\p{L}\d])/iu,
     crossReference: /\b(véase|vea|consulte|ver|cf\.|sección|capítulo|tabla|figura|apéndice)\b/i,
   },
   phrases: {
