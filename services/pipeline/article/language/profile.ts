@@ -203,7 +203,7 @@ export interface SentenceRules {
    * tools” …" was read in a Spanish backup article: the table is not in it).
    * (In parentheses, as an aside, it is cut out of the sentence instead: `crossReference`.)
    * A numbered line of a listing too ("La línea 1 es el nombre del paquete fuente.", « ligne 4 »): quotes never
-   * carry the listing (a code block), and the readers of a held-out probe met eight such walkthroughs.
+   * carry the listing (a code block); the readers of a held-out probe met seven such sentences in its guide articles.
    */
   numberedSection: RegExp;
 }
