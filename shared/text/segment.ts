@@ -76,7 +76,7 @@ export function splitSentences(text: string, lang = "en"): Sentence[] {
     }
     // An abbreviation that never ends a sentence ("z.B.", "e.g.", "p. ex.") is taken for a sentence end before a
     // capital or a digit ("Probleme wie z.B. Abhängigkeiten …", "to e.g. 800Kib/sec"): joined again on the same line.
-    if (last && !last.endsParagraph && (NEVER_ENDS.test(last.text) || (SPACED_FIRST_HALF.test(last.text) && SPACED_SECOND_HALF.test(trimmed)))) {
+    if (last && !last.endsParagraph && (endsOnOpenAbbreviation(last.text) || (SPACED_FIRST_HALF.test(last.text) && SPACED_SECOND_HALF.test(trimmed)))) {
       last.text = `${last.text} ${trimmed}`;
       last.endsParagraph = /\n\s*$/.test(segment);
       continue;
@@ -90,7 +90,16 @@ export function splitSentences(text: string, lang = "en"): Sentence[] {
  * Abbreviations that never end a sentence, in the languages the platform writes: "for example", "that is",
  * "compare", "versus", "respectively", "so-called" ("u.a.", "etc.", "usw." can end one, and are not here).
  */
-const NEVER_ENDS = /(?:^|[\s(„"«“])(?:e\.\s?g|i\.\s?e|cf|vs|viz|z\.\s?B|d\.\s?h|bzw|vgl|sog|p\.\s?ex|c\.-à-d|p\.\s?ej)\.$/iu;
+const NEVER_ENDS = /(?:^|[\s(„"«“])(?:e\.\s?g|i\.\s?e|cf|vs|viz|z\.\s?B|d\.\s?h|bzw|vgl|sog|p\.\s?ex|c\.-à-d|p\.\s?ej)\.["”’»)]*$/iu;
+
+/**
+ * The text ends on an abbreviation that never ends a sentence (`NEVER_ENDS`). Inside a line `splitSentences` joins
+ * such a cut again; at a paragraph's end it is a sentence cut before what it announced: "Es protokolliert sowohl
+ * den Aufruf von dpkg, z.B." (a code block followed), which is no sentence to quote.
+ */
+export function endsOnOpenAbbreviation(text: string): boolean {
+  return NEVER_ENDS.test(text.trim());
+}
 /** "z. B." written with its space: the segmenter breaks after "z." before the capital B. */
 const SPACED_FIRST_HALF = /(?:^|\s)z\.$/;
 const SPACED_SECOND_HALF = /^B\.\s/;

@@ -1,5 +1,5 @@
 import { Bm25Index } from "../../../../shared/text/bm25";
-import { splitSentences, countWords, wordsOf } from "../../../../shared/text/segment";
+import { countWords, endsOnOpenAbbreviation, splitSentences, wordsOf } from "../../../../shared/text/segment";
 import { baseLanguage } from "../../../../shared/text/stopwords";
 import { termSet } from "./similarity";
 import type { Evidence } from "../types";
@@ -40,24 +40,9 @@ export function isUsableSentence(sentence: string, lang: string): boolean {
   if (sentence.includes(" | ")) return false;
   if (looksLikeCode(sentence) || isBoilerplate(sentence, lang) || isFragment(sentence) || rulesOf(lang).numberedSection.test(sentence) || rulesOf(lang).announcesList.test(sentence)) return false;
   if (hasUnpairedMarks(sentence) || speaksInFirstPerson(sentence, lang) || isHeadingLike(sentence, lang) || isLabelledItem(sentence, lang)) return false;
-  if (endsBeforeExample(sentence, lang)) return false;
+  // Cut before what it announced: "… von dpkg, z.B." ended its paragraph, and its example was a code block.
+  if (endsOnOpenAbbreviation(sentence)) return false;
   return /^[\p{Lu}\p{N}"“„«¿¡(]/u.test(sentence);
-}
-
-const exampleAtEnd = new Map<string, RegExp>();
-
-/**
- * A sentence that ends on an abbreviated "for example" ("Es protokolliert sowohl den Aufruf von dpkg, z.B.",
- * "La opción explícita para FAT32 y su nombre de dispositivo, p.ej."): its full stop is the abbreviation's, and
- * the example it announces followed in a code block or a list the quote does not carry. The words written out
- * ("Das geht zum Beispiel.") end a sentence as any other words do.
- */
-export function endsBeforeExample(sentence: string, lang: string): boolean {
-  const markers = languageProfile(lang).exampleMarkers;
-  let atEnd = exampleAtEnd.get(lang);
-  if (!atEnd) exampleAtEnd.set(lang, (atEnd = new RegExp(`(?:${markers.source})["”’»)\\s]*$`, markers.flags)));
-  const marker = atEnd.exec(sentence.trim())?.[1];
-  return marker !== undefined && marker.endsWith(".");
 }
 
 /**
