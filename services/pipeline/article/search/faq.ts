@@ -48,18 +48,16 @@ export function groundFaq(
   const index = unitIndex(units, lang);
   const byKey = new Map(units.map((u) => [u.key, u]));
   const topicTerms = new Set(tokenize(`${brief.keyword} ${brief.topic}`, lang));
+  const used = new Set<string>();
+  const faq: FaqEntry[] = [];
+
   // An answer is read alone, under its question: one that points at something ("the solution for this group of
   // people", read in the held-out probe's FAQ) answers nothing there. Stricter than the body's rule, which lets a
   // mid-sentence "this" pass (as a pointer it would cost covered requests their articles; an FAQ pair costs none).
   // Its first sentence only: what a linked continuation points at is the sentence before it, in the answer too.
-  const demonstratives = languageProfile(lang).demonstratives;
-  const pointsAway = (answer: string) => wordsOf(answer, lang).some((w) => demonstratives.has(w.toLowerCase()));
-  const used = new Set<string>();
-  const faq: FaqEntry[] = [];
-
   /** `alternative`: another answer to a question already listed (kept while the body is not final: `faqNotInBody`). */
   const add = (question: string, unit: EvidenceUnit, alternative = false) => {
-    if (faq.length >= max || used.has(unit.key) || !isWellFormedQuestion(question, brief) || pointsAway(unit.sentences[0])) return;
+    if (faq.length >= max || used.has(unit.key) || !isWellFormedQuestion(question, brief) || pointsAtSomething(unit.sentences[0], lang)) return;
     if (!alternative && faq.some((f) => normalize(f.question) === normalize(question))) return;
     used.add(unit.key);
     faq.push({ question, answer: unit.text, cites: [unit.evidenceId] });
@@ -183,6 +181,12 @@ export function shapedQuestions(sentence: string, lang: string): string[] {
   });
 }
 
+/** The text names something by pointing at it (a demonstrative of its language): read alone, there is nothing to point at. */
+function pointsAtSomething(text: string, lang: string): boolean {
+  const { demonstratives } = languageProfile(lang);
+  return wordsOf(text, lang).some((w) => demonstratives.has(w.toLowerCase()));
+}
+
 /** A question a reader would ask: ends with a question mark, 3–20 words, no word doubled, no heading pasted in, in the article's language. */
 export function isWellFormedQuestion(question: string, brief: Pick<ArticleBrief, "language" | "topic" | "keyword">): boolean {
   const q = question.trim();
@@ -203,7 +207,7 @@ export function isWellFormedQuestion(question: string, brief: Pick<ArticleBrief,
   // A thing named by its place in a list or text ("the 1st argument", "the latter") is nothing outside it.
   if (ORDINAL.test(q) || profile.placeWords.test(q) || profile.sentences.antecedent.test(q)) return false;
   // Nor is a thing named by pointing at it ("How do you deal with this avalanche?").
-  if (words.some((w) => profile.demonstratives.has(w.toLowerCase()))) return false;
+  if (pointsAtSomething(q, brief.language)) return false;
   return isInLanguage(q, brief.language, [brief.topic, brief.keyword]);
 }
 
