@@ -1,4 +1,5 @@
 import { unitsOfPool } from "../../services/pipeline/article/evidence/units";
+import { passesEvidenceGate, type EvidenceGate } from "../../services/pipeline/article/writers/draft";
 import { analyseRequest, CALIBRATION, relevanceModel, SMALL_PROFILE_CHUNKS, subjectFromPool, subjectWeights, termsToCount } from "../../services/pipeline/article/relevance";
 import { subjectQuery } from "../../services/pipeline/article/evidence/research";
 import { LANGUAGES } from "../article-quality/sites";
@@ -55,13 +56,8 @@ function byTopic(strips: readonly { topic: string; relevant: boolean; p: number 
   return Object.fromEntries(topics.map((t) => [t, confusion(strips.filter((s) => s.topic === t), threshold)]));
 }
 
-/** The evidence gate's two numbers: the share of the subject the pool states, and the relevant sentences it holds. */
-interface Gate {
-  floor: number;
-  minSentences: number;
-}
-const verdictOf = (o: { coverage: number; usable: number }, gate: Gate): Verdict => (o.coverage >= gate.floor && o.usable >= gate.minSentences ? "write" : "refuse");
-const COMMITTED_GATE: Gate = { floor: CALIBRATION.poolFloor, minSentences: CALIBRATION.minTopicSentences };
+/** The evidence gate's verdict on a request's pool (`passesEvidenceGate`), under the committed numbers or a candidate's. */
+const verdictOf = (o: { coverage: number; usable: number }, gate: EvidenceGate = CALIBRATION): Verdict => (passesEvidenceGate(o.coverage, o.usable, gate) ? "write" : "refuse");
 /** Minimums tried for `CALIBRATION.minTopicSentences` (a two-sentence article is no article; twelve refuses a 500-word one). */
 const MIN_SENTENCES_GRID = [3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
 
@@ -71,19 +67,19 @@ const MIN_SENTENCES_GRID = [3, 4, 5, 6, 7, 8, 9, 10, 11, 12];
  * asked of an article), then the middle floor among those (the widest margin both ways).
  */
 function fitGate(calibration: readonly { coverage: number; usable: number; r: NaturalRequest }[]) {
-  const tried: (Gate & { errors: number; uncovered_written: number })[] = [];
-  for (const minSentences of MIN_SENTENCES_GRID)
+  const tried: (EvidenceGate & { errors: number; uncovered_written: number })[] = [];
+  for (const minTopicSentences of MIN_SENTENCES_GRID)
     for (let f = 0.3; f <= 0.951; f += 0.05) {
-      const gate = { floor: Math.round(f * 100) / 100, minSentences };
+      const gate = { poolFloor: Math.round(f * 100) / 100, minTopicSentences };
       const wrong = calibration.filter((o) => verdictOf(o, gate) !== o.r.expect);
       tried.push({ ...gate, errors: wrong.length, uncovered_written: wrong.filter((o) => o.r.expect === "refuse").length });
     }
   const best = (xs: typeof tried, key: (x: (typeof tried)[number]) => number) => xs.filter((x) => key(x) === Math.min(...xs.map(key)));
   const fewest = best(best(tried, (x) => x.errors), (x) => x.uncovered_written);
-  const minSentences = Math.max(...fewest.map((x) => x.minSentences));
-  const floors = fewest.filter((x) => x.minSentences === minSentences);
-  const { floor } = floors[Math.floor((floors.length - 1) / 2)];
-  return { gate: { floor, minSentences }, grid: MIN_SENTENCES_GRID.map((m) => ({ minSentences: m, errors: Math.min(...tried.filter((x) => x.minSentences === m).map((x) => x.errors)) })) };
+  const minTopicSentences = Math.max(...fewest.map((x) => x.minTopicSentences));
+  const floors = fewest.filter((x) => x.minTopicSentences === minTopicSentences);
+  const { poolFloor } = floors[Math.floor((floors.length - 1) / 2)];
+  return { gate: { poolFloor, minTopicSentences }, grid: MIN_SENTENCES_GRID.map((m) => ({ minSentences: m, errors: Math.min(...tried.filter((x) => x.minTopicSentences === m).map((x) => x.errors)) })) };
 }
 
 export async function benchRelevance(): Promise<Record<string, unknown>> {
@@ -125,7 +121,7 @@ export async function benchRelevance(): Promise<Record<string, unknown>> {
   const germanNatural = NATURAL_REQUESTS.filter((r, i) => r.lang === "de" && calibrationRequest(i));
   const splitFits = COMPOUND_SPLIT_GRID.map((compoundSplit) => {
     const f = { ...fit, compoundSplit };
-    const errors = germanNatural.filter((r) => verdictOf(naturalOutcome(corpusFor(r), r, { ...f, poolUbiquity: CALIBRATION.poolUbiquity }, c, relevant), COMMITTED_GATE) !== r.expect).length;
+    const errors = germanNatural.filter((r) => verdictOf(naturalOutcome(corpusFor(r), r, { ...f, poolUbiquity: CALIBRATION.poolUbiquity }, c, relevant)) !== r.expect).length;
     return { compoundSplit, errors, f1: confusion(germanPairsOf(f), relevant).f1 };
   });
   const compoundSplit = splitFits.reduce((a, b) => (b.errors < a.errors || (b.errors === a.errors && b.f1 > a.f1 + 1e-9) ? b : a)).compoundSplit;
@@ -183,8 +179,7 @@ export async function benchRelevance(): Promise<Record<string, unknown>> {
     relevant,
     ambiguous: Math.min(ambiguous, relevant),
     compoundSplit,
-    poolFloor: gate.floor,
-    minTopicSentences: gate.minSentences,
+    ...gate,
   };
   return {
     seconds: Math.round((Date.now() - started) / 1000),

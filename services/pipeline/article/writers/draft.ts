@@ -20,6 +20,17 @@ export const MIN_REQUIRED_SENTENCES = 10;
 /** Fit, not chosen: `CALIBRATION.minTopicSentences` (docs/relevance.md). */
 export const MIN_TOPIC_SENTENCES = CALIBRATION.minTopicSentences;
 
+/** The evidence gate's two numbers (`CALIBRATION`'s, or a candidate's while the relevance bench fits them). */
+export interface EvidenceGate {
+  poolFloor: number;
+  minTopicSentences: number;
+}
+
+/** Whether a pool passes the evidence gate: it states enough of the subject, in enough relevant sentences. */
+export function passesEvidenceGate(poolCoverage: number, usable: number, gate: EvidenceGate = CALIBRATION): boolean {
+  return poolCoverage >= gate.poolFloor && usable >= gate.minTopicSentences;
+}
+
 export function requiredEvidenceSentences(targetWords: number): number {
   return Math.max(MIN_REQUIRED_SENTENCES, Math.ceil(targetWords / WORDS_PER_REQUIRED_SENTENCE));
 }
@@ -55,7 +66,7 @@ export function assertEnoughEvidence(brief: ArticleBrief, outline: Outline, evid
   const usable = usableSentenceCount(relevance.aboutUnits);
   const needed = requiredEvidenceSentences(outline.target_words);
   const poolCoverage = relevance.coverage.poolCoverage;
-  if (poolCoverage < CALIBRATION.poolFloor || usable < MIN_TOPIC_SENTENCES) {
+  if (!passesEvidenceGate(poolCoverage, usable)) {
     const units = unitsOfPool(evidence, brief.language);
     // Words the pool lacks are named when they are why: the pool does not cover the subject, or no sentence is
     // about it and some discriminating word is missing. A pool that states the subject (coverage over the floor
