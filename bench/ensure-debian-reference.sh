@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The article-quality bench serves Debian's reference manual (English, French, German, Spanish) as local websites,
 # and the held-out probe Debian's FAQ (English, French, German) and New Maintainers' Guide (Spanish, French,
-# German); install Debian's debian-reference-{en,fr,de,es}, debian-faq{,-fr,-de} and maint-guide-{es,fr,de}
-# packages when their pages are missing.
+# German), and the relevance bench reads the Developer's Reference (English, French, German) as a focused book
+# with a reader's labels; install Debian's debian-reference-{en,fr,de,es}, debian-faq{,-fr,-de},
+# maint-guide-{es,fr,de} and developers-reference{,-fr,-de} packages when their pages are missing.
 set -euo pipefail
 DIR=/usr/share/debian-reference
 FAQ=/usr/share/doc/debian/FAQ
@@ -18,6 +19,11 @@ GUIDE=/usr/share/doc
 for lang in es fr de; do
   [ -f "$GUIDE/maint-guide-$lang/html/index.$lang.html" ] || missing+=("maint-guide-$lang")
 done
+DEVREF=/usr/share/developers-reference
+[ -f "$DEVREF/pkgs.html" ] || missing+=("developers-reference")
+for lang in fr de; do
+  [ -f "$DEVREF/$lang/pkgs.html" ] || missing+=("developers-reference-$lang")
+done
 if [ ${#missing[@]} -eq 0 ]; then exit 0; fi
 echo "Debian manual pages not found: installing ${missing[*]}" >&2
 SUDO=""
@@ -29,3 +35,5 @@ for lang in en fr de es; do test -f "$DIR/index.$lang.html"; done
 for lang in fr de; do test -f "$FAQ/$lang/index.$lang.html"; done
 test -f "$FAQ/index.en.html"
 for lang in es fr de; do test -f "$GUIDE/maint-guide-$lang/html/index.$lang.html"; done
+test -f "$DEVREF/pkgs.html"
+for lang in fr de; do test -f "$DEVREF/$lang/pkgs.html"; done

@@ -55,3 +55,19 @@ export function debianReference(lang: Lang): ExtractedDocument[] {
 export function pastedText(url: string, content: string, title?: string): ExtractedDocument {
   return extractPlainText({ url, content, title });
 }
+
+/** Where Debian's developers-reference{,-fr,-de} packages put their pages (bench/ensure-debian-reference.sh). */
+export const DEVELOPERS_REFERENCE_DIR = process.env.BENCH_DEVELOPERS_REFERENCE_DIR ?? "/usr/share/developers-reference";
+export const DEVELOPERS_REFERENCE_LANGUAGES = ["en", "fr", "de"] as const;
+
+/**
+ * One language's Developer's Reference (Debian's developers-reference packages), one document per chapter page:
+ * a focused book (every page is about Debian packages and their maintainers), where the profile-wide words are
+ * most of any request's subject. The single-page edition, the index and the search page are left out.
+ */
+export function developersReference(lang: (typeof DEVELOPERS_REFERENCE_LANGUAGES)[number]): ExtractedDocument[] {
+  const dir = lang === "en" ? DEVELOPERS_REFERENCE_DIR : path.join(DEVELOPERS_REFERENCE_DIR, lang);
+  const pages = fs.readdirSync(dir).filter((f) => f.endsWith(".html") && !["index.html", "search.html", "developers-reference.html"].includes(f));
+  if (!pages.length) throw new Error(`no pages in ${dir}: run bench/ensure-debian-reference.sh`);
+  return pages.sort().map((f) => extractDocument({ url: `http://developers.example/${lang}/${f}`, contentType: "text/html", body: fs.readFileSync(path.join(dir, f), "utf8") }));
+}

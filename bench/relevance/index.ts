@@ -1,14 +1,15 @@
 import { unitsOfPool } from "../../services/pipeline/article/evidence/units";
 import { passesEvidenceGate, type EvidenceGate } from "../../services/pipeline/article/writers/draft";
-import { analyseRequest, CALIBRATION, relevanceModel, SMALL_PROFILE_CHUNKS, subjectFromPool, subjectWeights, termsToCount } from "../../services/pipeline/article/relevance";
-import { subjectQuery } from "../../services/pipeline/article/evidence/research";
+import { CALIBRATION } from "../../services/pipeline/article/relevance";
 import { LANGUAGES } from "../article-quality/sites";
-import { corpusOf, debianReference, pastedText, type Corpus } from "./corpus";
+import { corpusOf, debianReference, DEVELOPERS_REFERENCE_LANGUAGES, pastedText, type Corpus } from "./corpus";
+import { focusedPairs } from "./focused";
 import { bestThreshold, confusion, fitLogistic, predict, recallThreshold, type Coefficients } from "./fit";
 import { NATURAL_REQUESTS, SMALL_KNOWLEDGE_BASES, type NaturalRequest, type Verdict } from "./knowledge-bases";
 import { labelledPairs, structureRequests, type Fit, type LabelledPair } from "./structure";
 import { readerAgreement } from "./reader-agreement";
 import { smallKbStrips } from "./small-kbs";
+import { requestPool } from "./pool";
 
 /**
  * `npm run bench relevance`: fits the relevance model's numbers (`relevance/calibration.ts`) on labelled data
@@ -29,23 +30,15 @@ const GRID: Fit[] = [0.1, 0.2, 0.35].flatMap((ubiquity) => [0.15, 0.35].map((ubi
 const calibrationChapter = (chapter: number) => chapter % 2 === 1;
 /** Every other natural request calibrates (by its place in `NATURAL_REQUESTS`); the rest are held out. */
 const calibrationRequest = (index: number) => index % 2 === 0;
-const POOL_PASSAGES = 24;
 
-function scored(pairs: readonly LabelledPair[], c: Coefficients) {
+function scored<T extends { features: LabelledPair["features"] }>(pairs: readonly T[], c: Coefficients) {
   return pairs.map((p) => ({ ...p, p: predict(c, p.features) }));
 }
 
-/** The pool research would bring for a request (BM25 over the knowledge base's chunks), graded by a fitted model. */
+/** The evidence gate's inputs for a natural request: its pool's coverage and relevant sentences under a fitted model. */
 function naturalOutcome(corpus: Corpus, r: NaturalRequest, fit: Fit, c: Coefficients, relevant: number, withProfile = true) {
-  const analysis = analyseRequest(r.topic, r.topic, r.lang);
-  const subject = corpus.index.size >= SMALL_PROFILE_CHUNKS ? subjectWeights(analysis, corpus.stats(termsToCount(analysis)), "profile", fit) : undefined;
   const brand = r.kb === "debian" || !withProfile ? null : SMALL_KNOWLEDGE_BASES[r.kb].brand;
-  const brief = { topic: r.topic, keyword: r.topic, language: r.lang, subject, brand };
-  // Research's first query is the subject's, then the topic as written (research.ts).
-  const query = subjectQuery(brief as Parameters<typeof subjectQuery>[0]);
-  const ids = [...new Set([...corpus.index.search(query, POOL_PASSAGES / 2, r.lang), ...corpus.index.search(r.topic, POOL_PASSAGES / 2, r.lang)].map((h) => h.id))];
-  const pool = ids.map((id) => corpus.passages.find((p) => p.id === id)!);
-  const model = relevanceModel(pool, { ...brief, subject: subject ?? subjectFromPool(pool, brief, fit) });
+  const { pool, model } = requestPool(corpus, r.topic, r.lang, fit, brand);
   const units = unitsOfPool(pool, r.lang);
   const usable = units.filter((u) => model.coverage.inLanguage(u) && predict(c, model.features(u)) >= relevant).reduce((n, u) => n + u.sentences.length, 0);
   return { coverage: model.coverage.poolCoverage, usable, subject: model.subject.terms.map((t) => `${t.surface}${t.ubiquitous ? "*" : ""}`).join(" ") };
@@ -110,6 +103,15 @@ export async function benchRelevance(): Promise<Record<string, unknown>> {
   for (const lang of LANGUAGES) {
     for (const layout of ["crawled", "headless", "pasted"] as const) sentenceLevel[`held_out_${lang}${layout === "crawled" ? "" : `_${layout}`}`] = confusion(heldOut.filter((p) => p.lang === lang && p.layout === layout), relevant);
   }
+  // A reader's labels on a focused book (`focused.ts`), which nothing is fit on: what the structure cannot see
+  // (a sentence under a heading on something else that names the subject in passing, a profile-wide word that
+  // admits a passage), under the fitted numbers and under the committed ones.
+  const readers = focusedPairs(fit);
+  const readerScored = scored(readers, c);
+  const focused: Record<string, unknown> = { labelled: readers.length, all: confusion(readerScored, relevant) };
+  for (const lang of DEVELOPERS_REFERENCE_LANGUAGES) focused[lang] = confusion(readerScored.filter((p) => p.lang === lang), relevant);
+  focused.under_committed = confusion(readers.map((p) => ({ ...p, p: predict(CALIBRATION.coefficients, p.features) })), CALIBRATION.relevant);
+  sentenceLevel.reader_focused_book = focused;
   const round = (x: number) => Math.round(x * 100) / 100;
 
   // 1c. German compound splits (`WeightFit.compoundSplit`): the share of its parts' geometric mean count under

@@ -12,7 +12,7 @@ import { labelledPairs, random, structureRequests, type LabelledPair } from "./s
  *
  * `node dist/bench/relevance/label-sample.js [per-language] > sample.jsonl`
  */
-function sample<T>(items: readonly T[], n: number, seed: number): T[] {
+export function sample<T>(items: readonly T[], n: number, seed: number): T[] {
   const rand = random(seed);
   const copy = [...items];
   for (let i = copy.length - 1; i > 0; i--) {
