@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { chunkDocument } from "../../services/brand-knowledge/knowledge/chunk";
+import { withoutSiteChrome } from "../../services/brand-knowledge/knowledge/site-chrome";
 import type { Evidence } from "../../services/pipeline/article/types";
 import { Bm25Index, termFrequencies } from "../../shared/text/bm25";
 import type { ExtractedDocument } from "../../shared/text/document";
@@ -21,7 +22,8 @@ export interface Corpus {
 }
 
 export function corpusOf(docs: readonly ExtractedDocument[], lang: string): Corpus {
-  const passages = docs.flatMap((doc) =>
+  // As ingestion reads a website: its chrome (a notice on most pages) out first (`withoutSiteChrome`).
+  const passages = withoutSiteChrome(docs).documents.flatMap((doc) =>
     chunkDocument(doc, { sourceId: "bench" }).map((c, i) => ({
       id: `${path.basename(doc.url)}#${i}`,
       url: doc.url,

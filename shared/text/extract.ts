@@ -282,7 +282,8 @@ export function extractPlainText(input: PlainTextInput): ExtractedDocument {
 
 const LEAD_SENTENCES = 3;
 
-function assemble(url: string, title: string, lang: string | undefined, sections: DocumentSection[]): ExtractedDocument {
+/** A document from its sections: its whole text, lead sentences and word count follow from them. */
+export function assemble(url: string, title: string, lang: string | undefined, sections: DocumentSection[]): ExtractedDocument {
   const blocks: string[] = [];
   let previous: string[] = [];
   for (const section of sections) {

@@ -4,6 +4,7 @@ import type { StageCallParams, StageOutcome } from "../../../shared/schemas/jobs
 import { crawlSite, fetchSinglePage, type CrawledPage, type CrawlResult } from "../crawl/crawler";
 import { chunkDocument } from "../knowledge/chunk";
 import { contextualizeChunks } from "../knowledge/contextualize";
+import { withoutSiteChrome } from "../knowledge/site-chrome";
 import { extractDocument, extractPlainText } from "../../../shared/text/extract";
 import type { ExtractedDocument } from "../../../shared/text/document";
 import type { Chunk } from "../knowledge/types";
@@ -90,11 +91,14 @@ async function extract(deps: IngestDeps, call: StageCallParams, source: SourceDo
       failed++;
     }
   }
-  if (!documents.length) throw new ApiError("invalid_request", "No readable text was found in the source.");
-  await writeStaging(deps.db, call.job_id, call.fence, "document", documents as unknown as Record<string, unknown>[]);
+  // A website's pages are read together once: what most of them repeat is the site's chrome, not content.
+  const { documents: readable, removed } = source.type === "website" ? withoutSiteChrome(documents) : { documents, removed: 0 };
+  const kept = readable.filter((d) => d.wordCount > 0);
+  if (!kept.length) throw new ApiError("invalid_request", "No readable text was found in the source.");
+  await writeStaging(deps.db, call.job_id, call.fence, "document", kept as unknown as Record<string, unknown>[]);
   return {
     state: { documents_fence: call.fence },
-    meta: { documents: documents.length, words: documents.reduce((n, d) => n + d.wordCount, 0), unreadable: failed },
+    meta: { documents: kept.length, words: kept.reduce((n, d) => n + d.wordCount, 0), unreadable: failed, site_chrome_paragraphs: removed },
   };
 }
 
