@@ -107,6 +107,22 @@ describe("seo", () => {
     expect(body.sections[1].heading).toBe("Clustering jobs");
   });
 
+  it("frames a keyword written as a question as a question, in each language, never embedded as it was asked", () => {
+    const body = (): ArticleBody => ({
+      writer: "extractive",
+      sections: [{ key: "intro", role: "intro", heading: "", paragraphs: [{ sentences: [{ text: "Mirrors are needed.", cites: ["e1"] }] }] }],
+    });
+    const framing = (keyword: string, language: string) => placeKeyword(body(), { ...brief, topic: keyword, keyword, language, audience: "volunteers" }).body.sections[0].paragraphs[0].sentences[0].text;
+    // "This article looks at how can I contribute …" was no English (the held-out probe, tenth stop).
+    expect(framing("How can I contribute to the Debian project?", "en")).toBe("This article answers the question: How can I contribute to the Debian project?");
+    expect(framing("Where do I get help with Debian", "en")).toBe("This article answers the question: Where do I get help with Debian?");
+    expect(framing("Comment fonctionne sudo ?", "fr")).toBe("Cet article répond à la question : Comment fonctionne sudo ?");
+    expect(framing("¿Qué puede comer un gato?", "es")).toBe("Este artículo responde a la pregunta: ¿Qué puede comer un gato?");
+    expect(framing("Wie funktioniert sudo?", "de")).toBe("Dieser Artikel beantwortet die Frage: Wie funktioniert sudo?");
+    // A clause that is no question is embedded as before.
+    expect(framing("How to schedule tasks with cron", "en")).toBe("This article looks at how to schedule tasks with cron for volunteers.");
+  });
+
   it("keeps a model's proposals only where they follow the rules", async () => {
     const answer = {
       title: "Route planning that gives technicians their afternoons back",

@@ -149,6 +149,7 @@ export const GERMAN: LanguageProfile = {
     // "Thema dieses Artikels: …" holds any noun phrase; "beschäftigt sich mit {K}" would need its dative.
     framing: "Thema dieses Artikels: {K}.",
     framingForAudience: "Thema dieses Artikels: {K}, für {A}.",
+    framingQuestion: "Dieser Artikel beantwortet die Frage: {K}?",
     questions: {
       informational: ["Was ist {K}?", "Warum ist {K} wichtig?", "Wie funktioniert {K}?", "Welche Vorteile hat {K}?", "Wie gelingt der Einstieg in {K}?"],
       commercial: ["Was kostet {K}?", "Worauf sollte man bei {K} achten?", "Wie wählt man {K} aus?", "Welche Alternativen gibt es zu {K}?"],

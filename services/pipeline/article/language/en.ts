@@ -122,6 +122,7 @@ export const ENGLISH: LanguageProfile = {
     },
     framing: "This article looks at {K}.",
     framingForAudience: "This article looks at {K} for {A}.",
+    framingQuestion: "This article answers the question: {K}?",
     questions: {
       informational: ["What is {K}?", "Why does {K} matter?", "How does {K} work?", "What are the benefits of {K}?", "How do you get started with {K}?"],
       commercial: ["How much does {K} cost?", "What should you look for in {K}?", "How do you choose {K}?", "What are the alternatives for {K}?"],

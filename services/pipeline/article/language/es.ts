@@ -163,6 +163,7 @@ export const SPANISH: LanguageProfile = {
     },
     framing: "Este artículo trata sobre {K}.",
     framingForAudience: "Este artículo trata sobre {K} para {A}.",
+    framingQuestion: "Este artículo responde a la pregunta: ¿{K}?",
     questions: {
       informational: ["¿Qué es {K}?", "¿Por qué es importante {K}?", "¿Cómo funciona {K}?", "¿Qué ventajas tiene {K}?", "¿Cómo empezar con {K}?"],
       commercial: ["¿Cuánto cuesta {K}?", "¿Qué tener en cuenta al elegir {K}?", "¿Cómo elegir {K}?", "¿Qué alternativas hay a {K}?"],

@@ -132,6 +132,7 @@ export const FRENCH: LanguageProfile = {
     // "Sujet de cet article : …" holds any noun phrase; "s'intéresse à {K}" would need "au", "aux" or an article.
     framing: "Sujet de cet article : {K}.",
     framingForAudience: "Sujet de cet article : {K}, pour {A}.",
+    framingQuestion: "Cet article répond à la question : {K} ?",
     questions: {
       informational: ["Qu'est-ce que {K} ?", "Pourquoi {K} est-il important ?", "Comment fonctionne {K} ?", "Quels sont les avantages de {K} ?", "Comment débuter avec {K} ?"],
       commercial: ["Combien coûte {K} ?", "Quels critères pour choisir {K} ?", "Comment choisir {K} ?", "Quelles alternatives à {K} ?"],

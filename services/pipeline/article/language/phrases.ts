@@ -34,6 +34,12 @@ export interface LanguagePack {
   /** The sentence that names the subject in the first paragraph when the evidence does not. No facts in it. */
   framing: string;
   framingForAudience: string;
+  /**
+   * The same sentence for a keyword written as a direct question ("How can I contribute to the Debian project?"),
+   * which no framing can embed as it is written ("This article looks at how can I contribute …" is no English):
+   * it names the question as a question. {K} is the question without its question marks.
+   */
+  framingQuestion: string;
   questions: Record<SearchIntent, string[]>;
   sectionQuestion: string;
   coverAltModel: string;

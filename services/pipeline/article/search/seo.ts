@@ -4,7 +4,7 @@ import { analyseRequest, relevanceModel, withCompounds } from "../relevance";
 import { wordsOf } from "../../../../shared/text/segment";
 import { termSet } from "../evidence/similarity";
 import { renderSentence } from "../quality/render";
-import { embedPhrase, englishTitles, fillWithPhrase, isClause, isEnglish, topicShape } from "./topic-phrasing";
+import { embedPhrase, englishTitles, fillWithPhrase, isClause, isDirectQuestion, isEnglish, topicShape } from "./topic-phrasing";
 import { type ArticleBody, type ArticleBrief, type Evidence, SEARCH_INTENTS, sentencesIn, type SeoResult } from "../types";
 
 export const META_TITLE_MAX = 60;
@@ -184,12 +184,14 @@ export function placeKeyword(body: ArticleBody, brief: ArticleBrief): { body: Ar
   let headingChanged = false;
   const first = copy.sections[0]?.paragraphs[0];
   if (first && !namesKeyword(first.sentences.map((s) => s.text).join(" "), brief.keyword, brief.language)) {
-    const template = brief.audience ? pack.framingForAudience : pack.framing;
+    const question = isDirectQuestion(brief.keyword, brief.language);
+    const template = question ? pack.framingQuestion : brief.audience ? pack.framingForAudience : pack.framing;
     // Mid-sentence the keyword keeps no sentence-initial capital ("looks at how contractors…"), and a superlative takes its article.
     // A keyword with a subtitle is framed by its head: "This article looks at customizing a Debian installation."
     // (with the subtitle, "… looks at customizing a Debian installation: tips for beginners." read as two phrases run together).
-    let phrase = embedPhrase(headOf(brief.keyword), brief.brand?.name, brief.language);
-    if (isEnglish(brief.language) && topicShape(phrase) === "best" && !/^the\s/i.test(phrase)) phrase = `the ${phrase}`;
+    // A question is named as it was asked, after a colon, without its question marks (the template has its own).
+    let phrase = question ? brief.keyword.trim().replace(/^¿\s*/, "").replace(/[\s?？!.]+$/, "") : embedPhrase(headOf(brief.keyword), brief.brand?.name, brief.language);
+    if (!question && isEnglish(brief.language) && topicShape(phrase) === "best" && !/^the\s/i.test(phrase)) phrase = `the ${phrase}`;
     first.sentences.unshift({ text: capitalizeFirst(fill(template, { K: phrase, A: brief.audience ?? "" })), cites: [] });
     framed = true;
   }

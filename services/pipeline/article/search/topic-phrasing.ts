@@ -31,6 +31,18 @@ export function topicShape(topic: string): TopicShape {
   return "noun";
 }
 
+/** An English question with its verb before its subject: "How can I …", "What does …", "Where do I …". */
+const INVERTED_QUESTION = /^(how|what|where|when|why|which|who)\s+(can|could|should|do|does|did|will|would|is|are|was|were|has|have|must|may|might|shall)\b/i;
+
+/**
+ * A keyword written as a direct question: it ends with a question mark (or opens with Spanish «¿»), or, in English,
+ * puts its verb before its subject. Such a keyword is a question, and is framed as one (`framingQuestion`).
+ */
+export function isDirectQuestion(keyword: string, lang: string): boolean {
+  const t = keyword.trim();
+  return /[?？]$/.test(t) || t.startsWith("¿") || (isEnglish(lang) && INVERTED_QUESTION.test(t));
+}
+
 /** A phrase that reads as a clause or question, not a noun phrase: templates like "What is {K}?" do not fit it. */
 export const isClause = (phrase: string) => topicShape(phrase) !== "noun" && topicShape(phrase) !== "best" && topicShape(phrase) !== "versus";
 
