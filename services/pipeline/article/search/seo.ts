@@ -4,7 +4,7 @@ import { analyseRequest, relevanceModel, withCompounds } from "../relevance";
 import { wordsOf } from "../../../../shared/text/segment";
 import { termSet } from "../evidence/similarity";
 import { renderSentence } from "../quality/render";
-import { embedPhrase, englishTitles, fillWithPhrase, isClause, isDirectQuestion, isEnglish, topicShape } from "./topic-phrasing";
+import { embedPhrase, englishTitles, fillWithPhrase, isClause, isDirectQuestion, isEnglish, questionAsAsked, topicShape } from "./topic-phrasing";
 import { type ArticleBody, type ArticleBrief, type Evidence, SEARCH_INTENTS, sentencesIn, type SeoResult } from "../types";
 
 export const META_TITLE_MAX = 60;
@@ -189,8 +189,8 @@ export function placeKeyword(body: ArticleBody, brief: ArticleBrief): { body: Ar
     // Mid-sentence the keyword keeps no sentence-initial capital ("looks at how contractors…"), and a superlative takes its article.
     // A keyword with a subtitle is framed by its head: "This article looks at customizing a Debian installation."
     // (with the subtitle, "… looks at customizing a Debian installation: tips for beginners." read as two phrases run together).
-    // A question is named as it was asked, after a colon, without its question marks (the template has its own).
-    let phrase = question ? brief.keyword.trim().replace(/^¿\s*/, "").replace(/[\s?？!.]+$/, "") : embedPhrase(headOf(brief.keyword), brief.brand?.name, brief.language);
+    // A question is named as it was asked, after a colon (the template has its own question marks).
+    let phrase = question ? questionAsAsked(brief.keyword) : embedPhrase(headOf(brief.keyword), brief.brand?.name, brief.language);
     if (!question && isEnglish(brief.language) && topicShape(phrase) === "best" && !/^the\s/i.test(phrase)) phrase = `the ${phrase}`;
     first.sentences.unshift({ text: capitalizeFirst(fill(template, { K: phrase, A: brief.audience ?? "" })), cites: [] });
     framed = true;

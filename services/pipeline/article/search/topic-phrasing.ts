@@ -43,6 +43,9 @@ export function isDirectQuestion(keyword: string, lang: string): boolean {
   return /[?？]$/.test(t) || t.startsWith("¿") || (isEnglish(lang) && INVERTED_QUESTION.test(t));
 }
 
+/** A direct question as it was asked, without its question marks («¿», "?"): what `framingQuestion` quotes. */
+export const questionAsAsked = (keyword: string) => keyword.trim().replace(/^¿\s*/, "").replace(/[\s?？!.]+$/, "");
+
 /** A phrase that reads as a clause or question, not a noun phrase: templates like "What is {K}?" do not fit it. */
 export const isClause = (phrase: string) => topicShape(phrase) !== "noun" && topicShape(phrase) !== "best" && topicShape(phrase) !== "versus";
 
