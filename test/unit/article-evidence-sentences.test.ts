@@ -163,41 +163,56 @@ describe("the sentences read in the ninth stop's articles and labelled (bench/re
   });
 });
 
-describe("a sentence cut before the example it announces", () => {
-  it.each([
-    ["Es protokolliert sowohl den Aufruf von dpkg, z. B.", "de"],
-    ["Le fichier de configuration contient des lignes comme celle-ci, p. ex.", "fr"],
-    ["The log records each call to dpkg with its arguments, e.g.", "en"],
-  ])("is not quoted: %s (%s)", (sentence, lang) => expect(isUsableSentence(sentence, lang)).toBe(false));
-  it.each([
-    ["Das Paket lässt sich auch später installieren, zum Beispiel.", "de"],
-    ["Many tools can read the log, for example.", "en"],
-    ["Use a small tool such as rsync, e.g. for nightly copies of the home directories.", "en"],
-  ])("unlike one that says it in words, or goes on after it: %s (%s)", (sentence, lang) => expect(isUsableSentence(sentence, lang)).toBe(true));
-});
+/**
+ * Sentences no quote can carry, each kind with sentences that look like it and are quotable: the rule is read from
+ * what the sentence does, not from a word it holds.
+ */
+const NOT_QUOTED: { kind: string; unlike: string; quoted: [string, string][]; notQuoted: [string, string][] }[] = [
+  {
+    kind: "a sentence cut before the example it announces",
+    unlike: "unlike one that says it in words, or goes on after it",
+    notQuoted: [
+      ["Es protokolliert sowohl den Aufruf von dpkg, z. B.", "de"],
+      ["Le fichier de configuration contient des lignes comme celle-ci, p. ex.", "fr"],
+      ["The log records each call to dpkg with its arguments, e.g.", "en"],
+    ],
+    quoted: [
+      ["Das Paket lässt sich auch später installieren, zum Beispiel.", "de"],
+      ["Many tools can read the log, for example.", "en"],
+      ["Use a small tool such as rsync, e.g. for nightly copies of the home directories.", "en"],
+    ],
+  },
+  {
+    kind: "a sentence about a numbered line of a listing the article does not carry",
+    unlike: "unlike one that names a line by what it is",
+    notQuoted: [
+      ["Les options de la ligne 4 sont passées à dh_auto_configure.", "fr"],
+      ["Die Zeile 5 enthält die Abhängigkeiten des Pakets.", "de"],
+      ["Lines 6 and 7 give the maintainer's name and address.", "en"],
+    ],
+    quoted: [
+      ["The first line of the changelog names the package and its version.", "en"],
+      ["Chaque ligne du fichier décrit une dépendance du paquet.", "fr"],
+    ],
+  },
+  {
+    kind: "a sentence that only says where the details are",
+    unlike: "unlike one that says where a thing is on the system",
+    notQuoted: [
+      ["More details are in the dpkg(1) manual page.", "en"],
+      ["Encontrará más detalles en dpkg(8).", "es"],
+    ],
+    quoted: [
+      ["Sie finden die Datei in /etc/apt/sources.list auf jedem System.", "de"],
+      ["Vous trouverez le paquet dans la section main de l’archive.", "fr"],
+      ["The details are in the file /etc/apt/sources.list on every system.", "en"],
+    ],
+  },
+];
 
-describe("a sentence about a numbered line of a listing the article does not carry", () => {
-  it.each([
-    ["Les options de la ligne 4 sont passées à dh_auto_configure.", "fr"],
-    ["Die Zeile 5 enthält die Abhängigkeiten des Pakets.", "de"],
-    ["Lines 6 and 7 give the maintainer's name and address.", "en"],
-  ])("is not quoted: %s (%s)", (sentence, lang) => expect(isUsableSentence(sentence, lang)).toBe(false));
-  it.each([
-    ["The first line of the changelog names the package and its version.", "en"],
-    ["Chaque ligne du fichier décrit une dépendance du paquet.", "fr"],
-  ])("unlike one that names a line by what it is: %s (%s)", (sentence, lang) => expect(isUsableSentence(sentence, lang)).toBe(true));
-});
-
-describe("a sentence that only says where the details are", () => {
-  it.each([
-    ["More details are in the dpkg(1) manual page.", "en"],
-    ["Encontrará más detalles en dpkg(8).", "es"],
-  ])("is not quoted: %s (%s)", (sentence, lang) => expect(isUsableSentence(sentence, lang)).toBe(false));
-  it.each([
-    ["Sie finden die Datei in /etc/apt/sources.list auf jedem System.", "de"],
-    ["Vous trouverez le paquet dans la section main de l’archive.", "fr"],
-    ["The details are in the file /etc/apt/sources.list on every system.", "en"],
-  ])("unlike one that says where a thing is on the system: %s (%s)", (sentence, lang) => expect(isUsableSentence(sentence, lang)).toBe(true));
+describe.each(NOT_QUOTED)("$kind", ({ unlike, quoted, notQuoted }) => {
+  it.each(notQuoted)("is not quoted: %s (%s)", (sentence, lang) => expect(isUsableSentence(sentence, lang)).toBe(false));
+  it.each(quoted)(`${unlike}: %s (%s)`, (sentence, lang) => expect(isUsableSentence(sentence, lang)).toBe(true));
 });
 
 describe("sentences that lean on the one before", () => {
