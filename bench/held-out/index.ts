@@ -58,6 +58,9 @@ interface Outcome {
   reader?: ReaderJudgement;
 }
 
+/** Which set of documents a request is asked of: a crawled FAQ, a crawled guide, or pasted notes. */
+const documentSet = (r: HeldOutRequest): "faq" | "guide" | "pasted" => (r.profile.startsWith("faq-") ? "faq" : r.profile.startsWith("guide-") ? "guide" : "pasted");
+
 /** A refusal says what is missing in the sources; anything else a failed job says is a fault. */
 const REFUSAL = /(No passages|Only \d+ (sentences|words)|an article needs at least)/;
 
@@ -138,9 +141,8 @@ export async function benchHeldOut(): Promise<Record<string, unknown>> {
       // maintainers' guide only from the ninth.
       by_documents: Object.fromEntries(
         (["faq", "guide", "pasted"] as const).map((set) => {
-          const of = (o: Outcome) => (o.request.profile.startsWith("faq-") ? "faq" : o.request.profile.startsWith("guide-") ? "guide" : "pasted") === set;
-          const c = covered.filter(of);
-          const u = uncovered.filter(of);
+          const c = covered.filter((o) => documentSet(o.request) === set);
+          const u = uncovered.filter((o) => documentSet(o.request) === set);
           return [set, { covered_written: `${c.filter((o) => o.verdict === "write").length} / ${c.length}`, uncovered_refused: `${u.filter((o) => o.verdict === "refuse").length} / ${u.length}`, reader: readerOf(c) }];
         }),
       ),

@@ -46,11 +46,14 @@ export function corpusOf(docs: readonly ExtractedDocument[], lang: string): Corp
   };
 }
 
+/** An installed HTML page as ingestion extracts it, under an address of the bench's own. */
+const installedPage = (dir: string, file: string, url: string) => extractDocument({ url, contentType: "text/html", body: fs.readFileSync(path.join(dir, file), "utf8") });
+
 /** One language's debian-reference manual (Debian's package), one document per page. */
 export function debianReference(lang: Lang): ExtractedDocument[] {
   return pageFiles(lang)
     .filter((f) => /^ch\d\d/.test(f))
-    .map((f) => extractDocument({ url: `http://reference.example/${f}`, contentType: "text/html", body: fs.readFileSync(path.join(DEBIAN_REFERENCE_DIR, f), "utf8") }));
+    .map((f) => installedPage(DEBIAN_REFERENCE_DIR, f, `http://reference.example/${f}`));
 }
 
 /** A pasted text as ingestion extracts it, under the title the customer gave the source. */
@@ -71,5 +74,5 @@ export function developersReference(lang: (typeof DEVELOPERS_REFERENCE_LANGUAGES
   const dir = lang === "en" ? DEVELOPERS_REFERENCE_DIR : path.join(DEVELOPERS_REFERENCE_DIR, lang);
   const pages = fs.readdirSync(dir).filter((f) => f.endsWith(".html") && !["index.html", "search.html", "developers-reference.html"].includes(f));
   if (!pages.length) throw new Error(`no pages in ${dir}: run bench/ensure-debian-reference.sh`);
-  return pages.sort().map((f) => extractDocument({ url: `http://developers.example/${lang}/${f}`, contentType: "text/html", body: fs.readFileSync(path.join(dir, f), "utf8") }));
+  return pages.sort().map((f) => installedPage(dir, f, `http://developers.example/${lang}/${f}`));
 }
