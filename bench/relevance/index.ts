@@ -105,12 +105,11 @@ export async function benchRelevance(): Promise<Record<string, unknown>> {
   }
   // A reader's labels on a focused book (`focused.ts`), which nothing is fit on: what the structure cannot see
   // (a sentence under a heading on something else that names the subject in passing, a profile-wide word that
-  // admits a passage), under the fitted numbers and under the committed ones.
+  // admits a passage), under the fitted numbers (the committed ones once `committed_matches_fit`).
   const readers = focusedPairs(fit);
   const readerScored = scored(readers, c);
   const focused: Record<string, unknown> = { labelled: readers.length, all: confusion(readerScored, relevant) };
   for (const lang of DEVELOPERS_REFERENCE_LANGUAGES) focused[lang] = confusion(readerScored.filter((p) => p.lang === lang), relevant);
-  focused.under_committed = confusion(readers.map((p) => ({ ...p, p: predict(CALIBRATION.coefficients, p.features) })), CALIBRATION.relevant);
   sentenceLevel.reader_focused_book = focused;
   const round = (x: number) => Math.round(x * 100) / 100;
 
