@@ -1,5 +1,6 @@
 import type { ExtractedDocument } from "../../../shared/text/document";
 import { assemble } from "../../../shared/text/extract";
+import { countWords } from "../../../shared/text/segment";
 
 /** Fewer pages than this cannot tell a site's chrome from what two pages happen to share. */
 const MIN_PAGES = 3;
@@ -13,8 +14,7 @@ const CHROME_SHARE = 0.5;
 const MIN_WORDS = 5;
 
 const normal = (paragraph: string) => paragraph.replace(/\s+/g, " ").trim().toLowerCase();
-const isNotice = (paragraph: string) => (paragraph.match(/\p{L}[\p{L}\p{N}'’-]*/gu) ?? []).length >= MIN_WORDS;
-const paragraphsOf = (doc: ExtractedDocument) => doc.sections.flatMap((s) => s.text.split("\n"));
+const noticesOf = (doc: ExtractedDocument) => doc.sections.flatMap((s) => s.text.split("\n")).filter((p) => countWords(p, doc.lang) >= MIN_WORDS);
 
 /**
  * A crawled site's chrome, taken out of its pages' text: a paragraph of a sentence's length found on at least half
@@ -28,7 +28,7 @@ const paragraphsOf = (doc: ExtractedDocument) => doc.sections.flatMap((s) => s.t
 export function withoutSiteChrome(documents: readonly ExtractedDocument[]): { documents: ExtractedDocument[]; removed: number } {
   if (documents.length < MIN_PAGES) return { documents: [...documents], removed: 0 };
   const pagesWith = new Map<string, number>();
-  for (const doc of documents) for (const p of new Set(paragraphsOf(doc).filter(isNotice).map(normal))) pagesWith.set(p, (pagesWith.get(p) ?? 0) + 1);
+  for (const doc of documents) for (const p of new Set(noticesOf(doc).map(normal))) pagesWith.set(p, (pagesWith.get(p) ?? 0) + 1);
   const floor = Math.max(MIN_PAGES, Math.ceil(CHROME_SHARE * documents.length));
   const chrome = new Set([...pagesWith].filter(([, pages]) => pages >= floor).map(([p]) => p));
   if (!chrome.size) return { documents: [...documents], removed: 0 };
