@@ -330,9 +330,12 @@ export function formProblems(article: ApiArticle, sections: ArticleSection[], so
   const lang = article.language;
   const body = sections.filter((s) => s.kind === "body" || s.kind === "intro");
   const headings = sections.filter((s) => s.kind === "body").flatMap((s) => [s.heading, ...s.subheadings]);
+  const seen = new Set<string>();
   for (const h of headings) {
     if (NUMBERED.test(h)) problems.push({ kind: "heading numbered", text: h });
     if (doubledWord(h)) problems.push({ kind: "heading doubled word", text: h });
+    if (seen.has(h.trim().toLowerCase())) problems.push({ kind: "heading repeated", text: h });
+    seen.add(h.trim().toLowerCase());
   }
   for (const t of [article.title, ...article.title_variants]) {
     if (doubledWord(t)) problems.push({ kind: "title doubled word", text: t });

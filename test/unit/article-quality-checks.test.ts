@@ -125,13 +125,15 @@ describe("article-quality checks", () => {
     expect(urlsInText("[x](http://a.example/p) <https://b.example/q>.")).toEqual(["http://a.example/p", "https://b.example/q"]);
   });
 
-  it("flags numbered and doubled headings, malformed FAQ entries, cut meta and code in prose", () => {
+  it("flags numbered, doubled and repeated headings, malformed FAQ entries, cut meta and code in prose", () => {
     const md = [
       "Intro sentence about APT pinning.",
       "## 14.2.2. Moving from iptables to nftables",
       "Pinning is configured per package. The log shows 2024-01-02 10:11:12 apt started.",
       "## How How pinning works",
       "Run $ sudo apt-get update before pinning.",
+      "## 14.2.2. Moving from iptables to nftables",
+      "Pinning is kept per host.",
     ].join("\n\n");
     const a = article({
       content_markdown: md,
@@ -148,6 +150,7 @@ describe("article-quality checks", () => {
       expect.arrayContaining([
         "heading numbered",
         "heading doubled word",
+        "heading repeated",
         "prose: log timestamp",
         "prose: shell prompt",
         "faq question form",

@@ -125,6 +125,15 @@ describe("the quality score", () => {
     expect(hasDoubledWord(tidyHeading(first.heading))).toBe(false);
   });
 
+  it("counts a heading given twice as a form problem (a Debian FAQ article read \"Other points\" four times at 98)", async () => {
+    const { seo, body } = await article();
+    const repeated: ArticleBody = structuredClone(body);
+    const [first, second] = repeated.sections.filter((s) => s.role === "body");
+    first.heading = "Other points";
+    second.heading = "Other Points";
+    expect(formProblems(repeated, seo, brief)).toEqual(["repeated heading: Other Points"]);
+  });
+
   it("scores length, readability and coverage by their documented formulas", () => {
     expect([lengthScore(1000, 1000), lengthScore(1100, 1000), lengthScore(800, 1000), lengthScore(400, 1000)]).toEqual([100, 100, 80, 0]);
     expect([readabilityScore(60, null), readabilityScore(40, null), readabilityScore(75, null), readabilityScore(40, 45)]).toEqual([100, 80, 90, 100]);

@@ -94,6 +94,28 @@ describe("extractive sections named by what they hold (read: « Pourquoi c'est i
     expect(named.heading).toBe("Other points");
     expect(kept.heading).toBe("Socket activation");
   });
+
+  it("gives a heading once: sections no phrase names stand together where the first of them stood (read: \"Other points\" four times)", () => {
+    const brief = briefFor("Choosing between Debian stable, testing and unstable", "Debian stable testing unstable");
+    const unnamed = (key: string, text: string, cite: string) => section(key, "body", "Key considerations", [[text, cite]]);
+    const sections = nameSectionsByContent(
+      [
+        section("intro", "intro", "", [["Stable requires very little maintenance.", "e1"]]),
+        unnamed("s1", "People want a system that just works.", "e1"),
+        section("s2", "body", "Release freezes", [["When testing is frozen, the release team checks every fix.", "e2"]]),
+        { ...unnamed("s3", "The answer is a bit complicated.", "e3"), heading: "Why this matters" },
+        { ...unnamed("s4", "A new testing is based on the old testing.", "e4"), heading: "In practice" },
+      ],
+      brief,
+      [passage("e1", undefined, "…"), passage("e2", undefined, "…"), passage("e3", undefined, "…"), passage("e4", undefined, "…")],
+    );
+    expect(sections.map((s) => s.heading)).toEqual(["", "Other points", "Release freezes"]);
+    expect(sections[1].paragraphs.flatMap((p) => p.sentences.map((x) => x.text))).toEqual([
+      "People want a system that just works.",
+      "The answer is a bit complicated.",
+      "A new testing is based on the old testing.",
+    ]);
+  });
 });
 
 describe("headings the held-out probe's readers found saying nothing (the Debian FAQ crawled)", () => {

@@ -211,16 +211,21 @@ export function languageShare(body: ArticleBody, seo: Pick<SeoResult, "title" | 
 }
 
 /**
- * Form problems a reader would notice: a heading with the source's numbering or a doubled word, an FAQ question
- * that is not one (`isWellFormedQuestion`) or whose answer repeats a body sentence, a meta title over 60 or a
- * meta description over 160 characters or not ending a sentence, and code or boilerplate in the prose.
+ * Form problems a reader would notice: a heading with the source's numbering or a doubled word, a heading given
+ * twice, an FAQ question that is not one (`isWellFormedQuestion`) or whose answer repeats a body sentence, a meta
+ * title over 60 or a meta description over 160 characters or not ending a sentence, and code or boilerplate in
+ * the prose.
  */
 export function formProblems(body: ArticleBody, seo: Pick<SeoResult, "meta_title" | "meta_description" | "faq">, brief: Pick<ArticleBrief, "language" | "topic" | "keyword">): string[] {
   const problems: string[] = [];
+  const headings = new Set<string>();
   for (const s of body.sections) {
     if (!s.heading) continue;
     if (hasSourceNumbering(s.heading)) problems.push(`numbered heading: ${s.heading}`);
     if (hasDoubledWord(s.heading)) problems.push(`doubled word in heading: ${s.heading}`);
+    const key = s.heading.trim().toLocaleLowerCase(brief.language);
+    if (headings.has(key)) problems.push(`repeated heading: ${s.heading}`);
+    headings.add(key);
   }
   const bodySentences = new Set(body.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.sentences.map((x) => x.text.trim()))));
   for (const f of seo.faq) {
