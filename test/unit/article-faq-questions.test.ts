@@ -98,15 +98,25 @@ describe("questions made from an evidence sentence's shape", () => {
     // The sources capitalise "The" mid-sentence in a title and "APT" as a name: only the name stays a name.
     const names = properNouns([unit("Read The Debian Administrator's Handbook on APT first.")], "en");
     expect(names.has("APT")).toBe(true);
-    expect(questionFromUnit(unit("The APT system chooses the highest Pin-Priority package from the sources."), names)).toBe("What does the APT system do?");
+    expect(questionFromUnit(unit("The APT system chooses the highest Pin-Priority package from the sources."), names)).toBe("What does the APT system choose?");
     expect(embedPhrase("The APT system")).toBe("the APT system");
     // Read in the model-path bench's article: "What does silence is what do?" (a clause taken for a noun phrase).
     expect(questionFromUnit(unit("Silence is what turns a late arrival into a bad review."), names)).toBeUndefined();
-    expect(questionFromUnit(unit("Re-sequencing reorders the remaining stops when a job runs long."), names)).toBe("What does re-sequencing do?");
+    expect(questionFromUnit({ ...unit("Re-sequencing reorders the remaining stops when a job runs long."), heading: "Dispatch › Re-sequencing" }, names)).toBe("What does re-sequencing do?");
     // Read in a held-out probe's article (the Debian FAQ): a verb of having answers no "What does … do?".
     expect(questionFromUnit(unit("Debian has a start-stop-daemon program that is invoked to stop running processes."), names)).toBeUndefined();
     expect(questionFromUnit(unit("The page also lists the different methods that can be used to donate."), names)).toBeUndefined();
     expect(embedPhrase("The Compost Co pricing", "The Compost Co")).toBe("The Compost Co pricing");
+  });
+
+  // Read in the article-quality bench's systemd article: its FAQ's one pair, "What does the kernel do?", answered by one thing it does.
+  it("asks what a subject does only where the passage presents it, else what the sentence says it does", () => {
+    const names = new Set<string>();
+    const hostname = { ...unit("The kernel maintains the system hostname."), heading: "System initialization › The hostname" };
+    expect(questionFromUnit(hostname, names)).toBe("What does the kernel maintain?");
+    expect(questionFromUnit({ ...hostname, heading: "The Linux kernel" }, names)).toBe("What does the kernel do?");
+    expect(questionFromUnit(unit("The scheduler carries the remaining jobs over to the next day."), names)).toBe("What does the scheduler carry?");
+    expect(questionFromUnit(unit("The dashboard watches the queue for late jobs."), names)).toBe("What does the dashboard watch?");
   });
 
   it("keeps a German noun's capital mid-sentence (read: \"Thema dieses Artikels: zimmerpflanzen pflegen.\")", () => {

@@ -234,8 +234,9 @@ const BAD_SUBJECT = /[,;:"“”()]|\b(it|they|this|that|these|those|we|you|our|
  * before the verb, at most six, no pronoun or punctuation): "The Starter plan costs $29 …" → "How much does
  * the Starter plan cost?"; "Average drive time fell to …" → "How much did average drive time fall?";
  * "Kestrel Dispatch is the scheduling board …" → "What is Kestrel Dispatch?"; "Route batching groups the
- * day's jobs …" → "What does route batching do?". The subject is quoted from the sentence, so the answer
- * always holds what the question asks about.
+ * day's jobs …" → "What does route batching do?" under a heading naming route batching, else "What does route
+ * batching group?" (`presents`). The subject is quoted from the sentence, so the answer always holds what the
+ * question asks about.
  */
 export function questionFromUnit(unit: EvidenceUnit, names: ReadonlySet<string>, brandName?: string | null): string | undefined {
   const first = unit.sentences[0];
@@ -265,9 +266,28 @@ export function questionFromUnit(unit: EvidenceUnit, names: ReadonlySet<string>,
   // start-stop-daemon program …" does not answer "What does Debian do?".
   if (m && !/s$/.test(m[1]) && m[1].split(/\s+/).length <= 3 && !STATIVE.test(m[2])) {
     const subject = subjectOf(m[1]);
-    if (subject) return `What does ${subject} do?`;
+    if (subject) return `What does ${subject} ${presents(unit.heading, m[1]) ? "do" : baseForm(m[2])}?`;
   }
   return undefined;
+}
+
+/**
+ * Whether a passage's own heading (its last part) names every word of a subject: the passage presents it, and
+ * what its first sentence says the subject does is what it does. Elsewhere the sentence says one thing it does:
+ * "The kernel maintains the system hostname." (under "The hostname", in a systemd article) answers "What does the
+ * kernel maintain?", not "What does the kernel do?".
+ */
+function presents(heading: string, subject: string): boolean {
+  const named = new Set(tokenize(heading.split("›").pop() ?? "", "en"));
+  const terms = tokenize(subject, "en");
+  return terms.length > 0 && terms.every((t) => named.has(t));
+}
+
+/** An English verb's base form from its third person: "maintains" → "maintain", "carries" → "carry", "watches" → "watch". */
+function baseForm(verb: string): string {
+  if (/[^aeiou]ies$/.test(verb)) return `${verb.slice(0, -3)}y`;
+  if (/(ss|sh|ch|x|z|[^o]o)es$/.test(verb)) return verb.slice(0, -2);
+  return verb.slice(0, -1);
 }
 
 /** The passage's own heading, when it is a question its sentence answers (most of its terms are in the answer). */
