@@ -37,7 +37,7 @@ export function nameSectionsByContent(sections: readonly ArticleSection[], brief
   // Headings already given, by their terms: "Compost heaps" is the heading "Compost heap" again.
   const used = new Set(sections.map((s) => headingKey(s.heading, brief.language)));
   const overview = honestOverview(brief);
-  const named = sections.map((section) => {
+  const named = sections.map((section): ArticleSection => {
     if (overview && section.heading === overview.heading && !overview.holds(section)) return { ...section, heading: overview.instead };
     if (section.role === "intro" || !templates.has(section.heading.toLowerCase())) return section;
     const heading = sourceHeading(section, brief, evidence, used) ?? repeatedPhrase(section, brief, used) ?? pack.otherPointsHeading;
