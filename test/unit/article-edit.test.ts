@@ -69,6 +69,17 @@ describe("edit, offline", () => {
     expect(last.cites).toEqual(["e1"]);
   });
 
+  it("joins sections given one heading, where the first stood, and reports which (read: \"Other points\" four times)", async () => {
+    const BOOKING = "Route planning works best when the office books new jobs into days when a technician is already nearby.";
+    const body = bodyOf([s(VERBATIM, ["e1"])], [s(BOOKING, ["e1"])], [s("Customers value reliable route planning more than speed.", ["e2"])]);
+    body.sections[1].heading = body.sections[2].heading = "Other points";
+    const { body: edited, report } = await editArticle(body, brief, outline, EVIDENCE);
+    expect(edited.sections.map((x) => x.heading)).toEqual([outline.sections[0].heading, "Other points"]);
+    expect(texts(edited)).toEqual([VERBATIM, BOOKING, "Customers value reliable route planning more than speed."]);
+    expect(report.joined_sections).toEqual([outline.sections[2].key]);
+    expect(report.dropped_sections).toEqual([]);
+  });
+
   // Read in the German permissions article: a section opened with « Zudem gilt: Um den Inhalt … », the
   // paragraph the connective joined it to having gone as a repeat.
   it("opens a section plainly when the paragraph its connective joined it to went", async () => {

@@ -1,5 +1,5 @@
 import { decideBriefByRules } from "../../services/pipeline/article/brief/recon";
-import { nameSectionsByContent } from "../../services/pipeline/article/writers/section-names";
+import { nameSectionsByContent, withHeadingsOnce } from "../../services/pipeline/article/writers/section-names";
 import type { ArticleSection, Evidence } from "../../services/pipeline/article/types";
 
 const briefFor = (topic: string, keyword: string, language = "en") =>
@@ -95,26 +95,31 @@ describe("extractive sections named by what they hold (read: « Pourquoi c'est i
     expect(kept.heading).toBe("Socket activation");
   });
 
-  it("gives a heading once: sections no phrase names stand together where the first of them stood (read: \"Other points\" four times)", () => {
+  it("gives a heading once in the finished body: sections under one heading stand together where the first stood (read: \"Other points\" four times)", () => {
     const brief = briefFor("Choosing between Debian stable, testing and unstable", "Debian stable testing unstable");
-    const unnamed = (key: string, text: string, cite: string) => section(key, "body", "Key considerations", [[text, cite]]);
-    const sections = nameSectionsByContent(
+    const unnamed = (key: string, heading: string, text: string, cite: string) => section(key, "body", heading, [[text, cite]]);
+    const named = nameSectionsByContent(
       [
         section("intro", "intro", "", [["Stable requires very little maintenance.", "e1"]]),
-        unnamed("s1", "People want a system that just works.", "e1"),
+        unnamed("s1", "Key considerations", "People want a system that just works.", "e1"),
         section("s2", "body", "Release freezes", [["When testing is frozen, the release team checks every fix.", "e2"]]),
-        { ...unnamed("s3", "The answer is a bit complicated.", "e3"), heading: "Why this matters" },
-        { ...unnamed("s4", "A new testing is based on the old testing.", "e4"), heading: "In practice" },
+        unnamed("s3", "Why this matters", "The answer is a bit complicated.", "e3"),
+        unnamed("s4", "In practice", "A new testing is based on the old testing.", "e4"),
       ],
       brief,
       [passage("e1", undefined, "…"), passage("e2", undefined, "…"), passage("e3", undefined, "…"), passage("e4", undefined, "…")],
     );
-    expect(sections.map((s) => s.heading)).toEqual(["", "Other points", "Release freezes"]);
-    expect(sections[1].paragraphs.flatMap((p) => p.sentences.map((x) => x.text))).toEqual([
+    expect(named.map((s) => s.heading)).toEqual(["", "Other points", "Release freezes", "Other points", "Other points"]);
+    const once = withHeadingsOnce(named, "en");
+    expect(once.sections.map((s) => s.heading)).toEqual(["", "Other points", "Release freezes"]);
+    expect(once.joined).toEqual(["s3", "s4"]);
+    expect(once.sections[1].paragraphs.flatMap((p) => p.sentences.map((x) => x.text))).toEqual([
       "People want a system that just works.",
       "The answer is a bit complicated.",
       "A new testing is based on the old testing.",
     ]);
+    // The sections it was given are left as they were.
+    expect(named[1].paragraphs).toHaveLength(1);
   });
 });
 

@@ -15,6 +15,7 @@ import { editArticle } from "./editing/edit";
 import { ExtractiveSectionWriter } from "./writers/extractive-writer";
 import { MeteredModel, ModelFailure } from "./model/metered-model";
 import { ModelSectionWriter } from "./writers/model-writer";
+import { nameSectionsByContent } from "./writers/section-names";
 import { knowledgeThemes, planOutlineByRules, planOutlineWithModel } from "./brief/outline";
 import { decideBriefByRules, decideBriefWithModel, type BrandProfileView } from "./brief/recon";
 import { renderArticle } from "./quality/render";
@@ -211,9 +212,11 @@ const STAGES: Record<ArticleStageKey, StageRunner> = {
         const queries = sectionQueries(section, brief, deep).map((query) => ({ section: section.key, query }));
         return (await gatherEvidence(researchDepsFor(deps, brief), brief, queries, deep, pool)).evidence;
       },
-      // The units kept for the FAQ stay out of a rewritten section too.
-      rewriteSection: async (section, others, pool) =>
-        (await writer.writeSection({ brief, outline, section, earlier: others, evidence: pool, reserved: new Set(stateOf(call.state).faq_reserved ?? []) })).section,
+      // The units kept for the FAQ stay out of a rewritten section too; a quoted one is named by what it holds, as the draft's are.
+      rewriteSection: async (section, others, pool) => {
+        const { section: rewritten } = await writer.writeSection({ brief, outline, section, earlier: others, evidence: pool, reserved: new Set(stateOf(call.state).faq_reserved ?? []) });
+        return writer.kind === "extractive" ? nameSectionsByContent([...others, rewritten], brief, pool).at(-1)! : rewritten;
+      },
     });
     if (!result.body.sections.length) throw new Error("no claim of the draft is supported by its evidence; nothing publishable is left");
     // What is left must be an article: the refusal floor on length (draft.ts), with the credits back.

@@ -37,36 +37,39 @@ export function nameSectionsByContent(sections: readonly ArticleSection[], brief
   // Headings already given, by their terms: "Compost heaps" is the heading "Compost heap" again.
   const used = new Set(sections.map((s) => headingKey(s.heading, brief.language)));
   const overview = honestOverview(brief);
-  const named = sections.map((section): ArticleSection => {
+  return sections.map((section) => {
     if (overview && section.heading === overview.heading && !overview.holds(section)) return { ...section, heading: overview.instead };
     if (section.role === "intro" || !templates.has(section.heading.toLowerCase())) return section;
     const heading = sourceHeading(section, brief, evidence, used) ?? repeatedPhrase(section, brief, used) ?? pack.otherPointsHeading;
     used.add(headingKey(heading, brief.language));
     return { ...section, role: "body", heading };
   });
-  return foldRepeatedHeadings(named, brief.language);
 }
 
 /**
- * Sections given one heading are one section, where the first of them stands: a Debian FAQ article read
- * "Other points" four times, each over sentences no phrase could name. A reader takes a heading repeated as a
- * fault, and the sentences under it lose nothing by standing together (what names none of them names all).
+ * The finished body with each heading given once: sections under one heading stand together where the first of
+ * them stood, and `joined` names the sections folded into an earlier one. A Debian FAQ article read "Other
+ * points" four times, each over sentences no phrase could name; a reader takes a heading repeated as a fault, and
+ * what names none of the sentences names all of them. Applied when the body is final (`editArticle`): each
+ * planned section is checked for thinness, and researched again, under its own key before.
  */
-export function foldRepeatedHeadings(sections: readonly ArticleSection[], lang: string): ArticleSection[] {
+export function withHeadingsOnce(sections: readonly ArticleSection[], lang: string): { sections: ArticleSection[]; joined: string[] } {
   const first = new Map<string, ArticleSection>();
   const out: ArticleSection[] = [];
+  const joined: string[] = [];
   for (const section of sections) {
     const key = section.role === "body" ? headingKey(section.heading, lang) : "";
     const earlier = key ? first.get(key) : undefined;
     if (earlier) {
       earlier.paragraphs.push(...section.paragraphs);
+      joined.push(section.key);
       continue;
     }
     const copy = { ...section, paragraphs: [...section.paragraphs] };
     if (key) first.set(key, copy);
     out.push(copy);
   }
-  return out;
+  return { sections: out, joined };
 }
 
 const headingKey = (heading: string, lang: string) => tokenize(heading, lang).join(" ");
