@@ -78,6 +78,24 @@ describe("extractive sections named by what they hold (read: « Pourquoi c'est i
     expect(named.heading).toBe("Pneu et chaîne");
   });
 
+  // Read in the held-out probe's articles: "Services and file", « Día y veterinario », words every section says.
+  it("names a section by no phrase the rest of the article says as often (a pair's phrases each say a quarter of it too)", () => {
+    const brief = briefFor("Cómo cuidar a un gato por primera vez", "cuidar a un gato", "es");
+    const elsewhere = section("s1", "body", "Alimentación", [
+      ["El gato come dos veces al día.", "e1"],
+      ["El agua se cambia cada día.", "e1"],
+      ["La comida húmeda se retira después de un día.", "e1"],
+    ]);
+    const vet = section("s2", "body", "Por qué es importante", [
+      ["El veterinario revisa al gato una vez al año, el mismo día que lo vacuna.", "e2"],
+      ["Las vacunas las pone el veterinario.", "e2"],
+      ["El gato duerme la mayor parte del día.", "e2"],
+      ["Un gato sano juega cada día.", "e2"],
+    ]);
+    const [, named] = nameSectionsByContent([elsewhere, vet], brief, [passage("e1", undefined, "…"), passage("e2", undefined, "…")]);
+    expect(named.heading).toBe("Veterinario");
+  });
+
   it("says nothing it cannot: a section whose sentences share no heading and no phrase is \"Other points\"", () => {
     const brief = briefFor("Getting started with systemd", "systemd");
     const [named, kept] = nameSectionsByContent(

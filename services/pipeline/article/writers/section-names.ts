@@ -14,6 +14,15 @@ import type { ArticleBrief, ArticleSection, Evidence } from "../types";
 const PHRASE_SHARE = 0.5;
 /** Two phrases together must say this share of the section's sentences; under it the section gets the neutral heading. */
 const PAIR_SHARE = 1 / 3;
+/**
+ * A phrase names a section only when the section says it this many times as often (per sentence) as the rest of
+ * the article does: a word every section says is no section's subject. Without it, words said all through an article
+ * headed one of its sections, paired with its subject: "Services and file", "Debian forums and fix", « Día y
+ * veterinario », « Bandeja de arena y día » (read in the held-out probe's articles).
+ */
+const CONCENTRATION = 2;
+/** Each phrase of a pair says at least this share of the section: a phrase said twice in a long section is a passing word. */
+const PAIR_EACH_SHARE = 1 / 4;
 const MAX_PHRASE_WORDS = 3;
 
 /**
@@ -40,7 +49,8 @@ export function nameSectionsByContent(sections: readonly ArticleSection[], brief
   return sections.map((section) => {
     if (overview && section.heading === overview.heading && !overview.holds(section)) return { ...section, heading: overview.instead };
     if (section.role === "intro" || !templates.has(section.heading.toLowerCase())) return section;
-    const heading = sourceHeading(section, brief, evidence, used) ?? repeatedPhrase(section, brief, used) ?? pack.otherPointsHeading;
+    const elsewhere = sections.filter((s) => s !== section).flatMap((s) => s.paragraphs.flatMap((p) => p.sentences.map((x) => x.text)));
+    const heading = sourceHeading(section, brief, evidence, used) ?? repeatedPhrase(section, brief, used, elsewhere) ?? pack.otherPointsHeading;
     used.add(headingKey(heading, brief.language));
     return { ...section, role: "body", heading };
   });
@@ -126,7 +136,7 @@ function sourceHeading(section: ArticleSection, brief: ArticleBrief, evidence: r
  * half its places: "Twelve" (six to twelve months, eight to twelve weeks), « lässt » or "actualmente existen"
  * name nothing. Forms of one word count as one ("pneu", "pneus").
  */
-function repeatedPhrase(section: ArticleSection, brief: ArticleBrief, used: ReadonlySet<string>): string | undefined {
+function repeatedPhrase(section: ArticleSection, brief: ArticleBrief, used: ReadonlySet<string>, elsewhere: readonly string[]): string | undefined {
   const lang = brief.language;
   const topic = topicTermsOf(brief);
   const nounAt = nounTest(lang);
@@ -163,9 +173,14 @@ function repeatedPhrase(section: ArticleSection, brief: ArticleBrief, used: Read
   });
   // A phrase's most frequent form is how the section names it, the shorter on a tie ("Blätter", not the dative "Blättern", one term).
   const surfaceOf = (p: { forms: Map<string, number> }) => [...p.forms].sort((a, b) => b[1] - a[1] || a[0].length - b[0].length)[0][0];
+  // How many of the other sections' sentences say every term of a phrase (in any form `sameWord` joins).
+  const otherTerms = elsewhere.map((text) => tokenize(text, lang));
+  const saidElsewhere = (terms: readonly string[]) => otherTerms.filter((ts) => terms.every((t) => ts.some((u) => sameWord(u, t)))).length;
+  const concentrated = (p: { terms: string[]; sentences: Set<number> }) =>
+    !elsewhere.length || p.sentences.size / sentences.length >= (CONCENTRATION * saidElsewhere(p.terms)) / elsewhere.length;
   const ranked = [...found.values()]
     .map((p) => ({ ...p, surface: surfaceOf(p) }))
-    .filter((p) => p.sentences.size >= 2 && !used.has(p.terms.join(" ")) && p.nouns * 2 >= p.seen)
+    .filter((p) => p.sentences.size >= 2 && !used.has(p.terms.join(" ")) && p.nouns * 2 >= p.seen && concentrated(p))
     .sort((a, b) => b.sentences.size * b.terms.length - a.sentences.size * a.terms.length);
   const [first] = ranked;
   if (!first) return undefined;
@@ -174,6 +189,7 @@ function repeatedPhrase(section: ArticleSection, brief: ArticleBrief, used: Read
   const inside = (a: string[], b: string[]) => a.every((t) => b.includes(t));
   const second = ranked.find((p) => p !== first && !inside(p.terms, first.terms) && !inside(first.terms, p.terms));
   if (!second || new Set([...first.sentences, ...second.sentences]).size < sentences.length * PAIR_SHARE) return undefined;
+  if (Math.min(first.sentences.size, second.sentences.size) < sentences.length * PAIR_EACH_SHARE) return undefined;
   return headingOf(`${first.surface} ${languagePack(lang).and} ${embedPhrase(second.surface, brief.brand?.name, lang)}`);
 }
 
