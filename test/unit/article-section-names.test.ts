@@ -1,5 +1,6 @@
 import { decideBriefByRules } from "../../services/pipeline/article/brief/recon";
-import { nameSectionsByContent, withHeadingsOnce } from "../../services/pipeline/article/writers/section-names";
+import { nameSectionsByContent } from "../../services/pipeline/article/writers/section-names";
+import { bySourceHeadings, finishSections, withHeadingsOnce } from "../../services/pipeline/article/writers/section-grouping";
 import type { ArticleSection, Evidence } from "../../services/pipeline/article/types";
 
 const briefFor = (topic: string, keyword: string, language = "en") =>
@@ -178,3 +179,51 @@ describe("the overview heading promises the angle only when its section serves i
     expect(nameNotes(briefFor("Composting at home", "home composting"), "Home composting: an overview", general).heading).toBe("Home composting: an overview");
   });
 });
+
+describe("what no phrase names goes under its sources' own headings (read: a Debian FAQ article of 800 words under one \"Other points\")", () => {
+  const brief = briefFor("Choosing between Debian stable, testing and unstable", "Debian stable testing unstable");
+  const evidence = [
+    passage("e1", "Choosing a Debian distribution › What happens when a new release is made?", "…"),
+    passage("e2", "Choosing a Debian distribution › From an administrator's point of view, which distribution requires more attention?", "…"),
+    passage("e3", "Choosing a Debian distribution › I am currently tracking stable. Can I change to testing or unstable? If so, how?", "…"),
+    passage("e4", undefined, "…"),
+    passage("e5", "Booting › And are there yet other ways of booting a Debian system?", "…"),
+  ];
+  const paragraph = (cite: string, ...texts: string[]) => ({ sentences: texts.map((text) => ({ text, cites: [cite] })) });
+  const other = (key: string, ...paragraphs: ArticleSection["paragraphs"]): ArticleSection => ({ key, role: "body", heading: "Other points", paragraphs });
+
+  it("heads paragraphs of two sentences or more by their source's heading, a short question included, and leaves the rest as \"Other points\" after them", () => {
+    const section = other(
+      "s2",
+      paragraph("e1", "Unstable is always referred to as sid.", "Packages constantly migrate from sid to testing."),
+      paragraph("e2", "People want a system that just works.", "Stable requires very little maintenance."),
+      paragraph("e3", "You need to change the third field to the distribution you want to run.", "Then run apt update."),
+      paragraph("e4", "A new testing is based on the old testing."),
+      paragraph("e1", "The frozen testing is released as the new stable version."),
+      paragraph("e5", "You can boot from a USB stick.", "You can boot over the network."),
+    );
+    const split = bySourceHeadings(section, brief, evidence, [section]);
+    expect(split.map((s) => [s.key, s.heading])).toEqual([
+      ["s2~1", "What happens when a new release is made?"],
+      ["s2~2", "From an administrator's point of view, which distribution requires more attention?"],
+      ["s2", "Other points"],
+    ]);
+    // Two questions in one heading head nothing; one paragraph of one sentence is too little for a heading of its own.
+    // A question following on from another ("And are there …?") heads nothing either.
+    expect(split[2].paragraphs.map((p) => p.sentences[0].text)).toEqual(["You need to change the third field to the distribution you want to run.", "A new testing is based on the old testing.", "You can boot from a USB stick."]);
+    expect(split[0].paragraphs).toHaveLength(2);
+  });
+
+  it("splits \"Other points\" only, joins what two of them gave one heading, and says which it split and joined", () => {
+    const named = section("s1", "body", "Release freezes", [["When testing is frozen, the release team checks every fix.", "e4"]]);
+    const finished = finishSections(
+      [named, other("s2", paragraph("e1", "Unstable is always referred to as sid.")), other("s3", paragraph("e1", "The frozen testing is released as the new stable version."))],
+      brief,
+      evidence,
+    );
+    expect(finished.sections.map((s) => s.heading)).toEqual(["Release freezes", "What happens when a new release is made?"]);
+    expect(finished.split).toEqual(["s2~1"]);
+    expect(finished.joined).toEqual(["s3"]);
+  });
+});
+

@@ -5,7 +5,7 @@ import { relevanceModel } from "../relevance";
 import { evidenceById } from "../evidence/passages";
 import type { MeteredModel } from "../model/metered-model";
 import { sectionWords } from "../writers/section-writer";
-import { withHeadingsOnce } from "../writers/section-names";
+import { finishSections } from "../writers/section-grouping";
 import { figuresOf, nearDuplicate, termSet } from "../evidence/similarity";
 import { applyStyleRewrites } from "./style-rewrites";
 import type { ArticleBody, ArticleBrief, ArticleParagraph, ArticleSection, ArticleSentence, Evidence, Outline, PlannedSection } from "../types";
@@ -50,8 +50,10 @@ export interface EditReport {
   /** The re-researched sections that research found something new for, written again (side by side). */
   rewritten: string[];
   dropped_sections: string[];
-  /** Sections given the heading of an earlier one, and joined to it (`withHeadingsOnce`). */
+  /** Sections given the heading of an earlier one, and joined to it (`finishSections`). */
   joined_sections: string[];
+  /** Sections split out of "Other points" under their sources' own headings (`finishSections`). */
+  split_sections: string[];
   removed: RemovedClaim[];
 }
 
@@ -98,7 +100,7 @@ function opensPlainly(paragraphs: ArticleParagraph[]): ArticleParagraph[] {
 
 interface PassResult {
   sections: ArticleSection[];
-  report: Omit<EditReport, "re_researched" | "rewritten" | "dropped_sections" | "joined_sections" | "checked_by">;
+  report: Omit<EditReport, "re_researched" | "rewritten" | "dropped_sections" | "joined_sections" | "split_sections" | "checked_by">;
 }
 
 /**
@@ -285,8 +287,8 @@ function merge(a: PassResult["report"], b: PassResult["report"]): PassResult["re
  * citation against its evidence (the model's entailment verdict when configured, the overlap rule
  * offline). Unsupported and uncited claims are removed, never kept. A body section left with less than
  * half its budget is researched again, and rewritten once when research found something new for it (the
- * same evidence would write the same section); sections left empty are dropped, and sections under one heading
- * joined (`withHeadingsOnce`).
+ * same evidence would write the same section); sections left empty are dropped, what no phrase named goes under
+ * its sources' own headings, and sections under one heading are joined (`finishSections`).
  */
 export async function editArticle(
   body: ArticleBody,
@@ -350,9 +352,9 @@ export async function editArticle(
   }
 
   const kept = new Set(sections.map((s) => s.key));
-  const once = withHeadingsOnce(sections, lang);
+  const finished = finishSections(sections, brief, pool);
   return {
-    body: { writer: body.writer, sections: once.sections },
+    body: { writer: body.writer, sections: finished.sections },
     evidence: pool,
     report: {
       checked_by: deps.model ? "model" : "offline",
@@ -362,7 +364,8 @@ export async function editArticle(
       re_researched: reresearched,
       rewritten: rewrites.map((r) => r.planned.key),
       dropped_sections: body.sections.filter((s) => !kept.has(s.key)).map((s) => s.key),
-      joined_sections: once.joined,
+      joined_sections: finished.joined,
+      split_sections: finished.split,
     },
   };
 }

@@ -89,12 +89,18 @@ export function readabilityScore(fleschEase: number, voiceEase: number | null): 
   return clamp(100 - EASE_POINTS_PER_UNIT * distance);
 }
 
+/** The outline's key of a written section: a section split under its sources' headings keeps its plan's key before "~". */
+const plannedKey = (key: string) => key.split("~")[0];
+
 /** structure: introduction, 3–8 headed body sections, a conclusion, sections near their budgets, short paragraphs, an FAQ. */
 export function structureScore(body: ArticleBody, outline: Outline, faqCount: number, lang: string): number {
   const bodies = body.sections.filter((s) => s.role === "body");
   const budgets = new Map(outline.sections.map((s) => [s.key, s.budget]));
-  const balanced = body.sections.filter((s) => {
-    const ratio = sectionWords(s, lang) / (budgets.get(s.key) ?? 1);
+  // A planned section split under its sources' headings ("s3~1", "s3~2": `finishSections`) is judged whole.
+  const written = new Map<string, number>();
+  for (const s of body.sections) written.set(plannedKey(s.key), (written.get(plannedKey(s.key)) ?? 0) + sectionWords(s, lang));
+  const balanced = [...written].filter(([key, words]) => {
+    const ratio = words / (budgets.get(key) ?? 1);
     return ratio >= 0.5 && ratio <= 1.5;
   }).length;
   const paragraphs = body.sections.flatMap((s) => s.paragraphs);
@@ -103,7 +109,7 @@ export function structureScore(body: ArticleBody, outline: Outline, faqCount: nu
     (body.sections[0]?.role === "intro" ? 15 : 0) +
       (bodies.length >= 3 && bodies.length <= 8 ? 20 : bodies.length ? 10 : 0) +
       (body.sections.some((s) => s.role === "conclusion") ? 15 : 0) +
-      25 * share(balanced, body.sections.length) +
+      25 * share(balanced, written.size) +
       15 * share(short, paragraphs.length) +
       (faqCount >= 3 ? 10 : 0),
   );

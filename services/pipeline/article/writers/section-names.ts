@@ -8,7 +8,8 @@ import { requestedAngle } from "../relevance";
 import { angleTerms } from "../relevance/request";
 import { requestAsTitle } from "../search/seo";
 import { embedPhrase } from "../search/topic-phrasing";
-import type { ArticleBrief, ArticleSection, Evidence } from "../types";
+import { unitsOfEvidence } from "../evidence/units";
+import type { ArticleBrief, ArticleSection, ArticleSentence, Evidence } from "../types";
 
 /** A phrase heads a section when this share of its sentences (at least two) say it. */
 const PHRASE_SHARE = 0.5;
@@ -57,32 +58,22 @@ export function nameSectionsByContent(sections: readonly ArticleSection[], brief
 }
 
 /**
- * The finished body with each heading given once: sections under one heading stand together where the first of
- * them stood, and `joined` names the sections folded into an earlier one. A Debian FAQ article read "Other
- * points" four times, each over sentences no phrase could name; a reader takes a heading repeated as a fault, and
- * what names none of the sentences names all of them. Applied when the body is final (`editArticle`): each
- * planned section is checked for thinness, and researched again, under its own key before.
+ * The last heading a quoted sentence stands under in its source: its unit's (a subsection's heading line inside
+ * the passage, `EvidenceUnit.heading`), else its passage's.
  */
-export function withHeadingsOnce(sections: readonly ArticleSection[], lang: string): { sections: ArticleSection[]; joined: string[] } {
-  const first = new Map<string, ArticleSection>();
-  const out: ArticleSection[] = [];
-  const joined: string[] = [];
-  for (const section of sections) {
-    const key = section.role === "body" ? headingKey(section.heading, lang) : "";
-    const earlier = key ? first.get(key) : undefined;
-    if (earlier) {
-      earlier.paragraphs.push(...section.paragraphs);
-      joined.push(section.key);
-      continue;
-    }
-    const copy = { ...section, paragraphs: [...section.paragraphs] };
-    if (key) first.set(key, copy);
-    out.push(copy);
-  }
-  return { sections: out, joined };
+export function sourceHeadings(evidence: readonly Evidence[], lang: string): (sentence: ArticleSentence) => string {
+  const byId = new Map(evidence.map((e) => [e.id, e]));
+  return (sentence) => {
+    const passage = byId.get(sentence.cites[0] ?? "");
+    if (!passage) return "";
+    const unit = unitsOfEvidence(passage, lang).find((u) => u.sentences.includes(sentence.text));
+    const path = (unit?.heading ?? passage.heading ?? "").split(" › ");
+    return (path[path.length - 1] ?? "").replace(/\s+/g, " ").trim();
+  };
 }
 
-const headingKey = (heading: string, lang: string) => tokenize(heading, lang).join(" ");
+/** A heading by its terms: "Compost heaps" is the heading "Compost heap" again. */
+export const headingKey = (heading: string, lang: string) => tokenize(heading, lang).join(" ");
 
 /**
  * The overview heading names the keyword, and with it the request's angle ("Composting mistakes: an overview").
@@ -115,12 +106,11 @@ const topicTermsOf = (brief: ArticleBrief) => new Set([...tokenize(`${brief.topi
 
 /** The last heading of the passages most of the section's sentences quote, when it can head a section. */
 function sourceHeading(section: ArticleSection, brief: ArticleBrief, evidence: readonly Evidence[], used: ReadonlySet<string>): string | undefined {
-  const byId = new Map(evidence.map((e) => [e.id, e]));
+  const headingOf = sourceHeadings(evidence, brief.language);
   const sentences = section.paragraphs.flatMap((p) => p.sentences).filter((s) => s.cites.length);
   const counts = new Map<string, number>();
   for (const s of sentences) {
-    const path = byId.get(s.cites[0])?.heading?.split(" › ") ?? [];
-    const last = (path[path.length - 1] ?? "").replace(/\s+/g, " ").trim();
+    const last = headingOf(s);
     if (last) counts.set(last, (counts.get(last) ?? 0) + 1);
   }
   const [best] = [...counts].sort((a, b) => b[1] - a[1]);
