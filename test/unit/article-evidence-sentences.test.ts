@@ -216,6 +216,24 @@ describe.each(NOT_QUOTED)("$kind", ({ unlike, quoted, notQuoted }) => {
   it.each(quoted)(`${unlike}: %s (%s)`, (sentence, lang) => expect(isUsableSentence(sentence, lang)).toBe(true));
 });
 
+describe("a passage's heading lines (a chunk holding several subsections)", () => {
+  it("quotes no heading line, gives each unit the heading it stands under, and joins nothing across one", () => {
+    const quote = [
+      "## Will there be different versions of packages in different distributions?",
+      "Unstable has the most recent versions of every package.",
+      "## The stable distributions really contains outdated packages. Just look at the kernel. Why is it so?",
+      "It depends on when the last release was made.",
+      "The packages in stable integrate seamlessly with other stable packages.",
+    ].join("\n");
+    const units = unitsOfEvidence(evidence("h1", quote, "Choosing a Debian distribution"), "en");
+    expect(units.map((u) => [u.text, u.heading])).toEqual([
+      ["Unstable has the most recent versions of every package.", "Choosing a Debian distribution › Will there be different versions of packages in different distributions?"],
+      // "It" opens its subsection: what it leans on is the heading, not the answer before it.
+      ["The packages in stable integrate seamlessly with other stable packages.", "Choosing a Debian distribution › The stable distributions really contains outdated packages. Just look at the kernel. Why is it so?"],
+    ]);
+  });
+});
+
 describe("sentences that lean on the one before", () => {
   it("treats a sentence opening with a connective as dependent, in four languages", () => {
     expect(dependsOnPrevious("Equally, you need to press U to upgrade all packages in the visual interface.", "en")).toBe(true);
@@ -230,6 +248,12 @@ describe("sentences that lean on the one before", () => {
     // Read in the held-out probe's Debian FAQ article, its example taken apart: "In addition, so on July 8th, testing has XYZ-3.7 …".
     expect(dependsOnPrevious("So on June 15, both testing and unstable have XYZ-3.7 in their repositories.", "en")).toBe(true);
     expect(dependsOnPrevious("So if you change the third field to 'sid', then you will be tracking unstable.", "en")).toBe(true);
+    // "And …" adds to what came before, in every language (read as a FAQ heading: "And are there yet other ways of booting a Debian system?").
+    expect(dependsOnPrevious("And the packages in testing fall between these two extremes.", "en")).toBe(true);
+    expect(dependsOnPrevious("Et les paquets de testing se situent entre ces deux extrêmes.", "fr")).toBe(true);
+    expect(dependsOnPrevious("Und die Pakete in Testing liegen dazwischen.", "de")).toBe(true);
+    expect(dependsOnPrevious("Y los paquetes de testing están entre los dos extremos.", "es")).toBe(true);
+    expect(dependsOnPrevious("Android devices run a Linux kernel.", "en")).toBe(false);
   });
 
   // Read in « Comment fonctionne sudo ? », whose section « Configuration de sudo » opened with « Ne configurez pas

@@ -76,12 +76,12 @@ describe("chunkDocument", () => {
     expect(chunks[0].headingPath).toEqual([]);
   });
 
-  it("lets small subsections share a chunk, each introduced by its heading", () => {
+  it("lets small subsections share a chunk, each introduced by its heading as a markdown heading of its level", () => {
     const pricing = chunks.filter((c) => c.headingPath[0] === "Pricing");
     expect(pricing).toHaveLength(1);
     expect(pricing[0].headingPath).toEqual(["Pricing"]);
-    expect(pricing[0].text).toMatch(/Sentence price2 [^\n]*\nAdd-ons\nSentence addon0/);
-    expect(pricing[0].text).toMatch(/\nDiscounts\nSentence disc0/);
+    expect(pricing[0].text).toMatch(/Sentence price2 [^\n]*\n## Add-ons\nSentence addon0/);
+    expect(pricing[0].text).toMatch(/\n## Discounts\nSentence disc0/);
   });
 
   it("gives a subsection its own heading path when its chunk holds only it", () => {
@@ -91,7 +91,19 @@ describe("chunkDocument", () => {
     );
     expect(solo.map((c) => c.headingPath)).toContainEqual(["Plans", "Team"]);
     const team = solo.filter((c) => c.headingPath[1] === "Team");
-    expect(team[0].text.startsWith("Team\nSentence team0")).toBe(true);
+    expect(team[0].text.startsWith("## Team\nSentence team0")).toBe(true);
+  });
+
+  // Read in the Debian FAQ crawled: a chunk from the middle of one question's answer into the next had the
+  // chapter's heading only, and its first sentences were taken as the chapter's.
+  it("opens a chunk that starts inside a subsection and runs into the next with that subsection's heading line", () => {
+    const doc = { ...extractPlainText({ content: ["## Plans", sentences("plan", 2), "### Team", sentences("team", 6), "### Solo", sentences("solo", 1)].join("\n\n") }), url: "u" };
+    const pieces = chunkDocument(doc, { sourceId: "s", targetTokens: 60 });
+    const across = pieces.filter((c) => c.headingPath.length === 1 && /\n## Solo\n/.test(c.text));
+    expect(across).toHaveLength(1);
+    expect(across[0].text).toMatch(/^## Team\nSentence team\d+ [^\n]*\n## Solo\nSentence solo0/);
+    // A chunk whose heading path already names its subsection needs no such line.
+    expect(pieces.filter((c) => c.headingPath.length === 2 && !c.text.startsWith("## "))).not.toHaveLength(0);
   });
 
   it("numbers chunks from 0 and copies the document's identity into each", () => {

@@ -68,9 +68,12 @@ export function chunkDocument(doc: ExtractedDocument, options: ChunkOptions): Ch
     if (section.headingPath.length > 1) {
       let common = 0;
       while (common < previousPath.length && previousPath[common] === section.headingPath[common]) common++;
-      const headings = section.headingPath.slice(Math.max(1, common));
+      const from = Math.max(1, common);
+      const headings = section.headingPath.slice(from);
       if (headings.length) {
-        const text = headings.join("\n");
+        // Each heading line says its level as markdown does ("### Discounts"): a reader of the chunk (the model
+        // writer, the evidence's units) tells a subsection's heading from its sentences, and which it heads.
+        const text = headings.map((h, i) => headingLine(h, from + i + 1)).join("\n");
         group.units.push({ text, tokens: tokensForWords(countWords(text, doc.lang)), path: section.headingPath, isHeading: true, endsParagraph: true });
       }
     }
@@ -88,13 +91,17 @@ export function chunkDocument(doc: ExtractedDocument, options: ChunkOptions): Ch
 
   const runs = groups.flatMap((g) => packGroup(g.units, target, overlapTokens));
   return runs.map((units, ordinal) => {
-    const text = joinUnits(units);
+    const headingPath = commonPrefix(units.map((u) => u.path));
+    // A chunk that opens inside a subsection and runs on into the next says which subsection its first sentences
+    // are under: its heading path is only what all its sentences share.
+    const opening = units[0].isHeading ? [] : units[0].path.slice(headingPath.length).map((h, i) => headingLine(h, headingPath.length + i + 1));
+    const text = [...opening, joinUnits(units)].join("\n");
     return {
       id: chunkId(options.sourceId, doc.url, ordinal),
       sourceId: options.sourceId,
       documentUrl: doc.url,
       documentTitle: doc.title,
-      headingPath: commonPrefix(units.map((u) => u.path)),
+      headingPath,
       ordinal,
       text,
       tokenCount: estimateTokens(text, doc.lang),
@@ -153,6 +160,9 @@ function overlapTail(run: Unit[], next: Unit, overlapTokens: number, limit: numb
   }
   return tokens + next.tokens <= limit ? tail : [];
 }
+
+/** A heading inside a chunk's text, as a markdown heading of its level (2 for a page's sections, at most 6). */
+export const headingLine = (heading: string, level: number) => `${"#".repeat(Math.min(6, Math.max(2, level)))} ${heading}`;
 
 function joinUnits(units: Unit[]): string {
   let text = "";

@@ -17,7 +17,11 @@ export interface EvidenceUnit {
   /** `<evidence id>#<first sentence index>`. */
   key: string;
   evidenceId: string;
-  /** The heading of the passage in its source: ranking reads it with the text. */
+  /**
+   * The heading the unit stands under in its source: the passage's heading path, and the subsection's heading
+   * when the passage's text holds it (a chunk holding several small subsections, each introduced by its heading
+   * line: `### Will there be different versions of packages?`). Ranking reads it with the text.
+   */
   heading: string;
   /** Position of the first sentence in the quote, for keeping a source's order. */
   position: number;
@@ -253,28 +257,57 @@ export function stripCrossReferences(sentence: string, lang: string): string {
   return stripped === sentence ? sentence : stripped.replace(/\s+([.,;:!?])/g, "$1").replace(/\s{2,}/g, " ").trim();
 }
 
+/** A heading line inside a passage's text, as chunking writes it (`headingLine`: "## Add-ons", its level in hashes). */
+const HEADING_LINE = /^(#{2,6}) +(\S.*)$/;
+
+/**
+ * A passage's text cut at its heading lines: each run of text with the heading path it stands under (the passage's
+ * own, then the subsection's a heading line opens). A heading is no sentence: a FAQ's question heading ("The stable
+ * distributions really contains outdated packages. … Why is it so?") was quoted as a claim, its question dropped.
+ */
+function underHeadings(evidence: Evidence): { heading: string; text: string }[] {
+  const base = evidence.heading ? evidence.heading.split(" › ") : [];
+  const runs: { heading: string; text: string }[] = [{ heading: evidence.heading ?? "", text: "" }];
+  for (const line of evidence.quote.split("\n")) {
+    const m = HEADING_LINE.exec(line.trim());
+    if (!m) {
+      const run = runs[runs.length - 1];
+      run.text = run.text ? `${run.text}\n${line}` : line;
+      continue;
+    }
+    const level = m[1].length;
+    const path = [...base.slice(0, level - 1), m[2].trim()];
+    runs.push({ heading: path.join(" › "), text: "" });
+  }
+  return runs.filter((r) => r.text.trim());
+}
+
 function splitIntoUnits(evidence: Evidence, lang: string): EvidenceUnit[] {
-  const sentences = splitSentences(evidence.quote, lang).map((s) => stripCrossReferences(s.text, lang));
+  const sentences = underHeadings(evidence).flatMap((run) =>
+    splitSentences(run.text, lang).map((s, i) => ({ text: stripCrossReferences(s.text, lang), heading: run.heading, opensRun: i === 0 })),
+  );
   const units: EvidenceUnit[] = [];
-  let current: { position: number; sentences: string[] } | null = null;
+  let current: { position: number; heading: string; sentences: string[] } | null = null;
   const close = () => {
     if (current && current.sentences.every((s) => isUsableSentence(s, lang))) {
       const text = current.sentences.join(" ");
       units.push({
         key: `${evidence.id}#${current.position}`,
         evidenceId: evidence.id,
-        heading: evidence.heading ?? "",
+        heading: current.heading,
         position: current.position,
         sentences: current.sentences,
         text,
         words: countWords(text, lang),
-        terms: termSet(`${evidence.heading ?? ""} ${text}`, lang),
+        terms: termSet(`${current.heading} ${text}`, lang),
       });
     }
     current = null;
   };
-  sentences.forEach((sentence, i) => {
-    const dependency = leansOn(sentence, i > 0 ? sentences[i - 1] : undefined, lang);
+  sentences.forEach(({ text: sentence, heading, opensRun }, i) => {
+    // A heading line opens a subsection: nothing before it is what a sentence after it leans on.
+    if (opensRun) close();
+    const dependency = leansOn(sentence, i > 0 && !opensRun ? sentences[i - 1].text : undefined, lang);
     // A dependent sentence joins the unit before it, unless it opens the quote (its antecedent was cut off).
     // A linked one ("Equally, …", « si vous le faites ») must also share a content term with it: otherwise it
     // adds something about another subject, and goes ("Proporciona la oportunidad de eliminar la basura …" +
@@ -286,7 +319,7 @@ function splitIntoUnits(evidence: Evidence, lang: string): EvidenceUnit[] {
     }
     close();
     if (dependency) return;
-    current = { position: i, sentences: [sentence] };
+    current = { position: i, heading, sentences: [sentence] };
   });
   close();
   return units;
