@@ -1,5 +1,7 @@
 import { decideBriefByRules } from "../../services/pipeline/article/brief/recon";
 import { nameSectionsByContent } from "../../services/pipeline/article/writers/section-names";
+import { writeSectionAgain } from "../../services/pipeline/article/writers/draft";
+import type { SectionWriter } from "../../services/pipeline/article/writers/section-writer";
 import { bySourceHeadings, finishSections, withHeadingsOnce } from "../../services/pipeline/article/writers/section-grouping";
 import type { ArticleSection, Evidence } from "../../services/pipeline/article/types";
 
@@ -139,6 +141,23 @@ describe("extractive sections named by what they hold (read: « Pourquoi c'est i
     ]);
     // The sections it was given are left as they were.
     expect(named[1].paragraphs).toHaveLength(1);
+  });
+});
+
+describe("a section written again after re-research", () => {
+  const brief = briefFor("Getting started with systemd", "systemd");
+  const planned = { key: "s3", role: "body" as const, heading: "Why this matters", budget: 120, query: "systemd", brief: "" };
+  const writerOf = (kind: SectionWriter["kind"]): SectionWriter => ({
+    kind,
+    drafting: "in-order",
+    writeSection: async () => ({ section: section("s3", "body", "Why this matters", [["A socket unit starts a service on demand.", "e1"], ["Socket activation starts a service when a client connects.", "e1"]]), droppedCitations: 0 }),
+  });
+  const input = (earlier: ArticleSection[]) => ({ brief, outline: { sections: [] } as never, section: planned as never, earlier, evidence: [passage("e1", "systemd › Socket activation", "…")] });
+
+  it("is named by what it holds when quoted, as the draft's sections are, and keeps a model's heading", async () => {
+    const others = [section("s1", "body", "Unit files", [["A unit file describes a service.", "e1"]])];
+    expect((await writeSectionAgain(writerOf("extractive"), input(others))).heading).toBe("Socket activation");
+    expect((await writeSectionAgain(writerOf("model"), input(others))).heading).toBe("Why this matters");
   });
 });
 

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { countWords, estimateTokens, splitByWords, splitSentences, tokensForWords, TOKENS_PER_WORD } from "../../../shared/text/segment";
 import type { ExtractedDocument } from "../../../shared/text/document";
 import type { Chunk } from "./types";
+import { headingLine } from "../../../shared/text/heading-line";
 
 export const DEFAULT_CHUNK_TOKENS = 300;
 export const DEFAULT_OVERLAP_RATIO = 0.15;
@@ -160,9 +161,6 @@ function overlapTail(run: Unit[], next: Unit, overlapTokens: number, limit: numb
   }
   return tokens + next.tokens <= limit ? tail : [];
 }
-
-/** A heading inside a chunk's text, as a markdown heading of its level (2 for a page's sections, at most 6). */
-export const headingLine = (heading: string, level: number) => `${"#".repeat(Math.min(6, Math.max(2, level)))} ${heading}`;
 
 function joinUnits(units: Unit[]): string {
   let text = "";

@@ -9,13 +9,12 @@ import type { StageCallParams, StageOutcome } from "../../../shared/schemas/jobs
 import type { ExtractedDocument } from "../../../shared/text/document";
 import { createCoverImage, type CoverImage } from "./media/cover-image";
 import { buildDerivatives, type ArticleDerivatives } from "./media/derivatives";
-import { assertEnoughEvidence, assertLongEnough, draftArticle, fitOutlineToEvidence } from "./writers/draft";
+import { assertEnoughEvidence, assertLongEnough, draftArticle, fitOutlineToEvidence, writeSectionAgain } from "./writers/draft";
 import { reserveFaqAnswers } from "./search/faq";
 import { editArticle } from "./editing/edit";
 import { ExtractiveSectionWriter } from "./writers/extractive-writer";
 import { MeteredModel, ModelFailure } from "./model/metered-model";
 import { ModelSectionWriter } from "./writers/model-writer";
-import { nameSectionsByContent } from "./writers/section-names";
 import { knowledgeThemes, planOutlineByRules, planOutlineWithModel } from "./brief/outline";
 import { decideBriefByRules, decideBriefWithModel, type BrandProfileView } from "./brief/recon";
 import { renderArticle } from "./quality/render";
@@ -212,11 +211,9 @@ const STAGES: Record<ArticleStageKey, StageRunner> = {
         const queries = sectionQueries(section, brief, deep).map((query) => ({ section: section.key, query }));
         return (await gatherEvidence(researchDepsFor(deps, brief), brief, queries, deep, pool)).evidence;
       },
-      // The units kept for the FAQ stay out of a rewritten section too; a quoted one is named by what it holds, as the draft's are.
-      rewriteSection: async (section, others, pool) => {
-        const { section: rewritten } = await writer.writeSection({ brief, outline, section, earlier: others, evidence: pool, reserved: new Set(stateOf(call.state).faq_reserved ?? []) });
-        return writer.kind === "extractive" ? nameSectionsByContent([...others, rewritten], brief, pool).at(-1)! : rewritten;
-      },
+      // The units kept for the FAQ stay out of a rewritten section too.
+      rewriteSection: (section, others, pool) =>
+        writeSectionAgain(writer, { brief, outline, section, earlier: others, evidence: pool, reserved: new Set(stateOf(call.state).faq_reserved ?? []) }),
     });
     if (!result.body.sections.length) throw new Error("no claim of the draft is supported by its evidence; nothing publishable is left");
     // What is left must be an article: the refusal floor on length (draft.ts), with the credits back.

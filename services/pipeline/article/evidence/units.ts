@@ -5,6 +5,7 @@ import { termSet } from "./similarity";
 import type { Evidence } from "../types";
 import { languageProfile } from "../language";
 import type { SentenceRules } from "../language/profile";
+import { parseHeadingLine } from "../../../../shared/text/heading-line";
 
 /** How sentences of a language are read (`LanguageProfile.sentences`): its profile's rules (the API refuses any other language). */
 const rulesOf = (lang: string): SentenceRules => languageProfile(lang).sentences;
@@ -162,13 +163,13 @@ export function sendsElsewhere(sentence: string, lang: string): boolean {
 export function dependencyOf(sentence: string, lang: string): "pronoun" | "link" | null {
   if (!dependsOnPrevious(sentence, lang)) return null;
   const base = baseLanguage(lang);
-  const opening = openingOf(sentence);
-  return opensWithConnective(opening, base) || rulesOf(base).answerOpeners.test(opening) || doesIt(sentence, base) || opensAfterSteps(sentence, base) ? "link" : "pronoun";
+  return opensAsLink(openingOf(sentence), base) || doesIt(sentence, base) || opensAfterSteps(sentence, base) ? "link" : "pronoun";
 }
 
 /** The sentence lower-cased from its first word on (opening quotes, brackets and ¿ ¡ left out). */
 const openingOf = (sentence: string) => sentence.trim().replace(/^[¿¡"“„«(\s]+/u, "").toLowerCase();
-const opensWithConnective = (opening: string, base: string) => rulesOf(base).connectiveOpeners.test(opening);
+/** The opening ties the sentence to what came before without naming it: a connective ("However, …") or an answer ("Yes, …"). */
+const opensAsLink = (opening: string, base: string) => rulesOf(base).connectiveOpeners.test(opening) || rulesOf(base).answerOpeners.test(opening);
 const doesIt = (sentence: string, base: string) => rulesOf(base).doingIt?.test(sentence) ?? false;
 
 /**
@@ -192,7 +193,7 @@ export function dependsOnPrevious(sentence: string, lang: string): boolean {
   if (!words.length) return false;
   if (rules.dependentOpeners.has(words[0])) return true;
   const lower = openingOf(sentence);
-  if (opensWithConnective(lower, base) || rules.answerOpeners.test(lower)) return true;
+  if (opensAsLink(lower, base)) return true;
   const comma = lower.indexOf(", ");
   if (comma > 0 && rules.clausePointers.test(lower.slice(comma + 2))) return true;
   if (rules.antecedent.test(sentence) || rules.leansBack?.(sentence)) return true;
@@ -257,9 +258,6 @@ export function stripCrossReferences(sentence: string, lang: string): string {
   return stripped === sentence ? sentence : stripped.replace(/\s+([.,;:!?])/g, "$1").replace(/\s{2,}/g, " ").trim();
 }
 
-/** A heading line inside a passage's text, as chunking writes it (`headingLine`: "## Add-ons", its level in hashes). */
-const HEADING_LINE = /^(#{2,6}) +(\S.*)$/;
-
 /**
  * A passage's text cut at its heading lines: each run of text with the heading path it stands under (the passage's
  * own, then the subsection's a heading line opens). A heading is no sentence: a FAQ's question heading ("The stable
@@ -269,14 +267,13 @@ function underHeadings(evidence: Evidence): { heading: string; text: string }[] 
   const base = evidence.heading ? evidence.heading.split(" › ") : [];
   const runs: { heading: string; text: string }[] = [{ heading: evidence.heading ?? "", text: "" }];
   for (const line of evidence.quote.split("\n")) {
-    const m = HEADING_LINE.exec(line.trim());
-    if (!m) {
+    const marked = parseHeadingLine(line);
+    if (!marked) {
       const run = runs[runs.length - 1];
       run.text = run.text ? `${run.text}\n${line}` : line;
       continue;
     }
-    const level = m[1].length;
-    const path = [...base.slice(0, level - 1), m[2].trim()];
+    const path = [...base.slice(0, marked.level - 1), marked.heading];
     runs.push({ heading: path.join(" › "), text: "" });
   }
   return runs.filter((r) => r.text.trim());

@@ -13,6 +13,8 @@ import { hasDoubledWord } from "../language/phrases";
 import { relevanceModel } from "../relevance";
 import { renderSentence } from "./render";
 import { sectionWords } from "../writers/section-writer";
+import { plannedKey } from "../writers/section-grouping";
+import { headingKey } from "../writers/section-names";
 import { containsKeyword, META_DESCRIPTION_MAX, META_TITLE_MAX, namesKeyword, slugify } from "../search/seo";
 import { nearDuplicate, termSet } from "../evidence/similarity";
 import { type ArticleBody, type ArticleBrief, type Evidence, type Outline, sentencesIn, type SeoResult } from "../types";
@@ -88,9 +90,6 @@ export function readabilityScore(fleschEase: number, voiceEase: number | null): 
   const distance = fleschEase < low ? low - fleschEase : fleschEase > high ? fleschEase - high : 0;
   return clamp(100 - EASE_POINTS_PER_UNIT * distance);
 }
-
-/** The outline's key of a written section: a section split under its sources' headings keeps its plan's key before "~". */
-const plannedKey = (key: string) => key.split("~")[0];
 
 /** structure: introduction, 3–8 headed body sections, a conclusion, sections near their budgets, short paragraphs, an FAQ. */
 export function structureScore(body: ArticleBody, outline: Outline, faqCount: number, lang: string): number {
@@ -229,8 +228,9 @@ export function formProblems(body: ArticleBody, seo: Pick<SeoResult, "meta_title
     if (!s.heading) continue;
     if (hasSourceNumbering(s.heading)) problems.push(`numbered heading: ${s.heading}`);
     if (hasDoubledWord(s.heading)) problems.push(`doubled word in heading: ${s.heading}`);
-    const key = s.heading.trim().toLocaleLowerCase(brief.language);
-    if (headings.has(key)) problems.push(`repeated heading: ${s.heading}`);
+    // The same heading by its terms, as the edit stage gives each heading once (`headingKey`): "Compost heaps" again is "Compost heap".
+    const key = headingKey(s.heading, brief.language);
+    if (key && headings.has(key)) problems.push(`repeated heading: ${s.heading}`);
     headings.add(key);
   }
   const bodySentences = new Set(body.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.sentences.map((x) => x.text.trim()))));

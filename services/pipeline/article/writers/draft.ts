@@ -3,7 +3,7 @@ import { allocateBudgets } from "../brief/outline";
 import { CALIBRATION, describeMissingCoverage, relevanceModel } from "../relevance";
 import { shareOutEvidence } from "./assignment";
 import { nameSectionsByContent } from "./section-names";
-import { sectionWords, type SectionWriter, type WrittenSection } from "./section-writer";
+import { sectionWords, type SectionWriteInput, type SectionWriter, type WrittenSection } from "./section-writer";
 import type { ResearchReport } from "../evidence/research";
 import { type ArticleBody, type ArticleBrief, type ArticleSection, type Evidence, type Outline, sentencesIn } from "../types";
 import { type FaqReserve } from "../search/faq";
@@ -194,6 +194,15 @@ async function writeSections(
     results.push(result);
   }
   return results;
+}
+
+/**
+ * A section written again after edit's re-research, beside the others as they stand: a quoted one is named by what it
+ * holds, as the draft's sections are (`nameSectionsByContent`); a model writes to its heading.
+ */
+export async function writeSectionAgain(writer: SectionWriter, input: SectionWriteInput): Promise<ArticleSection> {
+  const { section } = await writer.writeSection(input);
+  return writer.kind === "extractive" ? nameSectionsByContent([...input.earlier, section], input.brief, input.evidence).at(-1)! : section;
 }
 
 /** draft: every section of the outline; sections the evidence could not fill are left out. */

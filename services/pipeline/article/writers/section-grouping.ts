@@ -12,6 +12,12 @@ const QUESTION_HEADING_MAX_WORDS = 14;
 /** A source heading takes paragraphs out of "Other points" when they hold at least this many sentences. */
 const MIN_GROUP_SENTENCES = 2;
 
+/** The key of a section split out of a planned one: the plan's key, "~" and its number ("s3~1"). */
+const splitKey = (planned: string, n: number) => `${planned}~${n}`;
+
+/** The outline's key of a written section: a section split under its sources' headings keeps its plan's key before "~". */
+export const plannedKey = (key: string) => key.split("~")[0];
+
 export interface FinishedSections {
   sections: ArticleSection[];
   /** Sections given the heading of an earlier one, and joined to it. */
@@ -28,7 +34,7 @@ export interface FinishedSections {
 export function finishSections(sections: readonly ArticleSection[], brief: ArticleBrief, evidence: readonly Evidence[]): FinishedSections {
   const once = withHeadingsOnce(sections, brief.language);
   const grouped = once.sections.flatMap((s) => bySourceHeadings(s, brief, evidence, once.sections));
-  return { sections: grouped, joined: once.joined, split: grouped.filter((s) => s.key.includes("~")).map((s) => s.key) };
+  return { sections: grouped, joined: once.joined, split: grouped.filter((s) => plannedKey(s.key) !== s.key).map((s) => s.key) };
 }
 
 /**
@@ -48,16 +54,21 @@ export function bySourceHeadings(section: ArticleSection, brief: ArticleBrief, e
     return first ? tidyHeading(sourceHeading(first)) : "";
   };
   const taken = new Set(all.filter((s) => s !== section).map((s) => headingKey(s.heading, brief.language)));
-  const groups = new Map<string, ArticleParagraph[]>();
+  // Grouped by the heading's terms, as headings are given once (`headingKey`): the first form found heads the group.
+  const groups = new Map<string, { heading: string; paragraphs: ArticleParagraph[] }>();
   for (const paragraph of section.paragraphs) {
     const heading = headingOf(paragraph);
-    if (heading && canHead(heading, brief) && !taken.has(headingKey(heading, brief.language))) groups.set(heading, [...(groups.get(heading) ?? []), paragraph]);
+    const key = headingKey(heading, brief.language);
+    if (!key || taken.has(key) || !canHead(heading, brief)) continue;
+    const group = groups.get(key) ?? { heading, paragraphs: [] };
+    group.paragraphs.push(paragraph);
+    groups.set(key, group);
   }
-  const heads = [...groups].filter(([, paragraphs]) => paragraphs.reduce((n, p) => n + p.sentences.length, 0) >= MIN_GROUP_SENTENCES);
+  const heads = [...groups].filter(([, g]) => g.paragraphs.reduce((n, p) => n + p.sentences.length, 0) >= MIN_GROUP_SENTENCES);
   if (!heads.length) return [section];
-  const moved = new Set(heads.flatMap(([, paragraphs]) => paragraphs));
+  const moved = new Set(heads.flatMap(([, g]) => g.paragraphs));
   const rest = section.paragraphs.filter((p) => !moved.has(p));
-  const split = heads.map(([heading, paragraphs], i): ArticleSection => ({ key: `${section.key}~${i + 1}`, role: "body", heading, paragraphs }));
+  const split = heads.map(([, { heading, paragraphs }], i): ArticleSection => ({ key: splitKey(section.key, i + 1), role: "body", heading, paragraphs }));
   return rest.length ? [...split, { ...section, paragraphs: rest }] : split;
 }
 
