@@ -4,6 +4,7 @@ import { embedPhrase } from "../../services/pipeline/article/search/topic-phrasi
 import { unitsOfEvidence, type EvidenceUnit } from "../../services/pipeline/article/evidence/units";
 import type { Evidence } from "../../services/pipeline/article/types";
 import { notesBrief, notesPool } from "../support/pasted-notes";
+import { languageProfile } from "../../services/pipeline/article/language";
 
 /** The questions a sentence's own shape asks in a language (`LanguageProfile.faqShapes`). */
 const asked = (lang: string, sentence: string) => shapedQuestions(sentence, lang);
@@ -184,5 +185,27 @@ describe("an FAQ answer is read alone, under its question", () => {
     expect(groundFaq(["What is the unstable distribution?"], brief, pointing)).toEqual([]);
     const plain = [passage("e2", "The unstable distribution is where active development of Debian occurs and new packages arrive first.")];
     expect(groundFaq(["What is the unstable distribution?"], brief, plain).map((f) => f.question)).toEqual(["What is the unstable distribution?"]);
+  });
+
+  // Read in the held-out probe: "How do I display the files of an installed package?" answered by the remark after
+  // the source's answer, a command in a code block.
+  it("never answers with a remark on an answer ('Note that …'), in the four languages", () => {
+    const remark = [passage("e3", "Note that the unstable distribution is not supported by the Debian security team at all.")];
+    expect(groundFaq(["What is the unstable distribution?"], brief, remark)).toEqual([]);
+    const asides: [string, string, boolean][] = [
+      ["en", "Note that the files created by the installation scripts aren't displayed.", true],
+      ["en", "Please keep in mind that unstable changes every day.", true],
+      ["en", "Notice boards in the office list the rota.", false],
+      ["fr", "Notez que les fichiers créés par les scripts d'installation ne sont pas affichés.", true],
+      ["fr", "Remarque : les fichiers de configuration sont conservés.", true],
+      ["fr", "Les notes de publication décrivent la mise à jour.", false],
+      ["de", "Beachten Sie, dass die von den Installationsskripten erzeugten Dateien nicht angezeigt werden.", true],
+      ["de", "Hinweis: Die Konfigurationsdateien bleiben erhalten.", true],
+      ["de", "Die Hinweise stehen im Handbuch.", false],
+      ["es", "Tenga en cuenta que no se muestran los archivos creados por los scripts de instalación.", true],
+      ["es", "Observa que la ejecución de la orden ha generado varios archivos.", true],
+      ["es", "La nota de la versión describe la actualización.", false],
+    ];
+    for (const [lang, sentence, aside] of asides) expect([sentence, languageProfile(lang).asideOpener.test(sentence)]).toEqual([sentence, aside]);
   });
 });

@@ -92,6 +92,7 @@ export const GERMAN: LanguageProfile = {
     },
   ],
   exampleMarkers: /(?<![\p{L}])(zum Beispiel|z\.\s?B\.)/iu,
+  asideOpener: /^(bitte )?(beachten sie|merken sie sich|denken sie daran)(?![\p{L}])|^hinweis\s?:/iu,
   demonstratives: new Set("dieser diese dieses diesen diesem".split(" ")),
   determiners: new Set("der die das den dem des ein eine einen einem einer eines dieser diese dieses diesen jede jeder jedes ihre ihren seine seinen".split(" ")),
   sentences: {

@@ -61,6 +61,7 @@ export const ENGLISH: LanguageProfile = {
     },
   ],
   exampleMarkers: /\b(for example|for instance|e\.g\.)/i,
+  asideOpener: /^(please )?(note|notice|remember|keep in mind|bear in mind|be aware)( that\b|:|,)/i,
   demonstratives: new Set("this these those".split(" ")),
   determiners: new Set("the a an this that these those its their your our each every".split(" ")),
   sentences: {

@@ -109,6 +109,7 @@ export const SPANISH: LanguageProfile = {
     },
   ],
   exampleMarkers: /(?<![\p{L}])(por ejemplo|p\.\s?ej\.)/iu,
+  asideOpener: /^(tenga|ten|tengan) en cuenta|^(observ[ae]|f[íi]j[ae]te|n[óo]te(se)?|recuerd[ae]) que(?![\p{L}])/iu,
   demonstratives: new Set("este esta estos estas ese esa esos esas aquel aquella aquellos aquellas".split(" ")),
   determiners: new Set("el la los las un una unos unas del al este esta estos estas su sus cada".split(" ")),
   sentences: {

@@ -78,6 +78,7 @@ export const FRENCH: LanguageProfile = {
     },
   ],
   exampleMarkers: /(?<![\p{L}])(par exemple|p\. ex\.)/iu,
+  asideOpener: /^(veuillez )?(notez|remarquez|rappelez-vous|gardez à l'esprit|sachez) que(?![\p{L}])|^(note|remarque)\s?:/iu,
   demonstratives: new Set("cet cette ces ceci cela".split(" ")),
   determiners: new Set("le la les l un une des du au aux ce cet cette ces son sa ses leur leurs votre vos notre nos chaque".split(" ")),
   sentences: {

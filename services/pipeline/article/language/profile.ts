@@ -65,6 +65,14 @@ export interface LanguageProfile {
   demonstratives: ReadonlySet<string>;
   /** "For example" and its kin: a question carrying one holds its source's example ("zum Beispiel das Paket foo"). */
   exampleMarkers: RegExp;
+  /**
+   * The opening of a remark on what was just said ("Note that …", « Notez que … », "Beachten Sie, dass …", «Tenga
+   * en cuenta que …»): true in its place, but a remark on an answer is never the answer, and no FAQ entry is
+   * answered by one. Read in the held-out probe: "How do I display the files of an installed package?" was
+   * answered "Note that the files created by the installation scripts aren't displayed.", the source's answer
+   * being the command before it, in a code block.
+   */
+  asideOpener: RegExp;
   /** How its sentences are read as evidence: what leans on the sentence before, what is no sentence (`SentenceRules`). */
   sentences: SentenceRules;
   /** The words the pipeline itself adds to an article in this language (headings, connectives, labels, templates). */

@@ -55,9 +55,10 @@ export function groundFaq(
   // people", read in the held-out probe's FAQ) answers nothing there. Stricter than the body's rule, which lets a
   // mid-sentence "this" pass (as a pointer it would cost covered requests their articles; an FAQ pair costs none).
   // Its first sentence only: what a linked continuation points at is the sentence before it, in the answer too.
+  // Nor does a remark on an answer ("Note that …": `LanguageProfile.asideOpener`) answer its question.
   /** `alternative`: another answer to a question already listed (kept while the body is not final: `faqNotInBody`). */
   const add = (question: string, unit: EvidenceUnit, alternative = false) => {
-    if (faq.length >= max || used.has(unit.key) || !isWellFormedQuestion(question, brief) || pointsAtSomething(unit.sentences[0], lang)) return;
+    if (faq.length >= max || used.has(unit.key) || !isWellFormedQuestion(question, brief) || pointsAtSomething(unit.sentences[0], lang) || languageProfile(lang).asideOpener.test(unit.sentences[0])) return;
     if (!alternative && faq.some((f) => normalize(f.question) === normalize(question))) return;
     used.add(unit.key);
     faq.push({ question, answer: unit.text, cites: [unit.evidenceId] });
