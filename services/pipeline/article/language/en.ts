@@ -39,6 +39,7 @@ export const ENGLISH: LanguageProfile = {
     answer answers new modern today year manage managing management instead maintain maintaining maintenance properly correctly
     prepare preparing deal dealing cope coping tackle tackling fight fighting cut cutting reduce reducing improve improving increase increasing boost boosting save saving speed lower lowering grow growing faster smarter easier cheaper scratch create creates creating created`,
   furtherReading: /^(more|further|additional|other) (readings?|resources|information)\b|^(references|see also|bibliography|external links|resources)$/i,
+  relationalQuestion: /^What (is|are) the ([\p{L}\p{N}-]+ )?(part|alternative|difference|solution|problem|reason|result|rest|remainder|answer|idea|point|catch|trick|case|situation|scenario|example|approach|way|option|choice|other)s? ?\?$/iu,
   placeWords: /(?<![\p{L}])(second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)(?![\p{L}])/iu,
   faqShapes: [
     // "To restore a backup, run …" → "How do you restore a backup?"

@@ -34,6 +34,14 @@ export interface LanguageProfile {
    */
   placeWords: RegExp;
   /**
+   * A question asking what a relational noun is ("What is the alternative?", « Qu'est-ce que la différence ? »,
+   * "Was ist der Regex-Teil?", «¿Qué es la alternativa?»): a part, an alternative, a difference, a solution, a
+   * reason names something only in relation to what its sentence came after, so read alone the question asks about
+   * nothing (`isWellFormedQuestion`). The definition shapes made such questions from "The alternative is …"
+   * sentences of the New Maintainers' Guide and the reference manual.
+   */
+  relationalQuestion: RegExp;
+  /**
    * A source's reading list or references as a heading ("More readings for the package management", « Autres
    * lectures … », "Weitere Lektüre …", "See also"): what such a section holds are pointers, no subject, so the
    * plan never makes an article section of it.

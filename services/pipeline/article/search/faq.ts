@@ -51,14 +51,9 @@ export function groundFaq(
   const used = new Set<string>();
   const faq: FaqEntry[] = [];
 
-  // An answer is read alone, under its question: one that points at something ("the solution for this group of
-  // people", read in the held-out probe's FAQ) answers nothing there. Stricter than the body's rule, which lets a
-  // mid-sentence "this" pass (as a pointer it would cost covered requests their articles; an FAQ pair costs none).
-  // Its first sentence only: what a linked continuation points at is the sentence before it, in the answer too.
-  // Nor does a remark on an answer ("Note that …": `LanguageProfile.asideOpener`) answer its question.
   /** `alternative`: another answer to a question already listed (kept while the body is not final: `faqNotInBody`). */
   const add = (question: string, unit: EvidenceUnit, alternative = false) => {
-    if (faq.length >= max || used.has(unit.key) || !isWellFormedQuestion(question, brief) || pointsAtSomething(unit.sentences[0], lang) || languageProfile(lang).asideOpener.test(unit.sentences[0])) return;
+    if (faq.length >= max || used.has(unit.key) || !isWellFormedQuestion(question, brief) || !answersAlone(unit, lang)) return;
     if (!alternative && faq.some((f) => normalize(f.question) === normalize(question))) return;
     used.add(unit.key);
     faq.push({ question, answer: unit.text, cites: [unit.evidenceId] });
@@ -161,6 +156,7 @@ export function reserveFaqAnswers(brief: ArticleBrief, evidence: readonly Eviden
   const english = baseLanguage(brief.language) === "en";
   const names = english ? properNouns(units, brief.language) : new Set<string>();
   const asks = (u: EvidenceUnit) =>
+    answersAlone(u, brief.language) &&
     [...shapedQuestions(u.sentences[0], brief.language), ...(english ? [questionFromUnit(u, names, brief.brand?.name)] : [])].some((q) => q !== undefined && isWellFormedQuestion(q, brief));
   const reserve = faqReserve([]);
   let kept = 0;
@@ -180,6 +176,18 @@ export function shapedQuestions(sentence: string, lang: string): string[] {
     const question = match ? ask(match) : undefined;
     return question ? [question] : [];
   });
+}
+
+/**
+ * An answer is read alone, under its question: one that points at something ("the solution for this group of
+ * people", read in the held-out probe's FAQ) answers nothing there. Stricter than the body's rule, which lets a
+ * mid-sentence "this" pass (as a pointer it would cost covered requests their articles; an FAQ pair costs none).
+ * Its first sentence only: what a linked continuation points at is the sentence before it, in the answer too. Nor
+ * does a remark on an answer ("Note that …": `LanguageProfile.asideOpener`). The reserve holds back only such units:
+ * one the FAQ would then refuse cost the article a sentence and the FAQ its pair.
+ */
+function answersAlone(unit: EvidenceUnit, lang: string): boolean {
+  return !pointsAtSomething(unit.sentences[0], lang) && !languageProfile(lang).asideOpener.test(unit.sentences[0]);
 }
 
 /** The text names something by pointing at it (a demonstrative of its language): read alone, there is nothing to point at. */
@@ -207,6 +215,8 @@ export function isWellFormedQuestion(question: string, brief: Pick<ArticleBrief,
   if (/:\s/.test(q.replace(/\s[?？]$/, ""))) return false;
   // A thing named by its place in a list or text ("the 1st argument", "the latter") is nothing outside it.
   if (ORDINAL.test(q) || profile.placeWords.test(q) || profile.sentences.antecedent.test(q)) return false;
+  // Nor is a relation with nothing to relate to ("What is the alternative?", "Was ist der Regex-Teil?").
+  if (profile.relationalQuestion.test(q)) return false;
   // Nor is a thing named by pointing at it ("How do you deal with this avalanche?").
   if (pointsAtSomething(q, brief.language)) return false;
   return isInLanguage(q, brief.language, [brief.topic, brief.keyword]);
