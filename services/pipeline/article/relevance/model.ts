@@ -263,7 +263,8 @@ function buildModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceM
   const serves = requestedAngle(brief)?.serves;
   const strength = (u: EvidenceUnit) => (unit(u) > 0 ? relevanceLogit(features(u)) + (serves?.test(u.text) ? ANGLE_BONUS : 0) : -Infinity);
 
-  // Section headings are matched by their own terms, idf over the pool's units.
+  // Section headings are matched by their own terms, idf over the pool's units: Robertson and Spärck Jones's, as
+  // BM25's (the pool was not retrieved by a section heading's own words, as it was by the request's).
   const df = new Map<string, number>();
   for (const u of units) for (const t of u.terms) df.set(t, (df.get(t) ?? 0) + 1);
   const scoreTerms = (terms: readonly string[], text: string, heading = "") => {
