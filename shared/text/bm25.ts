@@ -46,6 +46,16 @@ interface Posting {
 }
 
 /**
+ * Robertson and Spärck Jones's inverse document frequency, the one BM25 ranks with: a term in every one of `n`
+ * documents weighs next to nothing, one in none of them the most. The relevance model weighs a request's words
+ * over a profile's chunks with it too (`relevance/weights.ts`).
+ */
+export function bm25Idf(df: number, n: number): number {
+  const d = Math.min(Math.max(df, 0), n);
+  return Math.log(1 + (n - d + 0.5) / (d + 0.5));
+}
+
+/**
  * Okapi BM25 with Lucene's non-negative IDF, ln(1 + (N − df + 0.5) / (df + 0.5)):
  * score(q, d) = Σ_t IDF(t) · tf·(k1 + 1) / (tf + k1·(1 − b + b·|d|/avgdl)), each distinct query term once.
  * Postings live in memory and are built from stored TermFrequencies in one pass.
@@ -101,7 +111,7 @@ export class Bm25Index {
       const posting = this.postings.get(term);
       if (!posting) continue;
       const df = posting.docs.length;
-      const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+      const idf = bm25Idf(df, n);
       for (let i = 0; i < df; i++) {
         const doc = posting.docs[i];
         const tf = posting.tfs[i];

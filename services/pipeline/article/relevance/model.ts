@@ -9,7 +9,8 @@ import { CALIBRATION } from "./calibration";
 import { relevanceLogit, relevanceProbability, subjectShare, withCompounds, withSplitParts, type RelevanceFeatures } from "./features";
 import { analyseRequest, pairTerm } from "./request";
 import type { PassageGrades, StripGrades } from "./model-grades";
-import { idf, subjectWeights, termsToCount, type RequestSubject, type WeightedTerm, type WeightFit } from "./weights";
+import { subjectWeights, termsToCount, type RequestSubject, type WeightedTerm, type WeightFit } from "./weights";
+import { bm25Idf } from "../../../../shared/text/bm25";
 
 /**
  * THE relevance model (docs/relevance.md): one calibrated judgement of how much a passage, a unit of it or a
@@ -263,15 +264,15 @@ function buildModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceM
   const serves = requestedAngle(brief)?.serves;
   const strength = (u: EvidenceUnit) => (unit(u) > 0 ? relevanceLogit(features(u)) + (serves?.test(u.text) ? ANGLE_BONUS : 0) : -Infinity);
 
-  // Section headings are matched by their own terms, idf over the pool's units: Robertson and Spärck Jones's, as
-  // BM25's (the pool was not retrieved by a section heading's own words, as it was by the request's).
+  // Section headings are matched by their own terms, BM25's idf over the pool's units (the pool was not retrieved
+  // by a section heading's own words, as it was by the request's).
   const df = new Map<string, number>();
   for (const u of units) for (const t of u.terms) df.set(t, (df.get(t) ?? 0) + 1);
   const scoreTerms = (terms: readonly string[], text: string, heading = "") => {
     const own = termsOf(text);
     const situating = heading ? termsOf(heading) : new Set<string>();
     let s = 0;
-    for (const t of new Set(terms)) s += own.has(t) ? idf(df.get(t) ?? 0, units.length) : situating.has(t) ? idf(df.get(t) ?? 0, units.length) / 3 : 0;
+    for (const t of new Set(terms)) s += own.has(t) ? bm25Idf(df.get(t) ?? 0, units.length) : situating.has(t) ? bm25Idf(df.get(t) ?? 0, units.length) / 3 : 0;
     return s;
   };
   const topicTerms = new Set(tokenize(`${brief.topic} ${brief.keyword}`, lang));

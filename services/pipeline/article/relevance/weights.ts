@@ -1,3 +1,4 @@
+import { bm25Idf } from "../../../../shared/text/bm25";
 import { analyseRequest, type CompoundSplit, pairTerm, type RequestAnalysis, type SubjectTerm } from "./request";
 import { CALIBRATION } from "./calibration";
 
@@ -68,17 +69,11 @@ export interface WeightFit {
 }
 
 /**
- * Robertson and Spärck Jones's idf, the one the BM25 index ranks with (`shared/text/bm25.ts`), for counts over
- * the profile's chunks: a term in every chunk weighs next to nothing. (It was `smoothedIdf`, which keeps log 2
- * for a term every chunk holds, so "Datei" and "debian" in a heading stated half of "Die Datei debian/changelog"
- * in a packaging guide whose every page says both: 2026-11-28, the held-out probe's guide articles.)
- */
-export function idf(df: number, n: number): number {
-  const d = Math.min(Math.max(df, 0), n);
-  return Math.log(1 + (n - d + 0.5) / (d + 0.5));
-}
-
-/**
+ * Counts over the profile's chunks are weighed by the BM25 index's own idf (`bm25Idf`): a term in every chunk weighs
+ * next to nothing. (They were weighed by this one, which keeps log 2 for a term every chunk holds, so "Datei" and
+ * "debian" in a heading stated half of "Die Datei debian/changelog" in a packaging guide whose every page says both:
+ * 2026-11-28, the held-out probe's guide articles.)
+ *
  * A smoothed idf for counts over a research pool: the pool was retrieved by the request's own words, so they are
  * in most of its sentences by construction, and Robertson and Spärck Jones's idf would weigh the request's core
  * ("route planning" in a pool found for it) to nothing beside a word one sentence says. This one keeps log 2 for
@@ -121,7 +116,7 @@ export function subjectWeights(
   const terms = subject.map((t): WeightedTerm => {
     const df = stats.df[t.term] ?? 0;
     const ubiquitous = (n >= MIN_COUNT_FOR_UBIQUITY && df / n >= fit.ubiquity) || Boolean(aboutProfile?.has(t.term));
-    const weight = (from === "profile" ? idf : smoothedIdf)(df, n) * (ubiquitous ? fit.ubiquitousDamping : 1) * (coreMatters && t.core ? CORE_WEIGHT : 1);
+    const weight = (from === "profile" ? bm25Idf : smoothedIdf)(df, n) * (ubiquitous ? fit.ubiquitousDamping : 1) * (coreMatters && t.core ? CORE_WEIGHT : 1);
     return { ...t, df, weight, ubiquitous };
   });
   return { terms, angle: request.angle, counted_over: { chunks: stats.chunks, from } };
