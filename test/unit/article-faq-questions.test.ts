@@ -187,6 +187,16 @@ describe("answers kept out of the body for the FAQ", () => {
     for (const u of held) expect(held.filter((v) => v.text === u.text).map((v) => v.evidenceId).sort()).toEqual([u.evidenceId.replace(/-overlap$/, ""), `${u.evidenceId.replace(/-overlap$/, "")}-overlap`]);
     expect(reserveFaqAnswers(brief, repeated, 600).size).toBe(0);
   });
+
+  it("holds back only answers the FAQ would accept: none that points at something or is a remark on an answer", () => {
+    const brief = decideBriefByRules({ topic: "The unstable distribution", target_keyword: "unstable distribution", mode: "standard", language: "en", target_words: 900, image: false, derivatives: [] }, null);
+    const passage = (id: string, quote: string): Evidence => ({ id, url: `https://faq.example/${id}`, title: "Choosing a Debian distribution", heading: "The unstable distribution", quote, fetched_at: "2026-11-27T00:00:00.000Z", origin: "brand" });
+    const plain = "The unstable distribution is the place where active development of Debian occurs and new packages arrive first.";
+    const pointing = "The unstable distribution is the solution for this group of people who want the newest packages.";
+    const remark = "Note that the unstable distribution is the one the Debian security team does not support.";
+    const reserve = reserveFaqAnswers(brief, [passage("e1", plain), passage("e2", pointing), passage("e3", remark)], 900);
+    expect([...reserve]).toEqual([plain.toLowerCase()]);
+  });
 });
 
 // Read in the held-out probe's FAQ (the Debian FAQ crawled): "What is unstable?" answered by "… the solution for
