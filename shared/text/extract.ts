@@ -83,6 +83,7 @@ function extractHtml(url: string, html: string): ExtractedDocument {
   // A named anchor (`<a id="x"/>` before a heading's text) is no link, but HTML parsing makes it wrap the
   // heading, and Readability then removes the heading as all-link boilerplate: unwrap it.
   for (const el of document.querySelectorAll("a:not([href])")) el.replaceWith(...Array.from(el.childNodes));
+  dropFootnoteMarks(document);
 
   // Identity serializer: we want Readability's cleaned DOM, not an HTML string to parse again.
   const article = new Readability<Node>(document, { serializer: (node) => node }).parse();
@@ -91,6 +92,28 @@ function extractHtml(url: string, html: string): ExtractedDocument {
   const sections = article?.content ? sectionsFromDom(article.content, [title, firstH1, pageTitle]) : [];
   const lang = (article?.lang ?? "").trim() || declaredLang;
   return assemble(url, title, lang, sections);
+}
+
+/** What a footnote's mark reads: "[42]", "42", "[a]" (a link to the note at the page's foot, or back from it). */
+const FOOTNOTE_MARK = /^\[?(?:\d{1,3}|[a-z])\]?$/;
+
+/**
+ * A footnote's mark is no part of the sentence it follows: quoted, "… entre las lineas 6 y 7 [35]." and "… with
+ * the target name. [42] The dh command …" (DocBook, the Debian manuals) reach an article with a number the reader
+ * cannot follow. A link within the page whose text is such a mark goes, with the superscript around it when that
+ * holds nothing else: DocBook's `<a class="footnote"><sup>[42]</sup></a>`, Wikipedia's `<sup><a>[1]</a></sup>`,
+ * markdown's `<sup><a class="footnote-ref">1</a></sup>`. So does the space before it when punctuation follows.
+ */
+function dropFootnoteMarks(document: Document): void {
+  for (const link of Array.from(document.querySelectorAll('a[href^="#"]'))) {
+    if (!FOOTNOTE_MARK.test(collapse(link.textContent ?? ""))) continue;
+    const sup = link.closest("sup");
+    const mark = sup && FOOTNOTE_MARK.test(collapse(sup.textContent ?? "")) ? sup : link;
+    const before = mark.previousSibling;
+    const after = mark.nextSibling?.textContent ?? "";
+    if (before?.nodeType === 3 && /^[.,;:!?)]/.test(after)) before.textContent = (before.textContent ?? "").replace(/\s+$/, "");
+    mark.remove();
+  }
 }
 
 class SectionBuilder {

@@ -211,6 +211,20 @@ Pin-Priority: 800</pre>
     expect(doc.sections.flatMap((s) => s.code ?? []).join("\n")).toContain("Pin-Priority: 800");
   });
 
+  it("drops footnote marks (DocBook, Wikipedia, markdown) from the prose, and keeps a same-page link that is words", () => {
+    const page = `<html><head><title>Packaging</title></head><body><main><h1>Packaging</h1><h2>The control file</h2>
+      <p>Add the Vcs fields between lines 6 and 7 <a href="#ftn.idm35" class="footnote" id="idm35"><sup class="footnote">[35]</sup></a>. Each rule
+      names its target. <a href="#ftn.idm42" class="footnote"><sup class="footnote">[42]</sup></a> The dh command runs the steps in order.</p>
+      <p>Debian was first announced in 1993<sup id="cite_ref-1" class="reference"><a href="#cite_note-1">[1]</a></sup>, by Ian Murdock.</p>
+      <p>The archive holds main and contrib<sup id="fnref:2"><a class="footnote-ref" href="#fn:2">2</a></sup>; non-free is apart.</p>
+      <p>Read the <a href="#policy">policy chapter</a> first, then step 2 of the guide.</p></main></body></html>`;
+    const prose = extractDocument({ url: "https://example.org/dreq.html", contentType: "text/html", body: page }).sections.map((s) => s.text).join("\n");
+    expect(prose).toContain("Add the Vcs fields between lines 6 and 7. Each rule names its target. The dh command runs the steps in order.");
+    expect(prose).toContain("Debian was first announced in 1993, by Ian Murdock.");
+    expect(prose).toContain("The archive holds main and contrib; non-free is apart.");
+    expect(prose).toContain("Read the policy chapter first, then step 2 of the guide.");
+  });
+
   it("reads fenced blocks of pasted markdown as code", () => {
     const doc = extractPlainText({ content: "# Pinning\n\nPinning keeps a package at a chosen version.\n\n```\nPackage: foo\nPin: version 1.2*\n```\n\nThe pin file lives in the preferences directory." });
     expect(doc.sections.map((s) => s.text).join("\n")).not.toContain("Pin: version");
