@@ -254,6 +254,13 @@ describe("sentences that lean on the one before", () => {
     expect(dependsOnPrevious("Und die Pakete in Testing liegen dazwischen.", "de")).toBe(true);
     expect(dependsOnPrevious("Y los paquetes de testing están entre los dos extremos.", "es")).toBe(true);
     expect(dependsOnPrevious("Android devices run a Linux kernel.", "en")).toBe(false);
+    // A negative addition ("nor", "neither" before its verb, «tampoco») adds to a negation before it; read as a section's
+    // opening in the held-out probe: «Tampoco debe haber más de una línea en blanco después de la descripción completa.»
+    expect(dependsOnPrevious("Tampoco debe haber más de una línea en blanco después de la descripción completa.", "es")).toBe(true);
+    expect(dependsOnPrevious("Nor should the description hold more than one blank line.", "en")).toBe(true);
+    expect(dependsOnPrevious("Neither should the description hold more than one blank line.", "en")).toBe(true);
+    // "Neither … nor …" pairs two things in a sentence of its own.
+    expect(dependsOnPrevious("Neither the package nor its dependencies are removed by apt-get remove.", "en")).toBe(false);
   });
 
   // Read in « Comment fonctionne sudo ? », whose section « Configuration de sudo » opened with « Ne configurez pas
