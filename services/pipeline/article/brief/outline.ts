@@ -4,7 +4,7 @@ import type { RetrievedChunk } from "../../../../shared/schemas/brand";
 import { countWords } from "../../../../shared/text/segment";
 import type { MeteredModel } from "../model/metered-model";
 import { cleanHeading } from "../../../../shared/text/extract";
-import { capitalizeFirst, fill, keywordFitsTemplates, languagePack, tidyHeading } from "../language/phrases";
+import { capitalizeFirst, fill, keywordFitsTemplates, languagePack, templateSubject, tidyHeading } from "../language/phrases";
 import { languageProfile } from "../language";
 import { containment, termSet } from "../evidence/similarity";
 import { isInLanguage } from "../../../../shared/text/language";
@@ -137,7 +137,7 @@ export function outlineFromHeadings(
 
 /** The overview heading of a keyword ("Route planning: an overview"); a clause keyword is its own heading, which templates would mangle. */
 export function overviewHeading(keyword: string, lang: string): string {
-  return tidyHeading(capitalizeFirst(keywordFitsTemplates(keyword) ? fill(languagePack(lang).overviewHeading, { K: keyword }) : keyword));
+  return tidyHeading(capitalizeFirst(keywordFitsTemplates(keyword) ? fill(languagePack(lang).overviewHeading, { K: templateSubject(keyword, lang) }) : keyword));
 }
 
 /**
@@ -212,7 +212,7 @@ export async function planOutlineWithModel(
   if (!answer || Math.abs(answer.sections.length - count) > 1) return rules;
   const bodies = answer.sections.map((s) => ({ heading: tidyHeading(cleanHeading(s.heading.replace(/^#+\s*/, ""))), brief: s.brief }));
   if (!bodies.some((b) => hasKeyword(b.heading, brief.keyword))) {
-    bodies[0].heading = tidyHeading(capitalizeFirst(keywordFitsTemplates(brief.keyword) ? fill(pack.overviewHeading, { K: brief.keyword }) : brief.keyword));
+    bodies[0].heading = overviewHeading(brief.keyword, brief.language);
   }
   return outlineFromHeadings(brief, target, requestedWords, bodies, "model");
 }

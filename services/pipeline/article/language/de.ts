@@ -137,6 +137,7 @@ export const GERMAN: LanguageProfile = {
     connectives: ["Zudem gilt: ", "Darüber hinaus gilt: ", "Außerdem: "],
     lowercaseAfterConnective: false,
     overviewHeading: "{K}: ein Überblick",
+    explained: /\s+erklärt$/iu,
     bodyHeadings: {
       informational: ["Warum das wichtig ist", "In der Praxis", "Worauf es ankommt", "Häufige Fehler", "Der Einstieg", "Was Sie erwarten können"],
       commercial: ["Worauf Sie achten sollten", "Optionen im Vergleich", "Kosten und Preise", "So treffen Sie die Wahl", "Fragen vor der Entscheidung"],

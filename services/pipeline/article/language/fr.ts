@@ -120,6 +120,7 @@ export const FRENCH: LanguageProfile = {
     connectives: ["De plus, ", "Par ailleurs, ", "En outre, ", "À noter également : "],
     lowercaseAfterConnective: true,
     overviewHeading: "{K} : vue d'ensemble",
+    explained: /\s+expliqué(?:e|s|es)?$/iu,
     bodyHeadings: {
       informational: ["Pourquoi c'est important", "En pratique", "Les points essentiels", "Les erreurs à éviter", "Par où commencer", "À quoi s'attendre"],
       commercial: ["Les critères à vérifier", "Les options comparées", "Coûts et tarifs", "Comment choisir", "Les questions à poser avant de décider"],

@@ -25,6 +25,11 @@ export interface LanguagePack {
   /** The first body heading: it carries the keyword (SEO) and opens the subject. */
   overviewHeading: string;
   /**
+   * The participle a request adds to its subject to ask for an explanation ("The debian/control file explained",
+   * «El archivo debian/control explicado»): a title says it, a template says the subject without it (`templateSubject`).
+   */
+  explained: RegExp;
+  /**
    * Body headings by intent, none naming the keyword: a keyword set into a heading needs the article and the
    * agreement the template cannot give it ("Why compost bin matters", "Why composting mistakes matters",
    * "Warum Passwort wichtig ist"). The overview heading names it.
@@ -57,6 +62,16 @@ export function languagePack(lang: string): LanguagePack {
 /** Fills a template: {K} keyword, {T} topic/title, {H} heading, {A} audience, {B} brand. */
 export function fill(template: string, values: Partial<Record<"K" | "T" | "H" | "A" | "B", string>>): string {
   return template.replace(/\{([KTHAB])\}/g, (_, key: "K" | "T" | "H" | "A" | "B") => values[key] ?? "");
+}
+
+/**
+ * The keyword as templates set it in a sentence or a heading: without a trailing participle asking for an
+ * explanation. "This article looks at the debian/control file explained." and «El archivo debian/control explicado:
+ * una visión general» say it twice (read in the held-out probe).
+ */
+export function templateSubject(keyword: string, lang: string): string {
+  const subject = keyword.trim().replace(languagePack(lang).explained, "").trim();
+  return subject || keyword.trim();
 }
 
 /** A string with its first letter in upper case (templates that start with the keyword). */

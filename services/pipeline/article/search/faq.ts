@@ -4,6 +4,7 @@ import { tokenize } from "../../../../shared/text/tokenize";
 import { wordsOf } from "../../../../shared/text/segment";
 import { unitIndex, type EvidenceUnit } from "../evidence/units";
 import { languageProfile } from "../language";
+import { templateSubject } from "../language/phrases";
 import { relevanceModel } from "../relevance";
 import { embedPhrase, isClause, LEADING_ARTICLES } from "./topic-phrasing";
 import type { ArticleBody, ArticleBrief, Evidence, FaqEntry } from "../types";
@@ -316,13 +317,14 @@ function headingQuestion(unit: EvidenceUnit): string | undefined {
  */
 export function templateQuestions(brief: Pick<ArticleBrief, "keyword" | "language" | "intent" | "brand">): string[] {
   const base = baseLanguage(brief.language);
-  const k = embedPhrase(brief.keyword, brief.brand?.name, brief.language);
+  const keyword = templateSubject(brief.keyword, brief.language);
+  const k = embedPhrase(keyword, brief.brand?.name, brief.language);
   switch (base) {
     case "en":
       return ENGLISH_QUESTIONS[brief.intent].map((q) => q.replace("{K}", k));
     // German and Spanish nouns need their article in these questions ("Was ist ein Passwort?"): only a keyword that brings one fits.
     case "de":
-      return /^(der|die|das|ein|eine)\b/i.test(brief.keyword) ? [`Was ist ${brief.keyword}?`, `Wie funktioniert ${brief.keyword}?`] : [];
+      return /^(der|die|das|ein|eine)\b/i.test(keyword) ? [`Was ist ${keyword}?`, `Wie funktioniert ${keyword}?`] : [];
     case "es":
       return /^(el|la|los|las|un|una)\b/i.test(k) ? [`¿Qué es ${k}?`, `¿Cómo funciona ${k}?`] : [];
     case "fr": {

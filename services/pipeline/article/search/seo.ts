@@ -1,5 +1,5 @@
 import { dependsOnPrevious } from "../evidence/units";
-import { capitalizeFirst, fill, keywordFitsTemplates, languagePack, tidyHeading } from "../language/phrases";
+import { capitalizeFirst, fill, keywordFitsTemplates, languagePack, templateSubject, tidyHeading } from "../language/phrases";
 import { analyseRequest, relevanceModel, withCompounds } from "../relevance";
 import { wordsOf } from "../../../../shared/text/segment";
 import { termSet } from "../evidence/similarity";
@@ -130,7 +130,7 @@ function templatedTitles(brief: ArticleBrief): string[] {
   const fits = keywordFitsTemplates(brief.keyword);
   const templated = pack.titles[brief.intent]
     .filter((t) => fits || /^\{K\}\s?:/.test(t))
-    .map((t) => tidyHeading(fillWithPhrase(t, { K: brief.keyword }, brand, brief.language)));
+    .map((t) => tidyHeading(fillWithPhrase(t, { K: templateSubject(brief.keyword, brief.language) }, brand, brief.language)));
   if (!isEnglish(brief.language)) return [...new Set(fits ? templated : [capitalizeFirst(brief.keyword.trim()), ...templated])];
   const shaped = englishTitles(brief);
   if (isClause(brief.keyword)) return shaped;
@@ -190,7 +190,7 @@ export function placeKeyword(body: ArticleBody, brief: ArticleBrief): { body: Ar
     // A keyword with a subtitle is framed by its head: "This article looks at customizing a Debian installation."
     // (with the subtitle, "… looks at customizing a Debian installation: tips for beginners." read as two phrases run together).
     // A question is named as it was asked, after a colon (the template has its own question marks).
-    let phrase = question ? questionAsAsked(brief.keyword) : embedPhrase(headOf(brief.keyword), brief.brand?.name, brief.language);
+    let phrase = question ? questionAsAsked(brief.keyword) : embedPhrase(headOf(templateSubject(brief.keyword, brief.language)), brief.brand?.name, brief.language);
     if (!question && isEnglish(brief.language) && topicShape(phrase) === "best" && !/^the\s/i.test(phrase)) phrase = `the ${phrase}`;
     first.sentences.unshift({ text: capitalizeFirst(fill(template, { K: phrase, A: brief.audience ?? "" })), cites: [] });
     framed = true;
