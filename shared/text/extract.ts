@@ -110,8 +110,13 @@ function dropFootnoteMarks(document: Document): void {
     const sup = link.closest("sup");
     const mark = sup && FOOTNOTE_MARK.test(collapse(sup.textContent ?? "")) ? sup : link;
     const before = mark.previousSibling;
-    const after = mark.nextSibling?.textContent ?? "";
-    if (before?.nodeType === 3 && /^[.,;:!?)]/.test(after)) before.textContent = (before.textContent ?? "").replace(/\s+$/, "");
+    const next = mark.nextSibling;
+    const after = next?.textContent ?? "";
+    if (before?.nodeType === 3 && /^[.,;:!?)]/.test(after)) {
+      before.textContent = (before.textContent ?? "").replace(/\s+$/, "");
+      // A mark between two full stops ("… hochladen. [83]. Sie können …", the German guide) leaves one.
+      if (/[.!?]$/.test(before.textContent) && next!.nodeType === 3 && after.startsWith(".")) next!.textContent = after.slice(1);
+    }
     mark.remove();
   }
 }

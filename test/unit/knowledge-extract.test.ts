@@ -217,12 +217,14 @@ Pin-Priority: 800</pre>
       names its target. <a href="#ftn.idm42" class="footnote"><sup class="footnote">[42]</sup></a> The dh command runs the steps in order.</p>
       <p>Debian was first announced in 1993<sup id="cite_ref-1" class="reference"><a href="#cite_note-1">[1]</a></sup>, by Ian Murdock.</p>
       <p>The archive holds main and contrib<sup id="fnref:2"><a class="footnote-ref" href="#fn:2">2</a></sup>; non-free is apart.</p>
-      <p>Read the <a href="#policy">policy chapter</a> first, then step 2 of the guide.</p></main></body></html>`;
+      <p>Read the <a href="#policy">policy chapter</a> first, then step 2 of the guide.</p>
+      <p>Upload the package to the archive. <a href="#ftn.idm83" class="footnote"><sup class="footnote">[83]</sup></a>. Tools make it easier.</p></main></body></html>`;
     const prose = extractDocument({ url: "https://example.org/dreq.html", contentType: "text/html", body: page }).sections.map((s) => s.text).join("\n");
     expect(prose).toContain("Add the Vcs fields between lines 6 and 7. Each rule names its target. The dh command runs the steps in order.");
     expect(prose).toContain("Debian was first announced in 1993, by Ian Murdock.");
     expect(prose).toContain("The archive holds main and contrib; non-free is apart.");
     expect(prose).toContain("Read the policy chapter first, then step 2 of the guide.");
+    expect(prose).toContain("Upload the package to the archive. Tools make it easier.");
   });
 
   it("reads fenced blocks of pasted markdown as code", () => {
