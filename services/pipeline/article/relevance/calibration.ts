@@ -18,7 +18,7 @@ export const CALIBRATION = {
   ubiquitousDamping: 0.15,
   /** The same share of a small pool's sentences (a profile too small to count over chunks, `subjectFromPool`), fit on the coffee facts' labels. */
   poolUbiquity: 0.25,
-  coefficients: { bias: -1.4, own: 3.68, context: 3.82, neighbour: 2.76 },
+  coefficients: { bias: -1.39, own: 3.68, context: 3.81, neighbour: 2.75 },
   /** P at and above which a sentence is relevant (the calibration half's best F1 with precision ≥ 0.85). */
   relevant: 0.8,
   /** P at and above which a sentence is ambiguous (recall 0.95 on the calibration half): ranked, never quoted as on topic. */
