@@ -1,4 +1,4 @@
-import { analyseRequest, subjectWeights, termsToCount, withSplitParts } from "../../services/pipeline/article/relevance";
+import { analyseRequest, subjectShare, subjectWeights, termsToCount, withSplitParts } from "../../services/pipeline/article/relevance";
 import { tokenize } from "../../shared/text/tokenize";
 
 const terms = (topic: string, lang = "en") => analyseRequest(topic, topic, lang).subject.map((t) => t.surface.toLowerCase());
@@ -159,5 +159,22 @@ describe("a request's subject and angle", () => {
     expect(byTerm.get("debian")!.ubiquitous).toBe(true);
     expect(byTerm.get("debian")!.weight).toBeLessThan(byTerm.get("server")!.weight / 5);
     expect(byTerm.get(tokenize("backup", "en")[0])!.weight).toBeGreaterThan(byTerm.get("server")!.weight);
+  });
+
+  it("finds none of a subject with words of its own stated by the profile's ubiquitous words alone, and all of one that has none", () => {
+    // "Die Datei debian/changelog richtig pflegen" on the New Maintainers' Guide: "Datei" and "Debian" are on every page.
+    const analysis = analyseRequest("Die Datei debian/changelog richtig pflegen", "Die Datei debian/changelog richtig pflegen", "de");
+    const df: Record<string, number> = Object.fromEntries(termsToCount(analysis).map((t) => [t.term, 0]));
+    for (const t of tokenize("Datei Debian", "de")) df[t] = 300;
+    df[tokenize("changelog", "de")[0]] = 20;
+    const subject = subjectWeights(analysis, { chunks: 400, df }, "profile").terms;
+    const share = (text: string) => subjectShare(new Set(tokenize(text, "de")), subject);
+    // The dput strip beside a changelog one was relevant by its "Datei" (a share of 0.10) and its neighbour.
+    expect(share("Es verwendet die Datei /etc/dput.cf für die benutzerspezifische Konfiguration.")).toBe(0);
+    expect(share("Die Datei changelog enthält die Versionsgeschichte.")).toBeGreaterThan(0.9);
+    // A subject all ubiquitous is what the whole profile covers: its words state it.
+    const whole = subjectWeights(analyseRequest("Debian-Dateien", "Debian-Dateien", "de"), { chunks: 400, df }, "profile").terms;
+    expect(whole.every((t) => t.ubiquitous)).toBe(true);
+    expect(subjectShare(new Set(tokenize("Die Datei liegt unter /etc.", "de")), whole)).toBeGreaterThan(0);
   });
 });

@@ -17,12 +17,12 @@ export const CALIBRATION = {
   /** What a ubiquitous term keeps of its idf. */
   ubiquitousDamping: 0.15,
   /** The same share of a small pool's sentences (a profile too small to count over chunks, `subjectFromPool`), fit on the coffee facts' labels. */
-  poolUbiquity: 0.25,
-  coefficients: { bias: -1.39, own: 3.68, context: 3.81, neighbour: 2.75 },
+  poolUbiquity: 0.3,
+  coefficients: { bias: -1.37, own: 3.65, context: 3.84, neighbour: 2.73 },
   /** P at and above which a sentence is relevant (the calibration half's best F1 with precision ≥ 0.85). */
   relevant: 0.8,
   /** P at and above which a sentence is ambiguous (recall 0.95 on the calibration half): ranked, never quoted as on topic. */
-  ambiguous: 0.19,
+  ambiguous: 0.2,
   /** A German compound of the request is split into two words the sources use when it is counted at most this share of their geometric mean count (`splitCompounds`), fit on the calibration half's German requests. */
   compoundSplit: 0.2,
   /** Share of the subject's weight the in-language pool must state for the topic to be covered at all. */
@@ -32,5 +32,5 @@ export const CALIBRATION = {
    * gate, `writers/draft.ts`), fit with `poolFloor` on the calibration half's natural requests: the fewest wrong
    * verdicts, then the fewest uncovered requests written, then the largest minimum.
    */
-  minTopicSentences: 6,
+  minTopicSentences: 4,
 } as const;
