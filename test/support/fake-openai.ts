@@ -1,5 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { splitSentences } from "../../shared/text/segment";
 
 /**
  * A local OpenAI-compatible server speaking the real wire formats of the three endpoints the platform uses
@@ -212,8 +213,9 @@ export interface ArticleResponderOptions {
 
 const field = (text: string, label: string) => new RegExp(`^${label}: (.+)$`, "m").exec(text)?.[1]?.trim() ?? "";
 
+/** A passage's sentences as a model reads them: "e.g.," and "0.190" end none (the project's splitter, which knows them). */
 function sentencesOf(text: string): string[] {
-  return text.match(/[^.!?]+[.!?]+/g)?.map((s) => s.trim()).filter((s) => s.split(/\s+/).length >= 6) ?? [];
+  return splitSentences(text).map((s) => s.text.trim()).filter((s) => /[.!?]["”»)]*$/.test(s) && s.split(/\s+/).length >= 6);
 }
 
 /**
