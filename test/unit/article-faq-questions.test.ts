@@ -76,6 +76,10 @@ describe("questions made from an evidence sentence's shape", () => {
       ["fr", "Vous pouvez être assez chanceux pour revenir en arrière depuis une archive plus récente.", []],
       ["fr", "Vous pouvez revenir en arrière de cette conversion par la séquence de commandes.", []],
       ["es", "Puede configurar su sistema CUPS accediendo mediante su navegador.", []],
+      // „Um ein Paket zu installieren" names what it does; „Um zu verhindern, dass …" leaves it to the clause after
+      // the comma, and asked „Wie kann man verhindern?" (read in the held-out probe's changelog article).
+      ["de", "Um ein Paket zu installieren, verwenden Sie apt install.", ["Wie kann man ein Paket installieren?"]],
+      ["de", "Um zu verhindern, dass ein Paket versehentlich hochgeladen wird, setzen Sie den Distributionswert auf UNRELEASED.", []],
     ]));
 
   it("asks how to do what a sentence says to do if the reader wants it, in the four languages (read in the package-management chapters)", () =>

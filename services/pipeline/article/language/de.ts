@@ -69,7 +69,7 @@ export const GERMAN: LanguageProfile = {
   placeWords: /(?<![\p{L}])(zweite[nmrs]?|dritte[nmrs]?|vierte[nmrs]?|fünfte[nmrs]?|sechste[nmrs]?|siebte[nmrs]?|achte[nmrs]?|neunte[nmrs]?|zehnte[nmrs]?)(?![\p{L}])/iu,
   faqShapes: [
     // „Um ein Paket zu installieren, …" → „Wie kann man ein Paket installieren?"
-    { shape: /^Um ((?:[\p{L}\p{N}'’-]+ ){0,6}?)zu ([\p{L}]+), /u, ask: (m) => `Wie kann man ${m[1]}${m[2]}?` },
+    { shape: /^Um ((?:[\p{L}\p{N}'’-]+ ){1,6}?)zu ([\p{L}]+), /u, ask: (m) => `Wie kann man ${m[1]}${m[2]}?` },
     // „Ein Paket ist eine …" → „Was ist ein Paket?"
     { shape: /^((?:Der|Die|Das|Ein|Eine) (?:[\p{L}\p{N}'’-]+ ){0,2}[\p{L}\p{N}'’-]+) (ist|sind) (?:ein|eine|einer|der|die|das) /u, ask: (m) => `Was ${m[2]} ${m[1].charAt(0).toLowerCase()}${m[1].slice(1)}?` },
     // „Aptitude ist ein Werkzeug …" → „Was ist Aptitude?" (a name: one capitalised word, not a pronoun)
