@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { QualityCase } from "./cases";
 import type { ApiArticle, ArticleChecks } from "./checks";
+import { judgeFaq, pooledFaq } from "../faq-reader";
 
 export const TARGETS = { onTopic: 0.95, support: 0.95, language: 0.95 };
 /**
@@ -114,13 +115,18 @@ export function aggregate(outcomes: JobOutcome[]): Record<string, unknown> {
       faq: (() => {
         // The issue's FAQ target: a covered article of 800 words or more carries at least 3 well-formed pairs
         // (malformed ones are counted under form). Whether its evidence held definitions, procedures or reasons
-        // is not judged here: every long article is counted.
+        // is not judged here: every long article is counted. A pair a reader turned down (`faq-labels.json`: no
+        // question a reader would ask, or not answered) does not count; one no reader has read does, and is listed.
         const long = written.filter((o) => o.checks!.words.body_words >= FAQ_TARGET.fromWords);
-        const withPairs = long.filter((o) => (o.article?.faq.length ?? 0) >= FAQ_TARGET.pairs);
+        const kept = (o: JobOutcome) => (o.article?.faq.length ?? 0) - judgeFaq(o.article?.faq ?? []).rejected.length;
+        const withPairs = long.filter((o) => kept(o) >= FAQ_TARGET.pairs);
+        const reader = pooledFaq(written.map((o) => judgeFaq(o.article?.faq ?? [])));
         return {
-          target: `≥ ${FAQ_TARGET.pairs} pairs in every article of ≥ ${FAQ_TARGET.fromWords} body words`,
+          target: `≥ ${FAQ_TARGET.pairs} pairs a reader does not turn down in every article of ≥ ${FAQ_TARGET.fromWords} body words`,
           articles: `${withPairs.length}/${long.length}`,
-          pairs: long.map((o) => `${o.case.profile}-${o.case.id} ${o.article?.faq.length ?? 0}`),
+          pairs: long.map((o) => `${o.case.profile}-${o.case.id} ${kept(o)}/${o.article?.faq.length ?? 0}`),
+          reader_all_articles: `${reader.accepted} accepted of ${reader.labelled} labelled (${reader.pairs} pairs)`,
+          rejected: written.flatMap((o) => judgeFaq(o.article?.faq ?? []).rejected.map((r) => `${o.case.profile}-${o.case.id}: ${r.question} (${r.why})`)),
           met: withPairs.length === long.length,
         };
       })(),

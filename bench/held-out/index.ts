@@ -11,6 +11,7 @@ import { numberOption } from "../options";
 import { HELD_OUT_KNOWLEDGE_BASES } from "./knowledge-bases";
 import { HELD_OUT_REQUESTS, type HeldOutRequest } from "./requests";
 import { judgeArticle, type ReaderJudgement } from "./reader";
+import { judgeFaq, pooledFaq, type FaqJudgement } from "../faq-reader";
 
 /** Where Debian's debian-faq{,-fr,-de} and maint-guide-{es,fr,de} put their pages (bench/ensure-debian-reference.sh). */
 const FAQ_DIR = process.env.BENCH_HELD_OUT_FAQ_DIR ?? "/usr/share/doc/debian/FAQ";
@@ -56,6 +57,7 @@ interface Outcome {
   score?: number;
   faq?: number;
   reader?: ReaderJudgement;
+  faqReader?: FaqJudgement;
 }
 
 /** Which set of documents a request is asked of: a crawled FAQ, a crawled guide, or pasted notes. */
@@ -112,7 +114,7 @@ export async function benchHeldOut(): Promise<Record<string, unknown>> {
       if (job.status === "succeeded") {
         const a = (await api(`/v1/articles/${job.result.article_id}?format=markdown`)).body;
         const reader = judgeArticle(r.topic, a.content_markdown, r.language, a.faq.map((f: { question: string }) => f.question));
-        Object.assign(outcome, { words: a.word_count, score: a.quality_score, faq: a.faq.length, reader });
+        Object.assign(outcome, { words: a.word_count, score: a.quality_score, faq: a.faq.length, reader, faqReader: judgeFaq(a.faq) });
         md += `- words ${a.word_count}, quality_score ${a.quality_score}\n\n## ${a.title}\n\n${a.content_markdown}\n\n## FAQ\n\n${a.faq.map((f: { question: string; answer: string }) => `- **${f.question}** ${f.answer}`).join("\n")}\n`;
       } else {
         outcome.error = String(job.error).slice(0, 300);
@@ -127,12 +129,14 @@ export async function benchHeldOut(): Promise<Record<string, unknown>> {
       const judged = list.flatMap((o) => (o.reader ? [o.reader] : []));
       const sum = (k: keyof ReaderJudgement) => judged.reduce((n, j) => n + j[k], 0);
       const share = (k: "on_topic" | "standalone") => (sum("labelled") ? Math.round((sum(k) / sum("labelled")) * 1000) / 1000 : null);
-      return { labelled: `${sum("labelled")} of ${sum("sentences")} sentences`, on_topic: share("on_topic"), standalone: share("standalone") };
+      const faq = pooledFaq(list.flatMap((o) => (o.faqReader ? [o.faqReader] : [])));
+      return { labelled: `${sum("labelled")} of ${sum("sentences")} sentences`, on_topic: share("on_topic"), standalone: share("standalone"), faq_pairs: `${faq.accepted} accepted of ${faq.labelled} labelled (${faq.pairs} pairs)` };
     };
     return {
       requests: outcomes.length,
       // A reader's labels (`reader-labels.json`), report only: the share of labelled sentences on the request's
-      // subject and standing alone, pooled over the written articles, and how many sentences no reader has read.
+      // subject and standing alone, pooled over the written articles, and how many sentences no reader has read;
+      // and the FAQ pairs a reader accepted (`faq-labels.json`: a question worth asking, answered).
       reader: readerOf(outcomes),
       faults: outcomes.filter((o) => o.fault).map((o) => `${o.request.topic}: ${o.error}`),
       covered_written: `${covered.filter((o) => o.verdict === "write").length} / ${covered.length}`,
@@ -156,6 +160,7 @@ export async function benchHeldOut(): Promise<Record<string, unknown>> {
         score: o.score,
         faq: o.faq,
         ...(o.reader ? { reader: `${o.reader.on_topic}/${o.reader.labelled} on topic, ${o.reader.standalone}/${o.reader.labelled} standalone, ${o.reader.sentences - o.reader.labelled} unlabelled` } : {}),
+        ...(o.faqReader?.rejected.length ? { faq_rejected: o.faqReader.rejected.map((r) => `${r.question} (${r.why})`) } : {}),
         error: o.error,
       })),
     };
