@@ -246,9 +246,14 @@ const BAD_SUBJECT = /[,;:"“”()]|\b(it|they|this|that|these|those|we|you|our|
  * before the verb, at most six, no pronoun or punctuation): "The Starter plan costs $29 …" → "How much does
  * the Starter plan cost?"; "Average drive time fell to …" → "How much did average drive time fall?";
  * "Kestrel Dispatch is the scheduling board …" → "What is Kestrel Dispatch?"; "Route batching groups the
- * day's jobs …" → "What does route batching do?" under a heading naming route batching, else "What does route
- * batching group?" (`presents`). The subject is quoted from the sentence, so the answer always holds what the
- * question asks about.
+ * day's jobs …" → "What does route batching do?" under a heading naming route batching (`presents`), and no
+ * question elsewhere. The subject is quoted from the sentence, so the answer always holds what the question asks
+ * about.
+ *
+ * Elsewhere the sentence says one thing its subject does, and "What does X <verb>?" asked it: readers turned
+ * down every such pair of the article-quality benches ("What does the kernel maintain?" in a systemd article,
+ * "What does the APT system chose?", "What does game and font package?", a noun read as a verb), and the one of
+ * the held-out probe read after ("What does the Package field give?"; `bench/faq-labels.json`).
  */
 export function questionFromUnit(unit: EvidenceUnit, names: ReadonlySet<string>, brandName?: string | null): string | undefined {
   const first = unit.sentences[0];
@@ -278,7 +283,7 @@ export function questionFromUnit(unit: EvidenceUnit, names: ReadonlySet<string>,
   // start-stop-daemon program …" does not answer "What does Debian do?".
   if (m && !/s$/.test(m[1]) && m[1].split(/\s+/).length <= 3 && !STATIVE.test(m[2])) {
     const subject = subjectOf(m[1]);
-    if (subject) return `What does ${subject} ${presents(unit.heading, m[1]) ? "do" : baseForm(m[2])}?`;
+    if (subject && presents(unit.heading, m[1])) return `What does ${subject} do?`;
   }
   return undefined;
 }
@@ -286,8 +291,8 @@ export function questionFromUnit(unit: EvidenceUnit, names: ReadonlySet<string>,
 /**
  * Whether a passage's own heading (its last part) names every word of a subject: the passage presents it, and
  * what its first sentence says the subject does is what it does. Elsewhere the sentence says one thing it does:
- * "The kernel maintains the system hostname." (under "The hostname", in a systemd article) answers "What does the
- * kernel maintain?", not "What does the kernel do?".
+ * "The kernel maintains the system hostname." (under "The hostname", in a systemd article) does not answer "What
+ * does the kernel do?".
  */
 function presents(heading: string, subject: string): boolean {
   const named = new Set(tokenize(heading.split("›").pop() ?? "", "en"));
@@ -295,12 +300,6 @@ function presents(heading: string, subject: string): boolean {
   return terms.length > 0 && terms.every((t) => named.has(t));
 }
 
-/** An English verb's base form from its third person: "maintains" → "maintain", "carries" → "carry", "watches" → "watch". */
-function baseForm(verb: string): string {
-  if (/[^aeiou]ies$/.test(verb)) return `${verb.slice(0, -3)}y`;
-  if (/(ss|sh|ch|x|z|[^o]o)es$/.test(verb)) return verb.slice(0, -2);
-  return verb.slice(0, -1);
-}
 
 /** The passage's own heading, when it is a question its sentence answers (most of its terms are in the answer). */
 function headingQuestion(unit: EvidenceUnit): string | undefined {
