@@ -135,8 +135,11 @@ describe("article pipeline: offline writer over HTTP", () => {
 
     // JSON-LD: Article and FAQPage, accepted by a JSON-LD processor.
     expect(await expandedTypes(article.json_ld)).toEqual(expect.arrayContaining(["http://schema.org/Article", "http://schema.org/FAQPage"]));
-    // Questions a reader would ask, each answered by a passage the body does not already quote.
-    expect(article.faq.length).toBeGreaterThanOrEqual(2);
+    // Questions a reader would ask, each answered by a passage the body does not already quote. The notes hold one
+    // definition ("A two-hour window is …"); the second pair was "What does re-sequencing keep?", a shape readers
+    // turned down wherever the benches asked it (bench/faq-labels.json): fewer pairs, never a poor one.
+    expect(article.faq.length).toBeGreaterThanOrEqual(1);
+    expect(article.faq.map((f: { question: string }) => f.question)).not.toContainEqual(expect.stringMatching(/^What does .* (?!do\?)\w+\?$/));
     for (const { question, answer } of article.faq) {
       expect(question).toMatch(/^[A-Z][^:]*\?$/);
       expect(normalise(article.content_markdown.split(/\n## /).slice(0, -2).join(" "))).not.toContain(normalise(answer));
