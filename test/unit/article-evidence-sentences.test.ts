@@ -259,6 +259,24 @@ describe("sentences that lean on the one before", () => {
     expect(dependsOnPrevious("Tampoco debe haber más de una línea en blanco después de la descripción completa.", "es")).toBe(true);
     expect(dependsOnPrevious("Nor should the description hold more than one blank line.", "en")).toBe(true);
     expect(dependsOnPrevious("Neither should the description hold more than one blank line.", "en")).toBe(true);
+    // An alternative or another one is one besides what came before: "Another way to record your actions is …", « Une
+    // autre façon … », "Oder Sie benutzen …", "Alternativ können Sie …", «Otra forma …».
+    for (const [sentence, lang] of [
+      ["Another way to record your actions is to run the session within the script program.", "en"],
+      ["Or you can use the redirector service, which picks a mirror for you.", "en"],
+      ["Alternatively, you can call dquilt pop -a after unpacking.", "en"],
+      ["Une autre façon d'enregistrer vos actions est d'exécuter la session dans le programme script.", "fr"],
+      ["Ou vous pouvez utiliser le service de redirection.", "fr"],
+      ["Oder Sie benutzen den Weiterleitungs-Service, der die Spiegelauswahl übernimmt.", "de"],
+      ["Alternativ können Sie dquilt pop -a nach dem Auspacken aufrufen.", "de"],
+      ["Eine andere Möglichkeit ist die Sitzung im Programm script.", "de"],
+      ["Otra forma de registrar sus acciones es ejecutar la sesión dentro del programa script.", "es"],
+      ["O puede usar el servicio de redirección.", "es"],
+    ] as const)
+      expect([sentence, dependsOnPrevious(sentence, lang)]).toEqual([sentence, true]);
+    // The words inside other words, or naming the alternative they stand for, stand alone.
+    expect(dependsOnPrevious("Ordinary users cannot install packages.", "en")).toBe(false);
+    expect(dependsOnPrevious("Oficialmente, el paquete se instala en /usr/share.", "es")).toBe(false);
     // "Neither … nor …" pairs two things in a sentence of its own.
     expect(dependsOnPrevious("Neither the package nor its dependencies are removed by apt-get remove.", "en")).toBe(false);
   });

@@ -119,7 +119,7 @@ export const GERMAN: LanguageProfile = {
     imperative: (sentence) => /^\p{Lu}\p{Ll}+(?:en|ern|eln) Sie(?![\p{L}])/u.test(sentence),
     afterSteps: /(?<![\p{L}])(jetzt|nun)(?![\p{L}])/iu,
     answerOpeners: /^(?:(?:ja|nein)(?=[,.!;:])|die (?:kurze )?antwort(?![\p{L}]))/u,
-    connectiveOpeners: /^(ebenso|ebenfalls|außerdem|zudem|ferner|darüber hinaus|mehr noch|jedoch|allerdings|dennoch|trotzdem|deshalb|deswegen|daher|darum|also|stattdessen|ansonsten|sonst|gleichfalls|auch|dann|folglich|somit|hingegen|andererseits|in diesem fall|aber|und)(?![\p{L}\p{N}])/u,
+    connectiveOpeners: /^(ebenso|ebenfalls|oder|alternativ|eine andere|ein anderer|ein anderes|außerdem|zudem|ferner|darüber hinaus|mehr noch|jedoch|allerdings|dennoch|trotzdem|deshalb|deswegen|daher|darum|also|stattdessen|ansonsten|sonst|gleichfalls|auch|dann|folglich|somit|hingegen|andererseits|in diesem fall|aber|und)(?![\p{L}\p{N}])/u,
     clausePointers: /^(dies|dieses|diese|dieser)(?![\p{L}\p{N}])/u,
     doingIt: /\b(dies|das) (tun|tut|machen|macht)\b/i,
     numberedSection: /(abschnitt|kapitel|anhang|tabelle|abbildung) \d+(\.\d+)+|(?<![\p{L}])zeilen? \d+(?![\p{L}\d])/iu,

@@ -95,7 +95,7 @@ export const ENGLISH: LanguageProfile = {
     leansBack: (sentence) => /,\s*though\.$/i.test(sentence.trim()),
     afterSteps: /\bnow\b/i,
     answerOpeners: /^(?:(?:yes|no)(?=[,.!;:])|the (?:short )?answer(?![\p{L}])|well,)/u,
-    connectiveOpeners: /^(however|also|equally|likewise|similarly|otherwise|moreover|furthermore|additionally|in addition|what is more|besides|therefore|hence|thus|consequently|as a result|instead|nevertheless|nonetheless|still|yet|again|on the other hand|in contrast|by contrast|conversely|in that case|for this reason|for that reason|even so|then|but|and|nor|neither(?= (?:do|does|did|is|are|was|were|can|could|will|would|should|shall|has|have|had|must|may|might)\b)|so(?!-))(?![\p{L}\p{N}])/u,
+    connectiveOpeners: /^(however|also|or|alternatively|another|equally|likewise|similarly|otherwise|moreover|furthermore|additionally|in addition|what is more|besides|therefore|hence|thus|consequently|as a result|instead|nevertheless|nonetheless|still|yet|again|on the other hand|in contrast|by contrast|conversely|in that case|for this reason|for that reason|even so|then|but|and|nor|neither(?= (?:do|does|did|is|are|was|were|can|could|will|would|should|shall|has|have|had|must|may|might)\b)|so(?!-))(?![\p{L}\p{N}])/u,
     clausePointers: /^(this|these|those)(?![\p{L}\p{N}])/u,
     numberedSection: /(section|chapter|appendix|table|figure) \d+(\.\d+)+|\blines? \d+\b/i,
     crossReference: /\b(see|cf\.|refer to|section|chapter|table|figure|appendix)\b/i,

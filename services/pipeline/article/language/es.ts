@@ -135,7 +135,7 @@ export const SPANISH: LanguageProfile = {
     leansBack: (sentence) => copulaWithoutSubject(sentence) || pluralPronounWithoutAntecedent(sentence, "es", PLURAL_PRONOUN),
     afterSteps: /(?<![\p{L}])ahora(?![\p{L}])/iu,
     answerOpeners: /^(?:(?:sí|no)(?=[,.!;:])|la (?:respuesta|contestación)(?![\p{L}]))/u,
-    connectiveOpeners: /^(asimismo|también|tampoco|además|más aún|sin embargo|no obstante|por tanto|por lo tanto|por consiguiente|así|de lo contrario|igualmente|del mismo modo|de igual modo|por otra parte|por otro lado|en cambio|en ese caso|en este caso|por eso|por ello|entonces|aun así|pero|es decir|es más|y)(?![\p{L}\p{N}])/u,
+    connectiveOpeners: /^(asimismo|también|tampoco|o|alternativamente|otra|otro|además|más aún|sin embargo|no obstante|por tanto|por lo tanto|por consiguiente|así|de lo contrario|igualmente|del mismo modo|de igual modo|por otra parte|por otro lado|en cambio|en ese caso|en este caso|por eso|por ello|entonces|aun así|pero|es decir|es más|y)(?![\p{L}\p{N}])/u,
     clausePointers: /^(esto|eso|ello|estos|estas|esos|esas)(?![\p{L}\p{N}])/u,
     doingIt: /\b(hacerlo|hacerla|haciéndolo|lo hace|lo hacen|lo haga|lo hizo)\b/i,
     numberedSection: /(sección|capítulo|apéndice|tabla|figura) \d+(\.\d+)+|(?<![\p{L}])líneas? \d+(?![\p{L}\d])/iu,

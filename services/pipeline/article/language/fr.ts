@@ -103,7 +103,7 @@ export const FRENCH: LanguageProfile = {
     imperative: (sentence) => /^(?!Chez(?![\p{L}]))\p{Lu}\p{Ll}+ez(?![\p{L}])/u.test(sentence),
     afterSteps: /(?<![\p{L}])maintenant(?![\p{L}])/iu,
     answerOpeners: /^(?:(?:oui|non)(?=[,.!;:])|la (?:courte )?réponse(?![\p{L}])|eh bien\b)/u,
-    connectiveOpeners: /^(de même|aussi|également|cependant|toutefois|pourtant|néanmoins|ainsi|donc|sinon|par ailleurs|en outre|de plus|qui plus est|par conséquent|en revanche|au contraire|dans ce cas|pour cette raison|d['’]autre part|d['’]un autre côté|de l['’]autre côté|enfin|alors|mais|et)(?![\p{L}\p{N}])/u,
+    connectiveOpeners: /^(de même|aussi|ou|alternativement|une autre|un autre|également|cependant|toutefois|pourtant|néanmoins|ainsi|donc|sinon|par ailleurs|en outre|de plus|qui plus est|par conséquent|en revanche|au contraire|dans ce cas|pour cette raison|d['’]autre part|d['’]un autre côté|de l['’]autre côté|enfin|alors|mais|et)(?![\p{L}\p{N}])/u,
     clausePointers: /^(ce(?! (que|qui|dont)\b)|cela|ceci|ça|ces|cette)(?![\p{L}\p{N}])/u,
     doingIt: /\b(le|l['’]) ?(faire|faites|fait|font|fais|ferez)\b(?! qu)/i,
     numberedSection: /(section|chapitre|annexe|tableau|figure) \d+(\.\d+)+|(?<![\p{L}])lignes? \d+(?![\p{L}\d])/iu,

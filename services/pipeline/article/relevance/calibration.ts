@@ -18,7 +18,7 @@ export const CALIBRATION = {
   ubiquitousDamping: 0.15,
   /** The same share of a small pool's sentences (a profile too small to count over chunks, `subjectFromPool`), fit on the coffee facts' labels. */
   poolUbiquity: 0.3,
-  coefficients: { bias: -1.37, own: 3.65, context: 3.84, neighbour: 2.73 },
+  coefficients: { bias: -1.36, own: 3.64, context: 3.75, neighbour: 2.72 },
   /** P at and above which a sentence is relevant (the calibration half's best F1 with precision ≥ 0.85). */
   relevant: 0.8,
   /** P at and above which a sentence is ambiguous (recall 0.95 on the calibration half): ranked, never quoted as on topic. */
