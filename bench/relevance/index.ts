@@ -3,7 +3,7 @@ import { passesEvidenceGate, type EvidenceGate } from "../../services/pipeline/a
 import { CALIBRATION } from "../../services/pipeline/article/relevance";
 import { LANGUAGES } from "../article-quality/sites";
 import { corpusOf, debianReference, DEVELOPERS_REFERENCE_LANGUAGES, pastedText, type Corpus } from "./corpus";
-import { focusedPairs } from "./focused";
+import { FOCUSED_REQUESTS, focusedPairs } from "./focused";
 import { bestThreshold, confusion, fitLogistic, predict, recallThreshold, type Coefficients } from "./fit";
 import { NATURAL_REQUESTS, SMALL_KNOWLEDGE_BASES, type NaturalRequest, type Verdict } from "./knowledge-bases";
 import { labelledPairs, structureRequests, type Fit, type LabelledPair } from "./structure";
@@ -24,6 +24,10 @@ import { requestPool } from "./pool";
  */
 /** Ubiquity thresholds tried for a subject weighed over a small pool's sentences (`WeightFit.poolUbiquity`). */
 const POOL_UBIQUITY_GRID = [0.1, 0.15, 0.2, 0.25, 0.3, 0.4];
+/** Shares tried for `WeightFit.backgroundShare` (0: no term of an all-ubiquitous subject is background). */
+const BACKGROUND_GRID = [0, 0.1, 0.2, 0.35, 0.5];
+/** Every other focused request calibrates `backgroundShare` (by its place in `FOCUSED_REQUESTS`); the rest are held out. */
+const calibrationFocused = (request: string) => FOCUSED_REQUESTS.findIndex((r) => r.topic === request) % 2 === 0;
 /** Shares tried for `WeightFit.compoundSplit` (0: only a compound the sources never use is split; 1: Koehn and Knight's criterion). */
 const COMPOUND_SPLIT_GRID = [0, 0.05, 0.1, 0.2, 0.35, 0.5, 1];
 const GRID: Fit[] = [0.1, 0.2, 0.35].flatMap((ubiquity) => [0.15, 0.35].map((ubiquitousDamping) => ({ ubiquity, ubiquitousDamping })));
@@ -103,14 +107,6 @@ export async function benchRelevance(): Promise<Record<string, unknown>> {
   for (const lang of LANGUAGES) {
     for (const layout of ["crawled", "headless", "pasted"] as const) sentenceLevel[`held_out_${lang}${layout === "crawled" ? "" : `_${layout}`}`] = confusion(heldOut.filter((p) => p.lang === lang && p.layout === layout), relevant);
   }
-  // A reader's labels on a focused book (`focused.ts`), which nothing is fit on: what the structure cannot see
-  // (a sentence under a heading on something else that names the subject in passing, a profile-wide word that
-  // admits a passage), under the fitted numbers (the committed ones once `committed_matches_fit`).
-  const readers = focusedPairs(fit);
-  const readerScored = scored(readers, c);
-  const focused: Record<string, unknown> = { labelled: readers.length, all: confusion(readerScored, relevant) };
-  for (const lang of DEVELOPERS_REFERENCE_LANGUAGES) focused[lang] = confusion(readerScored.filter((p) => p.lang === lang), relevant);
-  sentenceLevel.reader_focused_book = focused;
   const round = (x: number) => Math.round(x * 100) / 100;
 
   // 1c. German compound splits (`WeightFit.compoundSplit`): the share of its parts' geometric mean count under
@@ -132,7 +128,28 @@ export async function benchRelevance(): Promise<Record<string, unknown>> {
   // on a tie) and reported on the composting ones, held out.
   const poolFits = POOL_UBIQUITY_GRID.map((poolUbiquity) => ({ poolUbiquity, f1: confusion(smallKbStrips("coffee", { ...fit, compoundSplit, poolUbiquity }, c), relevant).f1 }));
   const poolUbiquity = poolFits.reduce((a, b) => (b.f1 > a.f1 + 1e-9 ? b : a)).poolUbiquity;
-  const poolFit = { ...fit, compoundSplit, poolUbiquity };
+  // 1d. Background terms of an all-ubiquitous subject (`WeightFit.backgroundShare`), which the structure's requests
+  // seldom have: fit on a reader's labels on a focused book (`focused.ts`), every other request (best F1, the
+  // smallest share on a tie), reported on the rest.
+  const focusedOf = (backgroundShare: number) => scored(focusedPairs({ ...fit, compoundSplit, poolUbiquity, backgroundShare }), c);
+  const backgroundFits = BACKGROUND_GRID.map((backgroundShare) => {
+    const s = focusedOf(backgroundShare);
+    return { backgroundShare, calibration_f1: confusion(s.filter((p) => calibrationFocused(p.request)), relevant).f1, held_out_f1: confusion(s.filter((p) => !calibrationFocused(p.request)), relevant).f1 };
+  });
+  const backgroundShare = backgroundFits.reduce((a, b) => (b.calibration_f1 > a.calibration_f1 + 1e-9 ? b : a)).backgroundShare;
+  const poolFit = { ...fit, compoundSplit, poolUbiquity, backgroundShare };
+  // A reader's labels on the focused book under the fitted numbers (the committed ones once `committed_matches_fit`):
+  // what the structure cannot see (a sentence under a heading on something else that names the subject in passing,
+  // a profile-wide word that admits a passage). Only `backgroundShare` is fit on them, on every other request.
+  const readerScored = focusedOf(backgroundShare);
+  const focused: Record<string, unknown> = {
+    labelled: readerScored.length,
+    all: confusion(readerScored, relevant),
+    calibration: confusion(readerScored.filter((p) => calibrationFocused(p.request)), relevant),
+    held_out: confusion(readerScored.filter((p) => !calibrationFocused(p.request)), relevant),
+  };
+  for (const lang of DEVELOPERS_REFERENCE_LANGUAGES) focused[lang] = confusion(readerScored.filter((p) => p.lang === lang), relevant);
+  sentenceLevel.reader_focused_book = focused;
   const smallKbLevel = Object.fromEntries(
     (["coffee", "composting"] as const).map((kb) => {
       const strips = smallKbStrips(kb, poolFit, c);
@@ -176,6 +193,7 @@ export async function benchRelevance(): Promise<Record<string, unknown>> {
     ubiquity: fit.ubiquity,
     ubiquitousDamping: fit.ubiquitousDamping,
     poolUbiquity,
+    backgroundShare,
     coefficients: { bias: round(c.bias), own: round(c.own), context: round(c.context), neighbour: round(c.neighbour) },
     relevant,
     ambiguous: Math.min(ambiguous, relevant),
@@ -189,6 +207,7 @@ export async function benchRelevance(): Promise<Record<string, unknown>> {
     grid,
     pool_ubiquity_grid: poolFits,
     compound_split_grid: splitFits,
+    background_grid: backgroundFits,
     min_sentences_grid: gateGrid,
     fitted,
     committed: CALIBRATION,

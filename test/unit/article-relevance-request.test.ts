@@ -1,4 +1,4 @@
-import { analyseRequest, subjectShare, subjectWeights, termsToCount, withSplitParts } from "../../services/pipeline/article/relevance";
+import { analyseRequest, CALIBRATION, subjectShare, subjectWeights, termsToCount, withSplitParts } from "../../services/pipeline/article/relevance";
 import { tokenize } from "../../shared/text/tokenize";
 
 const terms = (topic: string, lang = "en") => analyseRequest(topic, topic, lang).subject.map((t) => t.surface.toLowerCase());
@@ -159,6 +159,25 @@ describe("a request's subject and angle", () => {
     expect(byTerm.get("debian")!.ubiquitous).toBe(true);
     expect(byTerm.get("debian")!.weight).toBeLessThan(byTerm.get("server")!.weight / 5);
     expect(byTerm.get(tokenize("backup", "en")[0])!.weight).toBeGreaterThan(byTerm.get("server")!.weight);
+  });
+
+  it("finds none of an all-ubiquitous subject in its background terms alone, far lighter than its heaviest (fit: backgroundShare)", () => {
+    // «El archivo debian/control explicado» on the New Maintainers' Guide: all three words are in a tenth of its chunks or more.
+    const analysis = analyseRequest("El archivo debian/control explicado", "El archivo debian/control explicado", "es");
+    const df: Record<string, number> = Object.fromEntries(termsToCount(analysis).map((t) => [t.term, 0]));
+    for (const t of tokenize("archivo debian", "es")) df[t] = 120;
+    df[tokenize("control", "es")[0]] = 16;
+    const subject = subjectWeights(analysis, { chunks: 150, df }, "profile").terms;
+    expect(subject.every((t) => t.ubiquitous)).toBe(true);
+    expect(subject.filter((t) => t.background).map((t) => t.surface).sort()).toEqual(["archivo", "debian"]);
+    const share = (text: string, terms = subject) => subjectShare(new Set(tokenize(text, "es")), terms);
+    // A strip on quilt patches saying "archivo" beside one on the control file was quoted by its neighbour.
+    expect(share("Conserva las modificaciones en una colección de archivos de parches.")).toBe(0);
+    expect(share("El archivo control describe el paquete fuente.")).toBeGreaterThan(0.9);
+    // Without background terms (a share of 0) every ubiquitous word states its part, as before.
+    const none = subjectWeights(analysis, { chunks: 150, df }, "profile", { ...CALIBRATION, backgroundShare: 0 }).terms;
+    expect(none.some((t) => t.background)).toBe(false);
+    expect(share("Conserva las modificaciones en una colección de archivos de parches.", none)).toBeGreaterThan(0);
   });
 
   it("finds none of a subject with words of its own stated by the profile's ubiquitous words alone, and all of one that has none", () => {

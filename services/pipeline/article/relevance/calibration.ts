@@ -18,6 +18,12 @@ export const CALIBRATION = {
   ubiquitousDamping: 0.15,
   /** The same share of a small pool's sentences (a profile too small to count over chunks, `subjectFromPool`), fit on the coffee facts' labels. */
   poolUbiquity: 0.3,
+  /**
+   * In a subject all of whose terms are ubiquitous (a focused guide's "archivo", "debian", "control"), the share of
+   * its heaviest term's weight under which a term is background: alone it states none of the subject. Fit on the
+   * calibration half of a reader's labels on a focused book (the structure's requests seldom have such subjects).
+   */
+  backgroundShare: 0.2,
   coefficients: { bias: -1.36, own: 3.64, context: 3.75, neighbour: 2.72 },
   /** P at and above which a sentence is relevant (the calibration half's best F1 with precision ≥ 0.85). */
   relevant: 0.8,

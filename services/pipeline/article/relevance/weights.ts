@@ -22,6 +22,12 @@ export interface WeightedTerm extends SubjectTerm {
   df: number | null;
   weight: number;
   ubiquitous: boolean;
+  /**
+   * In a subject all of whose terms are ubiquitous, a term weighing under `backgroundShare` of the heaviest: the
+   * profile says it everywhere even beside the subject's own, so it states nothing of it alone ("archivo" beside
+   * "control" for «El archivo debian/control explicado» in the New Maintainers' Guide, where both are ubiquitous).
+   */
+  background?: boolean;
 }
 
 /** The request's subject as the relevance model weighs it: recon stores it in the brief. */
@@ -66,6 +72,8 @@ export interface WeightFit {
    * mean count (`splitCompounds`). Absent, the committed `CALIBRATION.compoundSplit` serves.
    */
   compoundSplit?: number;
+  /** In an all-ubiquitous subject, the share of the heaviest term's weight under which a term is background (`WeightedTerm.background`). */
+  backgroundShare?: number;
 }
 
 /**
@@ -119,7 +127,14 @@ export function subjectWeights(
     const weight = (from === "profile" ? bm25Idf : smoothedIdf)(df, n) * (ubiquitous ? fit.ubiquitousDamping : 1) * (coreMatters && t.core ? CORE_WEIGHT : 1);
     return { ...t, df, weight, ubiquitous };
   });
-  return { terms, angle: request.angle, counted_over: { chunks: stats.chunks, from } };
+  return { terms: withBackground(terms, fit.backgroundShare ?? CALIBRATION.backgroundShare), angle: request.angle, counted_over: { chunks: stats.chunks, from } };
+}
+
+/** A subject all ubiquitous with its background terms marked: those under `share` of its heaviest term's weight. */
+function withBackground(terms: WeightedTerm[], share: number): WeightedTerm[] {
+  if (!share || !terms.length || terms.some((t) => !t.ubiquitous)) return terms;
+  const heaviest = Math.max(...terms.map((t) => t.weight));
+  return terms.map((t) => (t.weight < share * heaviest ? { ...t, background: true } : t));
 }
 
 /** Every term whose statistics weigh a request, with the word it came from: its subject terms and the joined forms to try. */
