@@ -5,7 +5,8 @@ import { normalizeText } from "./article-quality/markdown";
  * A reader's verdict on FAQ pairs (`faq-labels.json`), for the held-out probe and the article-quality benches:
  * is the question one a reader of the article would ask (a whole, grammatical question in the article's
  * language), and does the answer answer it, read alone? Labelled by helpers that never saw the pipeline's code or
- * its FAQ rules; report only, nothing is fit on them. A pair no reader has read is counted as unlabelled.
+ * its FAQ rules; report only (one shape the pipeline no longer asks was read from them: `faq-labels.json` says which).
+ * A pair no reader has read is counted as unlabelled.
  */
 interface FaqLabel {
   lang: string;
