@@ -3,6 +3,14 @@ import { tokenize } from "../../shared/text/tokenize";
 
 const terms = (topic: string, lang = "en") => analyseRequest(topic, topic, lang).subject.map((t) => t.surface.toLowerCase());
 
+/** A request's subject weighed over a profile of `chunks` chunks, each word of `counts` in that many of them, the others in none. */
+function weighedOver(request: string, lang: string, chunks: number, counts: Record<string, number>, fit?: Parameters<typeof subjectWeights>[3]) {
+  const analysis = analyseRequest(request, request, lang);
+  const df: Record<string, number> = Object.fromEntries(termsToCount(analysis).map((t) => [t.term, 0]));
+  for (const [word, n] of Object.entries(counts)) df[tokenize(word, lang)[0]] = n;
+  return subjectWeights(analysis, { chunks, df }, "profile", fit).terms;
+}
+
 describe("a request's subject and angle", () => {
   it.each([
     ["How to start composting at home", "en", ["composting", "home"], ["start"]],
@@ -163,11 +171,8 @@ describe("a request's subject and angle", () => {
 
   it("finds none of an all-ubiquitous subject in its background terms alone, far lighter than its heaviest (fit: backgroundShare)", () => {
     // «El archivo debian/control explicado» on the New Maintainers' Guide: all three words are in a tenth of its chunks or more.
-    const analysis = analyseRequest("El archivo debian/control explicado", "El archivo debian/control explicado", "es");
-    const df: Record<string, number> = Object.fromEntries(termsToCount(analysis).map((t) => [t.term, 0]));
-    for (const t of tokenize("archivo debian", "es")) df[t] = 120;
-    df[tokenize("control", "es")[0]] = 16;
-    const subject = subjectWeights(analysis, { chunks: 150, df }, "profile").terms;
+    const counts = { archivo: 120, debian: 120, control: 16 };
+    const subject = weighedOver("El archivo debian/control explicado", "es", 150, counts);
     expect(subject.every((t) => t.ubiquitous)).toBe(true);
     expect(subject.filter((t) => t.background).map((t) => t.surface).sort()).toEqual(["archivo", "debian"]);
     const share = (text: string, terms = subject) => subjectShare(new Set(tokenize(text, "es")), terms);
@@ -175,24 +180,21 @@ describe("a request's subject and angle", () => {
     expect(share("Conserva las modificaciones en una colección de archivos de parches.")).toBe(0);
     expect(share("El archivo control describe el paquete fuente.")).toBeGreaterThan(0.9);
     // Without background terms (a share of 0) every ubiquitous word states its part, as before.
-    const none = subjectWeights(analysis, { chunks: 150, df }, "profile", { ...CALIBRATION, backgroundShare: 0 }).terms;
+    const none = weighedOver("El archivo debian/control explicado", "es", 150, counts, { ...CALIBRATION, backgroundShare: 0 });
     expect(none.some((t) => t.background)).toBe(false);
     expect(share("Conserva las modificaciones en una colección de archivos de parches.", none)).toBeGreaterThan(0);
   });
 
   it("finds none of a subject with words of its own stated by the profile's ubiquitous words alone, and all of one that has none", () => {
     // "Die Datei debian/changelog richtig pflegen" on the New Maintainers' Guide: "Datei" and "Debian" are on every page.
-    const analysis = analyseRequest("Die Datei debian/changelog richtig pflegen", "Die Datei debian/changelog richtig pflegen", "de");
-    const df: Record<string, number> = Object.fromEntries(termsToCount(analysis).map((t) => [t.term, 0]));
-    for (const t of tokenize("Datei Debian", "de")) df[t] = 300;
-    df[tokenize("changelog", "de")[0]] = 20;
-    const subject = subjectWeights(analysis, { chunks: 400, df }, "profile").terms;
+    const counts = { Datei: 300, Debian: 300, changelog: 20 };
+    const subject = weighedOver("Die Datei debian/changelog richtig pflegen", "de", 400, counts);
     const share = (text: string) => subjectShare(new Set(tokenize(text, "de")), subject);
     // The dput strip beside a changelog one was relevant by its "Datei" (a share of 0.10) and its neighbour.
     expect(share("Es verwendet die Datei /etc/dput.cf für die benutzerspezifische Konfiguration.")).toBe(0);
     expect(share("Die Datei changelog enthält die Versionsgeschichte.")).toBeGreaterThan(0.9);
     // A subject all ubiquitous is what the whole profile covers: its words state it.
-    const whole = subjectWeights(analyseRequest("Debian-Dateien", "Debian-Dateien", "de"), { chunks: 400, df }, "profile").terms;
+    const whole = weighedOver("Debian-Dateien", "de", 400, counts);
     expect(whole.every((t) => t.ubiquitous)).toBe(true);
     expect(subjectShare(new Set(tokenize("Die Datei liegt unter /etc.", "de")), whole)).toBeGreaterThan(0);
   });

@@ -40,6 +40,15 @@ describe("slugs and bounds", () => {
   });
 });
 
+/** The sentence `placeKeyword` opens an article with when its first paragraph does not name the keyword. */
+function framingOf(keyword: string, language: string, audience: string | null): string {
+  const body: ArticleBody = {
+    writer: "extractive",
+    sections: [{ key: "intro", role: "intro", heading: "", paragraphs: [{ sentences: [{ text: "Mirrors are needed.", cites: ["e1"] }] }] }],
+  };
+  return placeKeyword(body, { ...brief, topic: keyword, keyword, language, audience }).body.sections[0].paragraphs[0].sentences[0].text;
+}
+
 describe("seo", () => {
   it("produces bounded metadata, variants, a grounded FAQ and JSON-LD, with the keyword where it belongs", async () => {
     // A glossary entry defines the keyword: what "What is route planning?" needs for an answer that answers it.
@@ -108,11 +117,7 @@ describe("seo", () => {
   });
 
   it("frames a keyword written as a question as a question, in each language, never embedded as it was asked", () => {
-    const body = (): ArticleBody => ({
-      writer: "extractive",
-      sections: [{ key: "intro", role: "intro", heading: "", paragraphs: [{ sentences: [{ text: "Mirrors are needed.", cites: ["e1"] }] }] }],
-    });
-    const framing = (keyword: string, language: string) => placeKeyword(body(), { ...brief, topic: keyword, keyword, language, audience: "volunteers" }).body.sections[0].paragraphs[0].sentences[0].text;
+    const framing = (keyword: string, language: string) => framingOf(keyword, language, "volunteers");
     // "This article looks at how can I contribute …" was no English (the held-out probe, tenth stop).
     expect(framing("How can I contribute to the Debian project?", "en")).toBe("This article answers the question: How can I contribute to the Debian project?");
     expect(framing("Where do I get help with Debian", "en")).toBe("This article answers the question: Where do I get help with Debian?");
@@ -124,11 +129,7 @@ describe("seo", () => {
   });
 
   it("frames and heads a request for an explanation by its subject, the participle left to the title, in each language", () => {
-    const body = (): ArticleBody => ({
-      writer: "extractive",
-      sections: [{ key: "intro", role: "intro", heading: "", paragraphs: [{ sentences: [{ text: "Mirrors are needed.", cites: ["e1"] }] }] }],
-    });
-    const framing = (keyword: string, language: string) => placeKeyword(body(), { ...brief, topic: keyword, keyword, language, audience: null }).body.sections[0].paragraphs[0].sentences[0].text;
+    const framing = (keyword: string, language: string) => framingOf(keyword, language, null);
     // «Este artículo trata sobre el archivo debian/control explicado.» and «…explicado: una visión general» (the held-out probe).
     expect(framing("El archivo debian/control explicado", "es")).toBe("Este artículo trata sobre el archivo debian/control.");
     expect(overviewHeading("El archivo debian/control explicado", "es")).toBe("El archivo debian/control: una visión general");
