@@ -52,17 +52,17 @@ const YARDSTICK_TERMS = 2;
  * no evidence states cannot be asked of a sentence: it weighs on the evidence gate (`poolCoverage`) instead.
  */
 export function subjectShare(terms: ReadonlySet<string>, subject: readonly WeightedTerm[], statable: readonly WeightedTerm[] = subject): number {
-  const yardstick = (statable.length ? statable : subject).map((t) => t.weight).sort((a, b) => b - a).slice(0, YARDSTICK_TERMS).reduce((a, b) => a + b, 0);
+  const pool = statable.length ? statable : subject;
+  const yardstick = pool.map((t) => t.weight).sort((a, b) => b - a).slice(0, YARDSTICK_TERMS).reduce((a, b) => a + b, 0);
   if (!yardstick) return 0;
   // What the whole profile says ("Datei", "Debian" in a packaging guide) states nothing of a subject that has words
   // of its own: a text holding only ubiquitous terms of such a subject states none of it. (With a share of 0.10
   // for "Datei", a strip about dput beside one naming the changelog was relevant to "Die Datei debian/changelog
   // richtig pflegen".) A subject that is all ubiquitous is what the whole profile covers, and is stated by its
   // terms, except its background ones (`WeightedTerm.background`), far lighter than its heaviest.
-  const pool = statable.length ? statable : subject;
   const distinct = pool.filter((t) => !t.ubiquitous);
-  const own = distinct.length ? distinct : pool.filter((t) => !t.background);
-  if (own.length && own.length < pool.length && !own.some((t) => terms.has(t.term))) return 0;
+  const stating = distinct.length ? distinct : pool.filter((t) => !t.background);
+  if (stating.length < pool.length && !stating.some((t) => terms.has(t.term))) return 0;
   const credit = (t: WeightedTerm) => (!terms.has(t.term) ? 0 : t.partners?.length && !t.partners.some((p) => terms.has(p)) ? PHRASE_PART * t.weight : t.weight);
   return Math.min(1, subject.reduce((n, t) => n + credit(t), 0) / yardstick);
 }

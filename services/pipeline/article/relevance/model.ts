@@ -272,7 +272,7 @@ function buildModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceM
     const own = termsOf(text);
     const situating = heading ? termsOf(heading) : new Set<string>();
     let s = 0;
-    for (const t of new Set(terms)) s += own.has(t) ? bm25Idf(df.get(t) ?? 0, units.length) : situating.has(t) ? bm25Idf(df.get(t) ?? 0, units.length) / 3 : 0;
+    for (const t of new Set(terms)) if (own.has(t) || situating.has(t)) s += bm25Idf(df.get(t) ?? 0, units.length) / (own.has(t) ? 1 : 3);
     return s;
   };
   const topicTerms = new Set(tokenize(`${brief.topic} ${brief.keyword}`, lang));

@@ -300,7 +300,6 @@ function presents(heading: string, subject: string): boolean {
   return terms.length > 0 && terms.every((t) => named.has(t));
 }
 
-
 /** The passage's own heading, when it is a question its sentence answers (most of its terms are in the answer). */
 function headingQuestion(unit: EvidenceUnit): string | undefined {
   const heading = unit.heading.split("›").pop()?.trim() ?? "";
