@@ -118,15 +118,16 @@ export function aggregate(outcomes: JobOutcome[]): Record<string, unknown> {
         // is not judged here: every long article is counted. A pair a reader turned down (`faq-labels.json`: no
         // question a reader would ask, or not answered) does not count; one no reader has read does, and is listed.
         const long = written.filter((o) => o.checks!.words.body_words >= FAQ_TARGET.fromWords);
-        const kept = (o: JobOutcome) => (o.article?.faq.length ?? 0) - judgeFaq(o.article?.faq ?? []).rejected.length;
+        const judged = new Map(written.map((o) => [o, judgeFaq(o.article?.faq ?? [])]));
+        const kept = (o: JobOutcome) => judged.get(o)!.pairs - judged.get(o)!.rejected.length;
         const withPairs = long.filter((o) => kept(o) >= FAQ_TARGET.pairs);
-        const reader = pooledFaq(written.map((o) => judgeFaq(o.article?.faq ?? [])));
+        const reader = pooledFaq([...judged.values()]);
         return {
           target: `≥ ${FAQ_TARGET.pairs} pairs a reader does not turn down in every article of ≥ ${FAQ_TARGET.fromWords} body words`,
           articles: `${withPairs.length}/${long.length}`,
           pairs: long.map((o) => `${o.case.profile}-${o.case.id} ${kept(o)}/${o.article?.faq.length ?? 0}`),
           reader_all_articles: `${reader.accepted} accepted of ${reader.labelled} labelled (${reader.pairs} pairs)`,
-          rejected: written.flatMap((o) => judgeFaq(o.article?.faq ?? []).rejected.map((r) => `${o.case.profile}-${o.case.id}: ${r.question} (${r.why})`)),
+          rejected: written.flatMap((o) => judged.get(o)!.rejected.map((r) => `${o.case.profile}-${o.case.id}: ${r.question} (${r.why})`)),
           met: withPairs.length === long.length,
         };
       })(),

@@ -131,17 +131,18 @@ export async function benchRelevance(): Promise<Record<string, unknown>> {
   // 1d. Background terms of an all-ubiquitous subject (`WeightFit.backgroundShare`), which the structure's requests
   // seldom have: fit on a reader's labels on a focused book (`focused.ts`), every other request (best F1, the
   // smallest share on a tie), reported on the rest.
-  const focusedOf = (backgroundShare: number) => scored(focusedPairs({ ...fit, compoundSplit, poolUbiquity, backgroundShare }), c);
-  const backgroundFits = BACKGROUND_GRID.map((backgroundShare) => {
-    const s = focusedOf(backgroundShare);
-    return { backgroundShare, calibration_f1: confusion(s.filter((p) => calibrationFocused(p.request)), relevant).f1, held_out_f1: confusion(s.filter((p) => !calibrationFocused(p.request)), relevant).f1 };
-  });
+  const focusedBy = new Map(BACKGROUND_GRID.map((share) => [share, scored(focusedPairs({ ...fit, compoundSplit, poolUbiquity, backgroundShare: share }), c)]));
+  const backgroundFits = [...focusedBy].map(([backgroundShare, s]) => ({
+    backgroundShare,
+    calibration_f1: confusion(s.filter((p) => calibrationFocused(p.request)), relevant).f1,
+    held_out_f1: confusion(s.filter((p) => !calibrationFocused(p.request)), relevant).f1,
+  }));
   const backgroundShare = backgroundFits.reduce((a, b) => (b.calibration_f1 > a.calibration_f1 + 1e-9 ? b : a)).backgroundShare;
   const poolFit = { ...fit, compoundSplit, poolUbiquity, backgroundShare };
   // A reader's labels on the focused book under the fitted numbers (the committed ones once `committed_matches_fit`):
   // what the structure cannot see (a sentence under a heading on something else that names the subject in passing,
   // a profile-wide word that admits a passage). Only `backgroundShare` is fit on them, on every other request.
-  const readerScored = focusedOf(backgroundShare);
+  const readerScored = focusedBy.get(backgroundShare)!;
   const focused: Record<string, unknown> = {
     labelled: readerScored.length,
     all: confusion(readerScored, relevant),
