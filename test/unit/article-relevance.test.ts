@@ -14,7 +14,7 @@ import { supportShare, topicalShare } from "../../services/pipeline/article/qual
 import { groundFaq } from "../../services/pipeline/article/search/faq";
 import { metaDescriptionFrom, placeKeyword, readsAsOneTitle, titleCandidates } from "../../services/pipeline/article/search/seo";
 import { optimizeForSearch } from "../../services/pipeline/article/search/metadata";
-import { embedPhrase, gerund, topicShape } from "../../services/pipeline/article/search/topic-phrasing";
+import { embedPhrase, gerund, isVerbPhrase, topicShape } from "../../services/pipeline/article/search/topic-phrasing";
 import { type ArticleBody, type Evidence, SEARCH_INTENTS, sentencesIn } from "../../services/pipeline/article/types";
 import { tokenize } from "../../shared/text/tokenize";
 import { FIXTURE_PAGES, FIXTURE_TEXT_PAGE } from "../support/fixture-site";
@@ -132,6 +132,26 @@ describe("the topic in the pipeline's own words", () => {
       }
     }
     expect(topicShape("How can I contribute to the Debian project?")).toBe("how");
+  });
+
+  // The article-quality bench's variants (2026-11-28): "Understanding getting started with systemd: the essentials",
+  // "Understanding managing user accounts and passwords: the essentials", "Common composting mistakes to avoid explained".
+  it.each(["Getting started with systemd", "Managing user accounts and passwords", "Common composting mistakes to avoid"])("wraps no noun template around a verb phrase ('%s')", (topic) => {
+    expect(isVerbPhrase(topic)).toBe(true);
+    for (const keyword of [topic, topic.split(" ").pop()!]) {
+      for (const intent of SEARCH_INTENTS) {
+        const titles = titleCandidates({ ...decideBriefByRules({ topic, target_keyword: keyword, mode: "standard", language: "en", target_words: 900, image: false, derivatives: [] }, null), intent });
+        expect(titles.length).toBeGreaterThanOrEqual(4);
+        for (const t of titles.map((x) => x.toLowerCase())) {
+          expect(t.startsWith("understanding ") || t.startsWith("choosing ") || t.startsWith("finding your way around ") || t.startsWith(`getting started with ${topic.toLowerCase()}`) ? t : "").not.toContain(topic.toLowerCase());
+          expect(t.endsWith(`${topic.toLowerCase()} explained`) || t.endsWith(`${topic.toLowerCase()} compared`)).toBe(false);
+        }
+      }
+    }
+    // A noun phrase keeps every template.
+    expect(isVerbPhrase("Route planning")).toBe(false);
+    expect(isVerbPhrase("Marketing")).toBe(false);
+    expect(titleCandidates(decideBriefByRules({ topic: "Route planning", target_keyword: "Route planning", mode: "standard", language: "en", target_words: 900, image: false, derivatives: [] }, null))).toContain("Understanding route planning: the essentials");
   });
 
   it("builds the how-to shapes from the clause", () => {

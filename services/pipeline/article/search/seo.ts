@@ -4,7 +4,7 @@ import { analyseRequest, relevanceModel, withCompounds } from "../relevance";
 import { wordsOf } from "../../../../shared/text/segment";
 import { termSet } from "../evidence/similarity";
 import { renderSentence } from "../quality/render";
-import { embedPhrase, englishTitles, fillWithPhrase, isClause, isDirectQuestion, isEnglish, questionAsAsked, topicShape } from "./topic-phrasing";
+import { embedPhrase, englishTitles, fillWithPhrase, holdsVerbPhrase, isClause, isDirectQuestion, isEnglish, isVerbPhrase, questionAsAsked, topicShape } from "./topic-phrasing";
 import { type ArticleBody, type ArticleBrief, type Evidence, SEARCH_INTENTS, sentencesIn, type SeoResult } from "../types";
 
 export const META_TITLE_MAX = 60;
@@ -130,6 +130,7 @@ function templatedTitles(brief: ArticleBrief): string[] {
   const fits = keywordFitsTemplates(brief.keyword);
   const templated = pack.titles[brief.intent]
     .filter((t) => fits || /^\{K\}\s?:/.test(t))
+    .filter((t) => !isEnglish(brief.language) || !isVerbPhrase(brief.keyword) || holdsVerbPhrase(t))
     .map((t) => tidyHeading(fillWithPhrase(t, { K: templateSubject(brief.keyword, brief.language) }, brand, brief.language)));
   if (!isEnglish(brief.language)) return [...new Set(fits ? templated : [capitalizeFirst(brief.keyword.trim()), ...templated])];
   const shaped = englishTitles(brief);

@@ -85,6 +85,21 @@ export function gerund(verb: string): string {
   return `${v}ing`;
 }
 
+/**
+ * A phrase built on a verb rather than a noun: it opens with a verb in -ing and goes on ("Getting started with
+ * systemd", "Managing user accounts and passwords"), or ends with an infinitive ("Common composting mistakes to
+ * avoid"). Templates that wrap a noun read wrong around it: "Understanding getting started with systemd: the
+ * essentials", "Common composting mistakes to avoid explained" (read in the article-quality bench's variants).
+ * An -ing noun ("Building regulations") is taken for one too: it then loses two templates, never its grammar.
+ */
+export function isVerbPhrase(phrase: string): boolean {
+  const words = phrase.trim().split(/\s+/);
+  return (words.length > 1 && /^\p{L}\p{Ll}{2,}ing$/u.test(words[0])) || /\sto\s+\p{Ll}+$/u.test(phrase.trim());
+}
+
+/** A title template that holds a verb phrase: the phrase opens it before a colon, or follows "… to" ("A practical guide to {K}"). */
+export const holdsVerbPhrase = (template: string) => /^\{K\}\s?:/.test(template) || /\bto \{K\}$/.test(template);
+
 /** Title case is not used: sentence case, first letter up, the rest as written. */
 const sentence = (text: string) => capitalizeFirst(text.trim());
 
@@ -149,7 +164,8 @@ export function englishTitles(brief: Pick<ArticleBrief, "topic" | "keyword" | "i
       // The phrase the titles are built on names the keyword: the topic when it contains it, else the keyword.
       const phrase = bare.toLowerCase().includes(brief.keyword.toLowerCase()) ? bare : brief.keyword;
       if (phrase === bare && bare.length > 50) out.push(sentence(bare));
-      for (const template of pack.titles[brief.intent]) out.push(sentence(fill(template, { K: template.startsWith("{K}") ? phrase : embedPhrase(phrase, brand) })));
+      const templates = pack.titles[brief.intent].filter((t) => !isVerbPhrase(phrase) || holdsVerbPhrase(t));
+      for (const template of templates) out.push(sentence(fill(template, { K: template.startsWith("{K}") ? phrase : embedPhrase(phrase, brand) })));
     }
   }
   return [...new Set(out)];
