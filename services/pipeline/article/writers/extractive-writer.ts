@@ -3,7 +3,7 @@ import { wordsOf } from "../../../../shared/text/segment";
 import { tokenize } from "../../../../shared/text/tokenize";
 import { isStopword } from "../../../../shared/text/stopwords";
 import { nearDuplicate, termSet } from "../evidence/similarity";
-import { isStep, unitsOfEvidence, type EvidenceUnit } from "../evidence/units";
+import { dependsOnPrevious, isStep, unitsOfEvidence, type EvidenceUnit } from "../evidence/units";
 import { languagePack } from "../language/phrases";
 import { relevanceModel, type RelevanceModel } from "../relevance";
 import type { SectionWriteInput, SectionWriter, WrittenSection } from "./section-writer";
@@ -267,10 +267,7 @@ function arrangeParagraphs(groups: readonly ChosenGroup[], input: SectionWriteIn
   let connectives = 0;
   paragraphs.forEach((paragraph, i) => {
     const first = paragraph.sentences[0];
-    // A step is told, not added to: "Darüber hinaus gilt: Editieren Sie …" reads wrong.
-    if (isStep(first.text, brief.language)) return;
-    // One opening phrase per sentence: "In addition, first, some special target units …" reads wrong.
-    if (opensWithPhrase(first.text, brief.language)) return;
+    if (!takesConnective(first.text, brief.language)) return;
     // No "In short, …" before the conclusion's first quote: a quoted sentence is no summary of the article ("In
     // short, the "deb" line defines for the binary packages.", "Kurz gesagt: Debian nutzt "/etc/pam_ldap.conf" …").
     if (i < 1 || connectives >= 1 || !related(paragraphs[i - 1], first)) return;
@@ -285,6 +282,27 @@ function arrangeParagraphs(groups: readonly ChosenGroup[], input: SectionWriteIn
 
 /** Words at most before the comma of a sentence's opening phrase ("First,", "Under systemd,", « Par défaut, »). */
 const OPENING_PHRASE_WORDS = 3;
+
+/**
+ * Whether a connective reads right before the sentence. A step is told, not added to ("Darüber hinaus gilt:
+ * Editieren Sie …"; where a step has no form of its own, only the openings `takesConnective` names). One opening
+ * phrase per sentence: "In addition, first, some special target units …", "On top of this, note: Automatic upgrade
+ * …" read wrong, and so does one before a sentence that already leans on another ("In addition, so on July 8th …").
+ */
+export function takesConnective(text: string, lang: string): boolean {
+  const only = languagePack(lang).takesConnective;
+  if (isStep(text, lang) || (only && !only.test(text))) return false;
+  return !opensWithPhrase(text, lang) && !opensWithLabel(text) && !dependsOnPrevious(text, lang);
+}
+
+/** Words at most before a label's colon ("Note:", « Remarque : », "Hinweis:", "Nota:"). */
+const LABEL_WORDS = 2;
+
+/** The sentence opens with a label set off by a colon: it takes no connective before it. */
+export function opensWithLabel(text: string): boolean {
+  const m = /^([^:,.;]+?)\s?:\s/u.exec(text);
+  return Boolean(m && m[1].trim().split(/\s+/).length <= LABEL_WORDS);
+}
 
 /** The sentence opens with a short phrase set off by a comma: it takes no connective before it. */
 export function opensWithPhrase(text: string, lang: string): boolean {
