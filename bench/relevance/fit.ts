@@ -1,27 +1,22 @@
-import type { RelevanceFeatures } from "../../services/pipeline/article/relevance";
+import { relevanceProbability, type RelevanceCoefficients, type RelevanceFeatures } from "../../services/pipeline/article/relevance";
 
 /**
  * Logistic regression by batch gradient descent with a little L2, on three features and a bias. Written out
  * (twenty lines) rather than taken from a library: the npm packages for it (ml-logistic-regression and kin)
  * pull a matrix library for what is four numbers here, and the fit only runs in this bench; the pipeline only
- * evaluates the fitted sigmoid (`relevance/features.ts`).
+ * evaluates the fitted sigmoid (`relevance/features.ts`). The fourth weight, `elsewhere`, is held at what it is
+ * given: the structure cannot weigh it (`RelevanceFeatures.elsewhere`); readers' labels do (`index.ts`).
  */
-export interface Coefficients {
-  bias: number;
-  own: number;
-  context: number;
-  neighbour: number;
-}
+export type Coefficients = RelevanceCoefficients;
 
 const KEYS = ["own", "context", "neighbour"] as const;
-const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 
 export function predict(c: Coefficients, f: RelevanceFeatures): number {
-  return sigmoid(c.bias + KEYS.reduce((n, k) => n + c[k] * f[k], 0));
+  return relevanceProbability(f, c);
 }
 
-export function fitLogistic(data: readonly { features: RelevanceFeatures; relevant: boolean }[], iterations = 3000, rate = 1, l2 = 1e-3): Coefficients {
-  const c: Coefficients = { bias: 0, own: 0, context: 0, neighbour: 0 };
+export function fitLogistic(data: readonly { features: RelevanceFeatures; relevant: boolean }[], iterations = 3000, rate = 1, l2 = 1e-3, elsewhere = 0): Coefficients {
+  const c: Coefficients = { bias: 0, own: 0, context: 0, neighbour: 0, elsewhere };
   // Both classes weigh the same: the pairs hold about twice as many irrelevant sentences as relevant ones.
   const positives = data.filter((d) => d.relevant).length || 1;
   const negatives = data.length - positives || 1;

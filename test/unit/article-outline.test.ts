@@ -69,7 +69,10 @@ describe("plan", () => {
   });
 
   it("uses the subjects the knowledge base covers near the topic as headings, and its facts in briefs", () => {
-    const onTopic = "Route planning for field service teams starts with grouping each technician's jobs by area.";
+    // A section of the knowledge base about a part of the topic says so more than once: one sentence naming the
+    // topic under a heading that names none of it is, by readers' labels, as often a passing mention
+    // (`RelevanceFeatures.elsewhere`).
+    const onTopic = "Route planning for field service teams starts with grouping each technician's jobs by area. A route plan built on areas keeps the drive between jobs short.";
     const themes = knowledgeThemes(
       [
         chunk(["Guide", "Clustering jobs by area"], onTopic),
@@ -77,7 +80,7 @@ describe("plan", () => {
         chunk(["Guide", "Clustering jobs by area"], onTopic),
         chunk(["Dispatch Co"], "Dispatch Co plans routes for field service teams in twelve countries."),
         chunk(["Payroll exports"], "Payroll exports run every Friday and include overtime and holiday pay for each employee."),
-        chunk(["Arrival windows"], "Route planning lets field service teams promise narrower arrival windows to customers."),
+        chunk(["Arrival windows"], "Route planning lets field service teams promise narrower arrival windows to customers. A route plan that groups jobs keeps arrival windows narrow."),
       ],
       brief,
       "en",
@@ -93,7 +96,7 @@ describe("plan", () => {
   });
 
   it("never makes a section of a source's reading list, in any language (the debian-reference manuals' own headings)", () => {
-    const line = "Route planning for field service teams is covered by the dispatcher's guide and the routing handbook.";
+    const line = "Route planning for field service teams is covered by the dispatcher's guide and the routing handbook. Each route plan starts from the jobs of the day.";
     const lists = ["More readings for the package management", "Autres lectures concernant la gestion des paquets", "Weitere Lektüre zum Paketmanagement", "See also"];
     const themes = knowledgeThemes([chunk(["Guide", "Clustering jobs by area"], line), ...lists.map((h) => chunk(["Guide", h], line))], brief, "en");
     expect(themes.map((t) => t.heading)).toEqual(["Clustering jobs by area"]);

@@ -4,7 +4,7 @@ import { unitsOfPool } from "../../services/pipeline/article/evidence/units";
 import { ExtractiveSectionWriter } from "../../services/pipeline/article/writers/extractive-writer";
 import { planOutlineByRules } from "../../services/pipeline/article/brief/outline";
 import { decideBriefByRules } from "../../services/pipeline/article/brief/recon";
-import { CALIBRATION, gradePoolWithModel, relevanceModel, subjectFromPool } from "../../services/pipeline/article/relevance";
+import { CALIBRATION, gradePoolWithModel, relevanceModel, relevanceProbability, subjectFromPool } from "../../services/pipeline/article/relevance";
 import { readGrade } from "../../services/pipeline/article/relevance/model-grades";
 import { MeteredModel } from "../../services/pipeline/article/model/metered-model";
 import type { CompleteFn } from "../../shared/llm/types";
@@ -341,6 +341,46 @@ describe("a passage a model graded relevant (corrective retrieval)", () => {
     expect(kept.some((t) => t.startsWith("Before an upgrade, the apt command"))).toBe(true);
     expect(kept.some((t) => t.startsWith("We all know that computers fail"))).toBe(false);
     expect(kept.some((t) => t.startsWith("Keep your backup system simple"))).toBe(false);
+  });
+});
+
+// Readers' labels on a focused book (bench/relevance/focused-labels.json): of the strips that state the subject in
+// their own words under headings that state none of it, readers accept about a quarter ("Going on vacation as a
+// Debian developer" drew "The echelon information … whether the developer is marked as on vacation" from the
+// section on unreachable maintainers). `elsewhere` weighs it; text under no heading at all is not affected.
+describe("a sentence that names the subject under a heading about something else", () => {
+  const passage = pagePassage("Reference");
+  const brief = { topic: "Going on vacation as a Debian developer", keyword: "going on vacation", language: "en" };
+  const vacation = "Developers who go on vacation should announce their absence on the debian-private list and set the vacation flag in the LDAP database.";
+  const echelon = "The echelon information tells whether the developer is marked as on vacation in the LDAP database.";
+  const pool = [
+    passage("e1", "Going on vacation gracefully", `${vacation} Another developer can take care of urgent bugs during the vacation.`),
+    passage("e2", "Dealing with inactive and unreachable maintainers", `${echelon} The MIA team looks at the last upload of every package.`),
+    passage("e3", "Mailing lists", "The debian-private list is for discussions that should not be made public."),
+  ];
+  const headless = pool.map((e) => ({ ...e, heading: "" }));
+  const p = (evidence: Evidence[], text: string, elsewhere: number = CALIBRATION.coefficients.elsewhere) => {
+    const model = relevanceModel(evidence, brief);
+    const u = unitsOfPool(evidence, "en").find((x) => x.text.startsWith(text))!;
+    return { features: model.features(u), p: relevanceProbability(model.features(u), { ...CALIBRATION.coefficients, elsewhere }) };
+  };
+
+  it("counts against it, by the weight fit on readers' labels", () => {
+    expect(CALIBRATION.coefficients.elsewhere).toBeLessThan(0);
+    const under = p(pool, echelon);
+    expect(under.features).toMatchObject({ context: 0, elsewhere: 1 });
+    expect(under.features.own).toBeGreaterThan(0);
+    expect(p(pool, echelon, 0).p).toBeGreaterThanOrEqual(CALIBRATION.relevant);
+    expect(under.p).toBeLessThan(CALIBRATION.relevant);
+    // Under its own heading the subject's sentence stays relevant.
+    expect(p(pool, vacation).features.elsewhere).toBe(0);
+    expect(p(pool, vacation).p).toBeGreaterThanOrEqual(CALIBRATION.relevant);
+  });
+
+  it("counts nothing against text under no heading (a pasted note)", () => {
+    const bare = p(headless, echelon);
+    expect(bare.features.elsewhere).toBe(0);
+    expect(bare.p).toBe(p(headless, echelon, 0).p);
   });
 });
 

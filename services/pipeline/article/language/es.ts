@@ -75,7 +75,7 @@ export const SPANISH: LanguageProfile = {
     conocer aprender versus contra comparación comparar diferencia diferencias ventaja ventajas desventaja desventajas
     razón razones importante usar uso utilizar poner elegir escoger mantener tomar ayudar realmente siempre menudo
     ejemplo ejemplos lista pregunta preguntas respuesta respuestas nuevo nueva moderno
-    mantenimiento cuidar cuidado correctamente bien visión general gestionar gestión
+    mantenimiento cuidar cuidado correctamente bien visión general gestionar gestión administrar
     reducir mejore mejorar aumentar ahorrar acelerar rápido rápida fácilmente
     funciona funcionan funcionar funcionamiento necesitas necesita necesitan necesitar
     vez veces lidiar afrontar enfrentar combatir preparar explicado explicada explicados explicadas explicación explicar cero crear creando`,

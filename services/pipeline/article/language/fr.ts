@@ -47,7 +47,7 @@ export const FRENCH: LanguageProfile = {
     comparaison comparer différence différences avantage avantages inconvénient inconvénients raison raisons important
     importante utiliser utilisation mettre choisir choix garder prendre aider vraiment toujours souvent exemple
     exemples liste question questions réponse réponses nouveau nouvelle moderne
-    entretenir entretien entretenu entretenue maintenance soigner soin bien correctement vue ensemble gérer gestion
+    entretenir entretien entretenu entretenue maintenance soigner soin bien correctement vue ensemble gérer gestion administrer
     réduire réduisez améliorer améliorez augmenter accélérer économiser gagner plus rapide rapidement
     fonctionne fonctionnent fonctionner fonctionnement fois combattre lutter préparer expliqué expliquée expliqués expliquées explication expliquer zéro créer`,
   furtherReading: /^(autres|d['’]autres) (lectures|ressources|références)\b|^(pour aller plus loin|lectures complémentaires|références|voir aussi|bibliographie|liens externes)$/iu,

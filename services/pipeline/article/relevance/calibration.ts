@@ -7,9 +7,9 @@
  * and reports precision, recall and refusal rates on the held-out half. The bench prints this table; paste it here when the model's features change
  * (docs/relevance.md has the last fit's numbers).
  *
- * P(relevant) = σ(bias + own·w_own + context·w_context + neighbour·w_neighbour), each feature the share of
- * the request subject stated by the sentence's own words, its passage's headings or page title, and the
- * strips just before and after it (`features.ts`).
+ * P(relevant) = σ(bias + own·w_own + context·w_context + neighbour·w_neighbour + elsewhere·w_elsewhere), the first
+ * three the share of the request subject stated by the sentence's own words, its passage's headings or page title,
+ * and the strips just before and after it, the fourth 1 when the passage's headings state none of it (`features.ts`).
  */
 export const CALIBRATION = {
   /** Share of a profile's chunks at and above which a term is ubiquitous (what the profile is about). */
@@ -24,7 +24,13 @@ export const CALIBRATION = {
    * calibration half of a reader's labels on a focused book (the structure's requests seldom have such subjects).
    */
   backgroundShare: 0.2,
-  coefficients: { bias: -1.36, own: 3.64, context: 3.75, neighbour: 2.72 },
+  /**
+   * The logistic model's weights. Bias, own, context and neighbour are fit on the structure's calibration chapters;
+   * `elsewhere` (a sentence under headings that state none of the subject), which the structure cannot weigh, on
+   * the readers' calibration requests of the focused book (best F1 at `relevant`), among the weights that give no
+   * more wrong verdicts on the natural calibration requests (the gate fit again).
+   */
+  coefficients: { bias: -1.36, own: 3.64, context: 3.75, neighbour: 2.71, elsewhere: -1 },
   /** P at and above which a sentence is relevant (the calibration half's best F1 with precision ≥ 0.85). */
   relevant: 0.8,
   /** P at and above which a sentence is ambiguous (recall 0.95 on the calibration half): ranked, never quoted as on topic. */

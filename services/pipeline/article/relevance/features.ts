@@ -28,7 +28,7 @@ export function withSplitParts(terms: ReadonlySet<string>, subject: readonly { t
   return parts.length ? new Set([...terms, ...parts.map((t) => t.term)]) : terms;
 }
 
-/** The three things the model reads of a sentence, each a share (0–1) of the subject's weight. */
+/** What the model reads of a sentence, each a share (0–1) of the subject's weight. */
 export interface RelevanceFeatures {
   /** Stated by the sentence's own words. */
   own: number;
@@ -36,6 +36,13 @@ export interface RelevanceFeatures {
   context: number;
   /** Stated by the better of the units just before and after it in its passage. */
   neighbour: number;
+  /**
+   * 1 when its passage stands under headings that state none of the subject (`context` 0 though there are
+   * headings), else 0; 0 for text under no heading (a pasted note): a sentence in a section about something else,
+   * which names the subject in passing. The manuals' structure cannot weigh it (its negatives all stand under such
+   * headings, so it only repeats `context`); readers' labels do (`CALIBRATION.coefficients`).
+   */
+  elsewhere: number;
 }
 
 /** What a term of one of the request's phrases counts for without any of its partners. */
@@ -69,14 +76,17 @@ export function subjectShare(terms: ReadonlySet<string>, subject: readonly Weigh
 
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
 
+/** The logistic model's weights: a bias and one per feature (`CALIBRATION.coefficients`). */
+export type RelevanceCoefficients = { bias: number } & Record<keyof RelevanceFeatures, number>;
+
 /** The calibrated logistic model's linear score (log-odds) of a sentence: what orders relevant sentences. */
-export function relevanceLogit(f: RelevanceFeatures, coefficients = CALIBRATION.coefficients): number {
+export function relevanceLogit(f: RelevanceFeatures, coefficients: RelevanceCoefficients = CALIBRATION.coefficients): number {
   const c = coefficients;
-  return c.bias + c.own * f.own + c.context * f.context + c.neighbour * f.neighbour;
+  return c.bias + c.own * f.own + c.context * f.context + c.neighbour * f.neighbour + c.elsewhere * f.elsewhere;
 }
 
 /** P(relevant) of a sentence from its features, by the calibrated logistic model. */
-export function relevanceProbability(f: RelevanceFeatures, coefficients = CALIBRATION.coefficients): number {
+export function relevanceProbability(f: RelevanceFeatures, coefficients: RelevanceCoefficients = CALIBRATION.coefficients): number {
   return sigmoid(relevanceLogit(f, coefficients));
 }
 

@@ -7,6 +7,6 @@ export { relevanceModel, requestedAngle, subjectFromPool, type RelevanceModel, t
 export { analyseRequest, type RequestAnalysis, type SubjectTerm } from "./request";
 export { SMALL_PROFILE_CHUNKS, subjectWeights, weighRequest, termsToCount, type RequestSubject, type TermStats, type WeightedTerm, type WeightFit } from "./weights";
 export { CALIBRATION } from "./calibration";
-export { relevanceLogit, relevanceProbability, subjectShare, withCompounds, withSplitParts, type RelevanceFeatures, type RelevanceGrade } from "./features";
+export { relevanceLogit, relevanceProbability, subjectShare, withCompounds, withSplitParts, type RelevanceCoefficients, type RelevanceFeatures, type RelevanceGrade } from "./features";
 export { describeMissingCoverage } from "./refusal";
 export { countGrades, gradePoolWithModel, type PassageGrades, type StripGrades } from "./model-grades";

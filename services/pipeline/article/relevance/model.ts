@@ -234,7 +234,8 @@ function buildModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceM
     const list = inPassage.get(u.evidenceId) ?? [];
     const at = list.indexOf(u);
     const next = [list[at - 1], list[at + 1]].filter((x): x is EvidenceUnit => Boolean(x) && at >= 0);
-    return { own: ownOf(u), context: contextFor(u.evidenceId), neighbour: Math.max(0, ...next.map(ownOf)) };
+    const context = contextFor(u.evidenceId);
+    return { own: ownOf(u), context, neighbour: Math.max(0, ...next.map(ownOf)), elsewhere: byId.get(u.evidenceId)?.heading && context === 0 ? 1 : 0 };
   };
   const probability = new Map<string, number>();
   // The model's grades, when a model graded the pool (`model-grades.ts`): an irrelevant passage or strip gives
@@ -258,8 +259,11 @@ function buildModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceM
     return p;
   };
   const isAbout = (u: EvidenceUnit) => unit(u) >= CALIBRATION.relevant;
-  const score = (text: string, heading = "") => relevanceProbability({ own: share(text), context: share(heading), neighbour: 0 });
-  const textStrength = (text: string, heading = "") => relevanceLogit({ own: share(text), context: share(heading), neighbour: 0 });
+  // Free text (a model's sentence, a heading) is situated by what it is given; it is written from strips the model
+  // already judged (`stripsOf`), so what their headings leave unstated has weighed there (`elsewhere`: 0 here).
+  const textFeatures = (text: string, heading: string): RelevanceFeatures => ({ own: share(text), context: share(heading), neighbour: 0, elsewhere: 0 });
+  const score = (text: string, heading = "") => relevanceProbability(textFeatures(text, heading));
+  const textStrength = (text: string, heading = "") => relevanceLogit(textFeatures(text, heading));
   // The angle steers the choice of material, never its relevance: a strip serving it ranks higher.
   const serves = requestedAngle(brief)?.serves;
   const strength = (u: EvidenceUnit) => (unit(u) > 0 ? relevanceLogit(features(u)) + (serves?.test(u.text) ? ANGLE_BONUS : 0) : -Infinity);
