@@ -21,6 +21,11 @@ export interface LanguageProfile {
    */
   angleWords: string;
   /**
+   * Phrases that are angle as a whole though a word of them alone is a subject: "for the first time" (the subject
+   * of "Time tracking"; « fois », "Mal", «vez» are angle words alone). Global; matched before the words are.
+   */
+  anglePhrases?: RegExp;
+  /**
    * Questions an evidence sentence answers by its own shape: a definition ("Le paquet est un …" → "Qu'est-ce
    * que le paquet ?"), a procedure ("To restore a backup, run …" → "How do you restore a backup?"). The
    * question is made of the sentence's own words, so its answer holds what it asks; `faq.ts` asks each unit

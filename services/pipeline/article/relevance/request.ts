@@ -86,10 +86,14 @@ function isAngle(word: string, term: string, angle: ReadonlySet<string>, lang: s
 }
 
 /** Subject and angle of a request (topic and keyword), each term once, in the order written. */
-export function analyseRequest(topic: string, keyword: string, lang: string): RequestAnalysis {
+export function analyseRequest(request: string, requestKeyword: string, lang: string): RequestAnalysis {
   const angle = angleTerms(lang);
   const subject = new Map<string, string>();
   const angleWords: string[] = [];
+  // An angle phrase ("for the first time") is angle whole: its words leave the request before the words are read.
+  const phrases = languageProfile(baseLanguage(lang)).anglePhrases;
+  const withoutPhrases = (text: string) => (phrases ? text.replace(phrases, (m) => (angleWords.includes(m.toLowerCase()) || angleWords.push(m.toLowerCase()), " ")) : text);
+  const [topic, keyword] = [withoutPhrases(request), withoutPhrases(requestKeyword)];
   const words = wordsOf(`${topic} ${keyword}`, lang);
   for (const word of words) {
     const terms = tokenize(word, lang);
