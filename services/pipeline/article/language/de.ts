@@ -64,7 +64,7 @@ export const GERMAN: LanguageProfile = {
     pflegen pflege gepflegt wartung richtig richtige richtigen korrekt
     funktioniert funktionieren funktionsweise brauchen braucht brauchst mal umgehen umgang bekämpfen vorbereiten
     reduzieren verbessern verbessert senken steigern sparen beschleunigen schneller besser einfacher erklärung erklären
-    einrichten einrichtung bauen baut`,
+    einrichten einrichtung`,
   furtherReading: /^(weitere|weiterführende) (lektüre|literatur|informationen|quellen)\b|^(zum weiterlesen|literatur|referenzen|siehe auch|weblinks)$/iu,
   relationalQuestion: /^Was (ist|sind) (der|die|das) [\p{L}\p{N}-]*(teil|alternative|unterschied|lösung|problem|grund|ergebnis|rest|antwort|idee|fall|situation|szenario|beispiel|ansatz|weg|option|wahl|andere)(e|en|n|s)? ?\?$/iu,
   placeWords: /(?<![\p{L}])(zweite[nmrs]?|dritte[nmrs]?|vierte[nmrs]?|fünfte[nmrs]?|sechste[nmrs]?|siebte[nmrs]?|achte[nmrs]?|neunte[nmrs]?|zehnte[nmrs]?)(?![\p{L}])/iu,

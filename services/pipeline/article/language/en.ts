@@ -37,7 +37,7 @@ export const ENGLISH: LanguageProfile = {
     go going take taking let work works working right wrong really actually ever never always often lot lots
     much many more most less least kind kinds type types sort example examples checklist list faq questions question
     answer answers new modern today year manage managing management instead maintain maintaining maintenance properly correctly
-    prepare preparing deal dealing cope coping tackle tackling fight fighting cut cutting reduce reducing improve improving increase increasing boost boosting save saving speed lower lowering grow growing faster smarter easier cheaper scratch create creates creating created build builds building built
+    prepare preparing deal dealing cope coping tackle tackling fight fighting cut cutting reduce reducing improve improving increase increasing boost boosting save saving speed lower lowering grow growing faster smarter easier cheaper scratch create creates creating created
     set sets setting setup`,
   // "Installing Debian for the first time" weighed "time" most, and drew the manual's section on the system clock.
   anglePhrases: /\b(?:first|last|next|every|each) times?\b/giu,

@@ -49,7 +49,7 @@ export const FRENCH: LanguageProfile = {
     exemples liste question questions réponse réponses nouveau nouvelle moderne
     entretenir entretien entretenu entretenue maintenance soigner soin bien correctement vue ensemble gérer gestion administrer
     réduire réduisez améliorer améliorez augmenter accélérer économiser gagner plus rapide rapidement
-    fonctionne fonctionnent fonctionner fonctionnement fois combattre lutter préparer expliqué expliquée expliqués expliquées explication expliquer zéro créer construire construit`,
+    fonctionne fonctionnent fonctionner fonctionnement fois combattre lutter préparer expliqué expliquée expliqués expliquées explication expliquer zéro créer`,
   furtherReading: /^(autres|d['’]autres) (lectures|ressources|références)\b|^(pour aller plus loin|lectures complémentaires|références|voir aussi|bibliographie|liens externes)$/iu,
   relationalQuestion: /^Qu['’]est-ce que (les? |la |l['’])([\p{L}\p{N}-]+ )?(partie|alternative|différence|solution|problème|raison|résultat|reste|réponse|idée|cas|situation|scénario|exemple|approche|façon|manière|option|choix|autre)s? ?\?$/iu,
   placeWords: /(?<![\p{L}])(deuxième|second|seconde|troisième|quatrième|cinquième|sixième|septième|huitième|neuvième|dixième)(?![\p{L}])/iu,
