@@ -1,4 +1,4 @@
-import { groundFaq, isReservedForFaq, isWellFormedQuestion, properNouns, questionFromUnit, reserveFaqAnswers, shapedQuestions } from "../../services/pipeline/article/search/faq";
+import { groundFaq, isReservedForFaq, isWellFormedQuestion, namesByPlaceAlone, properNouns, questionFromUnit, reserveFaqAnswers, shapedQuestions } from "../../services/pipeline/article/search/faq";
 import { decideBriefByRules } from "../../services/pipeline/article/brief/recon";
 import { embedPhrase } from "../../services/pipeline/article/search/topic-phrasing";
 import { unitsOfEvidence, type EvidenceUnit } from "../../services/pipeline/article/evidence/units";
@@ -238,5 +238,21 @@ describe("an FAQ answer is read alone, under its question", () => {
       ["es", "La nota de la versión describe la actualización.", false],
     ];
     for (const [lang, sentence, aside] of asides) expect([sentence, languageProfile(lang).asideOpener.test(sentence)]).toEqual([sentence, aside]);
+  });
+
+  // Readers' verdicts on the probe's pairs (bench/faq-labels.json): the first and last turned down, the middle two
+  // accepted. What a place word names needs what it is placed in.
+  it("never answers with a thing named by its place and nothing to place it in ('change the third field')", () => {
+    const answers: [string, string, boolean][] = [
+      ["en", "If you want to run unstable, then change the third field to 'unstable'.", true],
+      ["en", "If you want to run testing, then change the third field of /etc/apt/sources.list to 'testing'.", false],
+      ["fr", "Si vous voulez utiliser testing, alors remplacez le troisième champ de /etc/apt/sources.list par testing.", false],
+      ["fr", "Si vous souhaitez utiliser unstable, alors remplacez le troisième champ par unstable.", true],
+      ["de", "Ändern Sie das dritte Feld in der Datei /etc/apt/sources.list.", false],
+      ["es", "Cambie el tercer campo a unstable.", true],
+    ];
+    for (const [lang, sentence, alone] of answers) expect([sentence, namesByPlaceAlone(sentence, lang)]).toEqual([sentence, alone]);
+    const placed = [passage("e4", "To run unstable, change the third field to 'unstable' and upgrade the system.")];
+    expect(groundFaq(["How do you run unstable?"], brief, placed)).toEqual([]);
   });
 });

@@ -188,7 +188,22 @@ export function shapedQuestions(sentence: string, lang: string): string[] {
  * one the FAQ would then refuse cost the article a sentence and the FAQ its pair.
  */
 function answersAlone(unit: EvidenceUnit, lang: string): boolean {
-  return !pointsAtSomething(unit.sentences[0], lang) && !languageProfile(lang).asideOpener.test(unit.sentences[0]);
+  const first = unit.sentences[0];
+  return !pointsAtSomething(first, lang) && !languageProfile(lang).asideOpener.test(first) && !namesByPlaceAlone(first, lang);
+}
+
+/** What a place word's noun is placed in: "of", « de », "von", «de», "in" and their contractions. */
+const PLACED_IN = /^\s+[\p{L}\p{N}-]+\s+(?:of|in|on|de|du|des|d['’]|dans|von|vom|im|in der|der|del|en)(?![\p{L}])/iu;
+
+/**
+ * The text names a thing by its place with nothing to place it in: "change the third field to 'unstable'", «
+ * remplacez le troisième champ par unstable » (readers turned both down as answers, bench/faq-labels.json), where
+ * "the third field of /etc/apt/sources.list" was accepted. A question never does so (`isWellFormedQuestion`).
+ */
+export function namesByPlaceAlone(text: string, lang: string): boolean {
+  const place = languageProfile(lang).placeWords;
+  for (const m of text.matchAll(new RegExp(place.source, `${place.flags.replace("g", "")}g`))) if (!PLACED_IN.test(text.slice(m.index! + m[0].length))) return true;
+  return false;
 }
 
 /** The text names something by pointing at it (a demonstrative of its language): read alone, there is nothing to point at. */
