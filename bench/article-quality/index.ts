@@ -192,7 +192,9 @@ export async function benchArticleQuality(options: { model?: boolean } = {}): Pr
   const only = process.env.BENCH_QUALITY_ONLY ? new RegExp(process.env.BENCH_QUALITY_ONLY, "i") : undefined;
   const cases = CASES.filter((c) => !only || only.test(`${c.request.language}-${c.id}`));
   let state = loadState(reuseDir);
-  const portBase = state?.portBase ?? numberOption("BENCH_QUALITY_PORT_BASE", 47310);
+  // Under Linux's ephemeral range (32768–60999): one bench's client sockets in TIME_WAIT on 47312 refused the next
+  // bench that port for its German site.
+  const portBase = state?.portBase ?? numberOption("BENCH_QUALITY_PORT_BASE", 27310);
   const adminToken = state?.adminToken ?? ADMIN_TOKEN;
 
   const sites = new Map<ProfileName, LocalSite>();

@@ -74,7 +74,8 @@ const REFUSAL = /(No passages|Only \d+ (sentences|words)|an article needs at lea
  * bench/results/held-out/ for reading. It is a probe: what it shows is fixed in general, never per request.
  */
 export async function benchHeldOut(): Promise<Record<string, unknown>> {
-  const portBase = numberOption("BENCH_HELD_OUT_PORT_BASE", 47400);
+  // Under Linux's ephemeral range (32768–60999), as the article-quality bench's sites are.
+  const portBase = numberOption("BENCH_HELD_OUT_PORT_BASE", 27400);
   const sites = await Promise.all(SITES.map((site, i) => startSite(site, portBase + i)));
   const platform = await spawnPlatform({
     env: { ADMIN_TOKEN, DATA_DIR: tempDir("bench-held-out"), EMBEDDED_MONGO_IN_MEMORY: "true", LOG_LEVEL: "warn", JOB_POLL_MS: "200", PIPELINE_CONCURRENCY: "2", CRAWL_MAX_PAGES: "40", CRAWL_MAX_DEPTH: "3", CRAWL_TIMEOUT_MS: "900000", REQUEST_TIMEOUT_MS: "120000" },
