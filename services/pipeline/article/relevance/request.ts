@@ -92,7 +92,14 @@ export function analyseRequest(request: string, requestKeyword: string, lang: st
   const angleWords: string[] = [];
   // An angle phrase ("for the first time") is angle whole: its words leave the request before the words are read.
   const phrases = languageProfile(baseLanguage(lang)).anglePhrases;
-  const withoutPhrases = (text: string) => (phrases ? text.replace(phrases, (m) => (angleWords.includes(m.toLowerCase()) || angleWords.push(m.toLowerCase()), " ")) : text);
+  const withoutPhrases = (text: string) =>
+    !phrases
+      ? text
+      : text.replace(phrases, (match) => {
+          const phrase = match.toLowerCase();
+          if (!angleWords.includes(phrase)) angleWords.push(phrase);
+          return " ";
+        });
   const [topic, keyword] = [withoutPhrases(request), withoutPhrases(requestKeyword)];
   const words = wordsOf(`${topic} ${keyword}`, lang);
   for (const word of words) {

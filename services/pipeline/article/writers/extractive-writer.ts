@@ -299,7 +299,7 @@ export function takesConnective(text: string, lang: string): boolean {
 const LABEL_WORDS = 2;
 
 /** The sentence opens with a label set off by a colon: it takes no connective before it. */
-export function opensWithLabel(text: string): boolean {
+function opensWithLabel(text: string): boolean {
   const m = /^([^:,.;]+?)\s?:\s/u.exec(text);
   return Boolean(m && m[1].trim().split(/\s+/).length <= LABEL_WORDS);
 }
