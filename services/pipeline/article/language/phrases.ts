@@ -20,13 +20,6 @@ export interface LanguagePack {
   knowledgeBaseLabel: string;
   /** Added before the first sentence of a paragraph that is not the first of its section. */
   connectives: string[];
-  /**
-   * Where a step has no form of its own to tell it by (Spanish: "instala" is also a third person, `imperative`),
-   * the openings after which a connective reads right: an article or quantifier opening the subject, a modal, a
-   * condition. "También conviene saber que recuerda que …" and "Además, instala la versión anterior …" were read
-   * in the held-out probe. Elsewhere a step is told by its form and takes none.
-   */
-  takesConnective?: RegExp;
   /** Whether the sentence after a connective starts in lower case when its first word is a function word. */
   lowercaseAfterConnective: boolean;
   /** The first body heading: it carries the keyword (SEO) and opens the subject. */

@@ -190,7 +190,7 @@ function germanAngleCompound(word: string, angle: ReadonlySet<string>, lang: str
 }
 
 /** The function words a noun phrase continues across: "of" and its French and Spanish equivalents (German writes one word). */
-const PHRASE_LINKS = new Set(["of", "de", "des", "du", "d", "del"]);
+export const PHRASE_LINKS: ReadonlySet<string> = new Set(["of", "de", "des", "du", "d", "del"]);
 
 /** Subject terms written next to each other (function words between them aside) in the topic or the keyword. */
 function phrasePartners(texts: readonly string[], lang: string, subject: ReadonlySet<string>): Map<string, Set<string>> {

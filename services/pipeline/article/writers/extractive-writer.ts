@@ -4,6 +4,7 @@ import { tokenize } from "../../../../shared/text/tokenize";
 import { isStopword } from "../../../../shared/text/stopwords";
 import { nearDuplicate, termSet } from "../evidence/similarity";
 import { dependsOnPrevious, isStep, unitsOfEvidence, type EvidenceUnit } from "../evidence/units";
+import { languageProfile } from "../language";
 import { languagePack } from "../language/phrases";
 import { relevanceModel, type RelevanceModel } from "../relevance";
 import type { SectionWriteInput, SectionWriter, WrittenSection } from "./section-writer";
@@ -285,13 +286,14 @@ const OPENING_PHRASE_WORDS = 3;
 
 /**
  * Whether a connective reads right before the sentence. A step is told, not added to ("Darüber hinaus gilt:
- * Editieren Sie …"; where a step has no form of its own, only the openings `takesConnective` names). One opening
- * phrase per sentence: "In addition, first, some special target units …", "On top of this, note: Automatic upgrade
- * …" read wrong, and so does one before a sentence that already leans on another ("In addition, so on July 8th …").
+ * Editieren Sie …"; where a step has no form of its own, only a sentence that opens with its subject takes one,
+ * `SentenceRules.opensWithSubject`). One opening phrase per sentence: "In addition, first, some special target units
+ * …", "On top of this, note: Automatic upgrade …" read wrong, and so does one before a sentence that already leans on
+ * another ("In addition, so on July 8th …").
  */
 export function takesConnective(text: string, lang: string): boolean {
-  const only = languagePack(lang).takesConnective;
-  if (isStep(text, lang) || (only && !only.test(text))) return false;
+  const { opensWithSubject } = languageProfile(lang).sentences;
+  if (isStep(text, lang) || (opensWithSubject && !opensWithSubject.test(text))) return false;
   return !opensWithPhrase(text, lang) && !opensWithLabel(text) && !dependsOnPrevious(text, lang);
 }
 

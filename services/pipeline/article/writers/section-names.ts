@@ -5,9 +5,9 @@ import { isSubjectHeading, overviewHeading } from "../brief/outline";
 import { languageProfile } from "../language";
 import { capitalizeFirst, keywordFitsTemplates, languagePack, tidyHeading } from "../language/phrases";
 import { requestedAngle } from "../relevance";
-import { angleTerms } from "../relevance/request";
+import { angleTerms, PHRASE_LINKS } from "../relevance/request";
 import { requestAsTitle } from "../search/seo";
-import { embedPhrase } from "../search/topic-phrasing";
+import { embedPhrase, LEADING_ARTICLES } from "../search/topic-phrasing";
 import { unitsOfEvidence } from "../evidence/units";
 import type { ArticleBrief, ArticleSection, ArticleSentence, Evidence } from "../types";
 
@@ -26,11 +26,12 @@ const CONCENTRATION = 2;
 const PAIR_EACH_SHARE = 1 / 4;
 const MAX_PHRASE_WORDS = 3;
 /**
- * The function words a heading's phrase holds inside it: "of" and the articles ("copias de seguridad", « mise à
- * jour », "Verwaltung der Pakete"). Any other ("if", "that", "and") joins two clauses, not one name: «Paquete
- * binario y arquitectura si consiste» headed a section of the held-out probe's debian/control article.
+ * The function words a heading's phrase holds inside it: the request's phrase links ("of", « de », «del»), the
+ * articles, and their contractions with a preposition ("copias de seguridad", « mise à jour », "Verwaltung der
+ * Pakete"). Any other ("if", "that", "and") joins two clauses, not one name: «Paquete binario y arquitectura si
+ * consiste» headed a section of the held-out probe's debian/control article.
  */
-const PHRASE_LINKS: ReadonlySet<string> = new Set(["of", "the", "a", "an", "de", "des", "du", "d", "la", "le", "les", "l", "à", "au", "aux", "del", "el", "los", "las", "al", "von", "vom", "der", "die", "das", "dem", "den", "zum", "zur"]);
+const HEADING_LINKS: ReadonlySet<string> = new Set([...PHRASE_LINKS, ...LEADING_ARTICLES, "l", "à", "au", "aux", "al", "von", "vom", "dem", "den", "zum", "zur"]);
 
 /**
  * Headings for what an extractive section holds. The offline plan's intent headings ("Why this matters",
@@ -154,7 +155,7 @@ function repeatedPhrase(section: ArticleSection, brief: ArticleBrief, used: Read
     for (let start = 0; start < words.length; start++) {
       for (let end = start; end < Math.min(words.length, start + MAX_PHRASE_WORDS); end++) {
         if (!termOf[start] || !termOf[end]) continue;
-        if (words.slice(start + 1, end).some((w, k) => !termOf[start + 1 + k] && !PHRASE_LINKS.has(w.toLowerCase()))) continue;
+        if (words.slice(start + 1, end).some((w, k) => !termOf[start + 1 + k] && !HEADING_LINKS.has(w.toLowerCase()))) continue;
         const terms = termOf.slice(start, end + 1).filter((t): t is string => Boolean(t)).map(canonical);
         if (terms.every((t) => topic.has(t))) continue;
         const key = terms.join(" ");
