@@ -30,6 +30,11 @@ const POOL_UBIQUITY_GRID = [0.1, 0.15, 0.2, 0.25, 0.3, 0.4];
 const BACKGROUND_GRID = [0, 0.1, 0.2, 0.35, 0.5];
 /** Every other focused request calibrates `backgroundShare` (by its place in `FOCUSED_REQUESTS`); the rest are held out. */
 const calibrationFocused = (request: string) => FOCUSED_REQUESTS.findIndex((r) => r.topic === request) % 2 === 0;
+/** Readers' scored strips of the focused book, confused at `relevant` on its calibration requests and on the rest. */
+const focusedHalves = (s: readonly { request: string; relevant: boolean; p: number }[], relevant: number) => ({
+  calibration: confusion(s.filter((p) => calibrationFocused(p.request)), relevant),
+  held_out: confusion(s.filter((p) => !calibrationFocused(p.request)), relevant),
+});
 /** Weights tried for the `elsewhere` coefficient (0: a heading that states nothing of the subject counts for nothing). */
 const ELSEWHERE_GRID = [0, -0.5, -1, -1.5, -2, -3, -4];
 /** Shares tried for `WeightFit.compoundSplit` (0: only a compound the sources never use is split; 1: Koehn and Knight's criterion). */
@@ -149,11 +154,10 @@ export async function benchRelevance(): Promise<Record<string, unknown>> {
   // seldom have: fit on a reader's labels on a focused book (`focused.ts`), every other request (best F1, the
   // smallest share on a tie), reported on the rest.
   const focusedBy = new Map(BACKGROUND_GRID.map((share) => [share, scored(focusedPairs({ ...fit, compoundSplit, poolUbiquity, backgroundShare: share }), c)]));
-  const backgroundFits = [...focusedBy].map(([backgroundShare, s]) => ({
-    backgroundShare,
-    calibration_f1: confusion(s.filter((p) => calibrationFocused(p.request)), relevant).f1,
-    held_out_f1: confusion(s.filter((p) => !calibrationFocused(p.request)), relevant).f1,
-  }));
+  const backgroundFits = [...focusedBy].map(([backgroundShare, s]) => {
+    const halves = focusedHalves(s, relevant);
+    return { backgroundShare, calibration_f1: halves.calibration.f1, held_out_f1: halves.held_out.f1 };
+  });
   const backgroundShare = backgroundFits.reduce((a, b) => (b.calibration_f1 > a.calibration_f1 + 1e-9 ? b : a)).backgroundShare;
   const poolFit = { ...fit, compoundSplit, poolUbiquity, backgroundShare };
 
@@ -171,25 +175,14 @@ export async function benchRelevance(): Promise<Record<string, unknown>> {
   const focusedAt = focusedBy.get(backgroundShare)!;
   const elsewhereFits = ELSEWHERE_GRID.map((elsewhere) => {
     const e = { ...c, elsewhere };
-    const s = focusedAt.map((p) => ({ ...p, p: predict(e, p.features) }));
-    return {
-      elsewhere,
-      gate_calibration_errors: calibrationErrors(e),
-      calibration: confusion(s.filter((p) => calibrationFocused(p.request)), relevant),
-      held_out: confusion(s.filter((p) => !calibrationFocused(p.request)), relevant),
-    };
+    return { elsewhere, gate_calibration_errors: calibrationErrors(e), ...focusedHalves(scored(focusedAt, e), relevant) };
   });
   const allowed = elsewhereFits.filter((x) => x.gate_calibration_errors <= elsewhereFits[0].gate_calibration_errors);
   const elsewhere = allowed.reduce((a, b) => (b.calibration.f1 > a.calibration.f1 + 1e-9 ? b : a)).elsewhere;
   const ce: Coefficients = { ...c, elsewhere };
   const sentenceLevel = structureLevel(ce);
-  const readerScored = focusedAt.map((p) => ({ ...p, p: predict(ce, p.features) }));
-  const focused: Record<string, unknown> = {
-    labelled: readerScored.length,
-    all: confusion(readerScored, relevant),
-    calibration: confusion(readerScored.filter((p) => calibrationFocused(p.request)), relevant),
-    held_out: confusion(readerScored.filter((p) => !calibrationFocused(p.request)), relevant),
-  };
+  const readerScored = scored(focusedAt, ce);
+  const focused: Record<string, unknown> = { labelled: readerScored.length, all: confusion(readerScored, relevant), ...focusedHalves(readerScored, relevant) };
   for (const lang of DEVELOPERS_REFERENCE_LANGUAGES) focused[lang] = confusion(readerScored.filter((p) => p.lang === lang), relevant);
   sentenceLevel.reader_focused_book = focused;
   const smallKbLevel = Object.fromEntries(
