@@ -364,4 +364,9 @@ export const NATURAL_REQUESTS: NaturalRequest[] = [
   { kb: "debian", lang: "fr", topic: "Comment fonctionne sudo ?", expect: "write" },
   { kb: "debian", lang: "es", topic: "¿Cómo funciona APT?", expect: "write" },
   { kb: "debian", lang: "de", topic: "Wie funktioniert eine Wärmepumpe?", expect: "refuse" },
+  // Added at the fourteenth stop, verdicts written from the English manual's contents before either was run: the
+  // cases of that stop's angle rules ("for the first time" as a phrase, setting up as an angle), one calibration
+  // and one held out. The shell has its tutorial chapter, netfilter its section of the network chapter.
+  { kb: "debian", lang: "en", topic: "Using the Debian shell for the first time", expect: "write" },
+  { kb: "debian", lang: "en", topic: "Setting up a firewall with netfilter", expect: "write" },
 ];
