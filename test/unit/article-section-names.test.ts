@@ -82,6 +82,13 @@ describe("extractive sections named by what they hold (read: « Pourquoi c'est i
       "Cold heaps take up to twelve months or more.",
     ]);
     expect(named.heading).toBe("Other points");
+    // German writes nouns with a capital: a participle after a relative "die" is none (read: "Benutzt").
+    const german = nameNotes(briefFor("Die Paketverwaltungswerkzeuge von Debian verstehen", "Paketverwaltungswerkzeuge", "de"), "Warum das wichtig ist", [
+      "Es gibt verschiedene Oberflächen, die benutzt werden, um Pakete zu installieren.",
+      "Der Kernel ersetzt auch Dateien, die benutzt werden.",
+      "Ein Programm startet Daemons, die beim Hochfahren benutzt werden.",
+    ]);
+    expect(german.heading).not.toBe("Benutzt");
   });
 
   it("takes one word only where it reads as a noun, two together when neither says half (« Pneu et chaîne »)", () => {
