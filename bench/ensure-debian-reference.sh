@@ -3,7 +3,8 @@
 # and the held-out probe Debian's FAQ (English, French, German) and New Maintainers' Guide (Spanish, French,
 # German), and the relevance bench reads the Developer's Reference (English, French, German) as a focused book
 # with a reader's labels; install Debian's debian-reference-{en,fr,de,es}, debian-faq{,-fr,-de},
-# maint-guide-{es,fr,de} and developers-reference{,-fr,-de} packages when their pages are missing.
+# maint-guide-{es,fr,de} and developers-reference{,-fr,-de} packages when their pages are missing, and valgrind,
+# whose manual (a programmer's tool, not Debian) is the probe's third crawled site.
 set -euo pipefail
 DIR=/usr/share/debian-reference
 FAQ=/usr/share/doc/debian/FAQ
@@ -24,6 +25,7 @@ DEVREF=/usr/share/developers-reference
 for lang in fr de; do
   [ -f "$DEVREF/$lang/pkgs.html" ] || missing+=("developers-reference-$lang")
 done
+[ -f /usr/share/doc/valgrind/html/mc-manual.html ] || missing+=("valgrind")
 if [ ${#missing[@]} -eq 0 ]; then exit 0; fi
 echo "Debian manual pages not found: installing ${missing[*]}" >&2
 SUDO=""

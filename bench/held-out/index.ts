@@ -17,8 +17,14 @@ import { judgeFaq, pooledFaq, type FaqJudgement } from "../faq-reader";
 const FAQ_DIR = process.env.BENCH_HELD_OUT_FAQ_DIR ?? "/usr/share/doc/debian/FAQ";
 const GUIDE_DIR = process.env.BENCH_HELD_OUT_GUIDE_DIR ?? "/usr/share/doc";
 
-/** The crawled documents of the probe: each a website of one language's pages (`index.<lang>.html` is its home). */
-const SITES: { profile: HeldOutRequest["profile"]; name: string; lang: string; dir: string }[] = [
+/** Where Debian's valgrind package puts its manual's pages (bench/ensure-debian-reference.sh). */
+const VALGRIND_DIR = process.env.BENCH_HELD_OUT_VALGRIND_DIR ?? "/usr/share/doc/valgrind/html";
+
+/**
+ * The crawled documents of the probe: each a website of one language's pages, `index.<lang>.html` its home
+ * unless it names another (`home`, every `.html` page of its folder then served).
+ */
+const SITES: { profile: HeldOutRequest["profile"]; name: string; lang: string; dir: string; home?: string }[] = [
   { profile: "faq-en", name: "Debian FAQ (en)", lang: "en", dir: FAQ_DIR },
   { profile: "faq-fr", name: "Debian FAQ (fr)", lang: "fr", dir: path.join(FAQ_DIR, "fr") },
   { profile: "faq-de", name: "Debian FAQ (de)", lang: "de", dir: path.join(FAQ_DIR, "de") },
@@ -26,16 +32,20 @@ const SITES: { profile: HeldOutRequest["profile"]; name: string; lang: string; d
   { profile: "guide-es", name: "Guía del nuevo desarrollador de Debian", lang: "es", dir: path.join(GUIDE_DIR, "maint-guide-es/html") },
   { profile: "guide-fr", name: "Guide du nouveau responsable Debian", lang: "fr", dir: path.join(GUIDE_DIR, "maint-guide-fr/html") },
   { profile: "guide-de", name: "Debian-Leitfaden für Neue Paketbetreuer", lang: "de", dir: path.join(GUIDE_DIR, "maint-guide-de/html") },
+  // Added at the fifteenth stop: a manual of another domain (a programmer's tool, not Debian), its requests written
+  // before it was crawled or read.
+  { profile: "valgrind", name: "Valgrind", lang: "en", dir: VALGRIND_DIR, home: "index.html" },
 ];
 
 /** One site's pages on 127.0.0.1:`port` (`/` is its index). */
 async function startSite(site: (typeof SITES)[number], port: number): Promise<{ origin: string; close(): Promise<void> }> {
   const { lang, dir } = site;
-  if (!fs.existsSync(path.join(dir, `index.${lang}.html`))) throw new Error(`no index.${lang}.html in ${dir}: run bench/ensure-debian-reference.sh`);
-  const files = new Set(fs.readdirSync(dir).filter((f) => f.endsWith(`.${lang}.html`)));
+  const home = site.home ?? `index.${lang}.html`;
+  if (!fs.existsSync(path.join(dir, home))) throw new Error(`no ${home} in ${dir}: run bench/ensure-debian-reference.sh`);
+  const files = new Set(fs.readdirSync(dir).filter((f) => f.endsWith(site.home ? ".html" : `.${lang}.html`)));
   const server = http.createServer((req, res) => {
     const pathname = decodeURIComponent((req.url ?? "/").split(/[?#]/)[0]);
-    const file = pathname === "/" ? `index.${lang}.html` : pathname.slice(1);
+    const file = pathname === "/" ? home : pathname.slice(1);
     if (!files.has(file)) return void res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("not found");
     res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(req.method === "HEAD" ? undefined : fs.readFileSync(path.join(dir, file)));
   });
@@ -60,8 +70,9 @@ interface Outcome {
   faqReader?: FaqJudgement;
 }
 
-/** Which set of documents a request is asked of: a crawled FAQ, a crawled guide, or pasted notes. */
-const documentSet = (r: HeldOutRequest): "faq" | "guide" | "pasted" => (r.profile.startsWith("faq-") ? "faq" : r.profile.startsWith("guide-") ? "guide" : "pasted");
+/** Which set of documents a request is asked of: a crawled FAQ, a crawled guide, the crawled Valgrind manual, or pasted notes. */
+const documentSet = (r: HeldOutRequest): "faq" | "guide" | "valgrind" | "pasted" =>
+  r.profile.startsWith("faq-") ? "faq" : r.profile.startsWith("guide-") ? "guide" : r.profile === "valgrind" ? "valgrind" : "pasted";
 
 /** A refusal says what is missing in the sources; anything else a failed job says is a fault. */
 const REFUSAL = /(No passages|Only \d+ (sentences|words)|an article needs at least)/;
@@ -143,9 +154,9 @@ export async function benchHeldOut(): Promise<Record<string, unknown>> {
       covered_written: `${covered.filter((o) => o.verdict === "write").length} / ${covered.length}`,
       uncovered_refused: `${uncovered.filter((o) => o.verdict === "refuse").length} / ${uncovered.length}`,
       // The same by set of documents: the FAQ and the pasted notes were read for rules at the eighth stop, the
-      // maintainers' guide only from the ninth.
+      // maintainers' guide only from the ninth, the Valgrind manual only from the fifteenth.
       by_documents: Object.fromEntries(
-        (["faq", "guide", "pasted"] as const).map((set) => {
+        (["faq", "guide", "valgrind", "pasted"] as const).map((set) => {
           const c = covered.filter((o) => documentSet(o.request) === set);
           const u = uncovered.filter((o) => documentSet(o.request) === set);
           return [set, { covered_written: `${c.filter((o) => o.verdict === "write").length} / ${c.length}`, uncovered_refused: `${u.filter((o) => o.verdict === "refuse").length} / ${u.length}`, reader: readerOf(c) }];

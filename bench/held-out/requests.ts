@@ -2,10 +2,11 @@
  * Natural requests of the held-out probe, with the verdict a reader of the sources expects, written before any
  * article was read (2026-11-27). Covered: the Debian FAQ or the New Maintainers' Guide has a chapter or section on
  * it, or most of a pasted list is about it; uncovered: nothing in the sources is. The guide's requests were added
- * at the ninth stop, written before the guide was crawled or read.
+ * at the ninth stop, written before the guide was crawled or read; the Valgrind manual's at the fifteenth, from its
+ * pages' file names (mc-manual, ms-manual, hg-manual, cg-manual, manual-core-adv, faq) before any page was read.
  */
 export interface HeldOutRequest {
-  profile: "faq-en" | "faq-fr" | "faq-de" | "guide-es" | "guide-fr" | "guide-de" | "bees" | "gatos";
+  profile: "faq-en" | "faq-fr" | "faq-de" | "guide-es" | "guide-fr" | "guide-de" | "valgrind" | "bees" | "gatos";
   topic: string;
   language: "en" | "fr" | "de" | "es";
   target_words: number;
@@ -52,4 +53,15 @@ export const HELD_OUT_REQUESTS: HeldOutRequest[] = [
   r("guide-de", "Die Datei debian/changelog richtig pflegen", "de", 600, "write"),
   r("guide-de", "Patches mit quilt verwalten", "de", 600, "write"),
   r("guide-de", "Tipps für den Gemüseanbau im Garten", "de", 600, "refuse"),
+  r("valgrind", "Getting started with Valgrind", "en", 600, "write"),
+  r("valgrind", "How to find memory leaks with Memcheck", "en", 800, "write"),
+  r("valgrind", "Profiling heap memory with Massif", "en", 600, "write"),
+  r("valgrind", "Detecting data races in multithreaded programs", "en", 600, "write", "deep_research"),
+  r("valgrind", "Writing suppression files to hide known errors", "en", 600, "write"),
+  r("valgrind", "Debugging a program under Valgrind with GDB", "en", 600, "write"),
+  r("valgrind", "Cache profiling with Cachegrind", "en", 600, "write"),
+  r("valgrind", "Cachegrind vs Callgrind: which profiler to use", "en", 600, "write"),
+  r("valgrind", "Tuning garbage collection in the Java virtual machine", "en", 600, "refuse"),
+  r("valgrind", "Writing unit tests in Python with pytest", "en", 600, "refuse"),
+  r("valgrind", "Configuring a Kubernetes ingress controller", "en", 600, "refuse"),
 ];

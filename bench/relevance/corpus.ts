@@ -42,7 +42,11 @@ export function corpusOf(docs: readonly ExtractedDocument[], lang: string): Corp
     passages,
     index,
     // Every chunk here is indexed in the corpus's language, so the term is the index's own.
-    stats: (terms) => ({ chunks: index.size, df: Object.fromEntries(terms.map(({ term }) => [term, index.documentFrequency(term)])) }),
+    stats: (terms) => ({
+      chunks: index.size,
+      df: Object.fromEntries(terms.map(({ term }) => [term, index.documentFrequency(term)])),
+      cf: Object.fromEntries(terms.map(({ term }) => [term, index.countsOf(term).reduce((a, b) => a + b, 0)])),
+    }),
   };
 }
 

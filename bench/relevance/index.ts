@@ -39,7 +39,10 @@ const focusedHalves = (s: readonly { request: string; relevant: boolean; p: numb
 const ELSEWHERE_GRID = [0, -0.5, -1, -1.5, -2, -3, -4];
 /** Shares tried for `WeightFit.compoundSplit` (0: only a compound the sources never use is split; 1: Koehn and Knight's criterion). */
 const COMPOUND_SPLIT_GRID = [0, 0.05, 0.1, 0.2, 0.35, 0.5, 1];
-const GRID: Fit[] = [0.1, 0.2, 0.35].flatMap((ubiquity) => [0.15, 0.35].map((ubiquitousDamping) => ({ ubiquity, ubiquitousDamping })));
+/** Thresholds tried for `WeightFit.burstiness` (0: no term is generic). */
+const BURSTINESS_GRID = [0, 1.1, 1.2, 1.3, 1.4, 1.5];
+// Every fit before step 1f holds burstiness at 0 (no term generic), whatever is committed.
+const GRID: Fit[] = [0.1, 0.2, 0.35].flatMap((ubiquity) => [0.15, 0.35].map((ubiquitousDamping) => ({ ubiquity, ubiquitousDamping, burstiness: 0 })));
 const calibrationChapter = (chapter: number) => chapter % 2 === 1;
 /** Every other natural request calibrates (by its place in `NATURAL_REQUESTS`); the rest are held out. */
 const calibrationRequest = (index: number) => index % 2 === 0;
@@ -159,7 +162,7 @@ export async function benchRelevance(): Promise<Record<string, unknown>> {
     return { backgroundShare, calibration_f1: halves.calibration.f1, held_out_f1: halves.held_out.f1 };
   });
   const backgroundShare = backgroundFits.reduce((a, b) => (b.calibration_f1 > a.calibration_f1 + 1e-9 ? b : a)).backgroundShare;
-  const poolFit = { ...fit, compoundSplit, poolUbiquity, backgroundShare };
+  const poolFit = { ...fit, compoundSplit, poolUbiquity, backgroundShare, burstiness: 0 };
 
   // 1e. A sentence under headings that state none of the subject (`RelevanceFeatures.elsewhere`), which the
   // structure cannot weigh: its coefficient is fit on the readers' calibration requests of the focused book (best
@@ -180,31 +183,47 @@ export async function benchRelevance(): Promise<Record<string, unknown>> {
   const allowed = elsewhereFits.filter((x) => x.gate_calibration_errors <= elsewhereFits[0].gate_calibration_errors);
   const elsewhere = allowed.reduce((a, b) => (b.calibration.f1 > a.calibration.f1 + 1e-9 ? b : a)).elsewhere;
   const ce: Coefficients = { ...c, elsewhere };
+
+  // 1f. Generic terms (`WeightedTerm.generic`): a term the profile says about once per chunk that holds it is the
+  // request's phrasing. Its threshold is fit on the natural calibration requests (fewest wrong verdicts, the gate
+  // fit again), then the readers' calibration requests of the focused book (best F1), the smallest on a tie.
+  const burstinessFits = BURSTINESS_GRID.map((burstiness) => {
+    const f = { ...poolFit, burstiness };
+    const list = pools.filter((o) => calibrationRequest(o.i)).map((o) => ({ r: o.r, ...gateInputs(naturalPool(corpusFor(o.r), o.r, f), ce, relevant) }));
+    const { gate } = fitGate(list);
+    return { burstiness, gate_calibration_errors: list.filter((o) => verdictOf(o, gate) !== o.r.expect).length, ...focusedHalves(scored(focusedPairs(f), ce), relevant) };
+  });
+  const burstiness = burstinessFits.reduce((a, b) =>
+    b.gate_calibration_errors < a.gate_calibration_errors || (b.gate_calibration_errors === a.gate_calibration_errors && b.calibration.f1 > a.calibration.f1 + 1e-9) ? b : a,
+  ).burstiness;
+  const finalFit = { ...poolFit, burstiness };
+  const finalPools = NATURAL_REQUESTS.map((r, i) => ({ r, i, pool: naturalPool(corpusFor(r), r, finalFit) }));
+
   const sentenceLevel = structureLevel(ce);
-  const readerScored = scored(focusedAt, ce);
+  const readerScored = scored(focusedPairs(finalFit), ce);
   const focused: Record<string, unknown> = { labelled: readerScored.length, all: confusion(readerScored, relevant), ...focusedHalves(readerScored, relevant) };
   for (const lang of DEVELOPERS_REFERENCE_LANGUAGES) focused[lang] = confusion(readerScored.filter((p) => p.lang === lang), relevant);
   sentenceLevel.reader_focused_book = focused;
   const smallKbLevel = Object.fromEntries(
     (["coffee", "composting"] as const).map((kb) => {
-      const strips = smallKbStrips(kb, poolFit, ce);
+      const strips = smallKbStrips(kb, finalFit, ce);
       return [kb, { split: kb === "coffee" ? "calibration" : "held-out", ...confusion(strips, relevant), by_request: byTopic(strips, relevant) }];
     }),
   );
 
   // 2. Request level: the gate (pool floor and minimum of relevant sentences) fit on every other natural
   // request, reported on the rest.
-  const outcomes = pools.map((o) => ({ r: o.r, i: o.i, ...gateInputs(o.pool, ce, relevant) }));
+  const outcomes = finalPools.map((o) => ({ r: o.r, i: o.i, ...gateInputs(o.pool, ce, relevant) }));
   const calibrationRequests = outcomes.filter((o) => calibrationRequest(o.i));
   const { gate, grid: gateGrid } = fitGate(calibrationRequests);
   // The same verdicts with the small profiles' name and description left out (both optional when a profile is
   // created): the descriptions were written for this bench after the refusals they lift had been read.
-  const bare = NATURAL_REQUESTS.map((r) => (r.kb === "debian" ? undefined : naturalOutcome(smallKbs[r.kb], r, poolFit, ce, relevant, false)));
+  const bare = NATURAL_REQUESTS.map((r) => (r.kb === "debian" ? undefined : naturalOutcome(smallKbs[r.kb], r, finalFit, ce, relevant, false)));
   // And with the notes pasted as a list without full stops ("- Check tyre pressure once a week"), as customers paste
   // them: the verdicts should not change.
   const asBareList = (content: string) => content.split("\n").map((l) => (l.trim() ? `- ${l.trim().replace(/[.!]$/, "")}` : l)).join("\n");
   const listed = Object.fromEntries(Object.entries(SMALL_KNOWLEDGE_BASES).map(([kb, { lang, texts }]) => [kb, corpusOf(texts.map((f) => pastedText(f.url, asBareList(f.content), f.title)), lang)]));
-  const asList = NATURAL_REQUESTS.map((r) => (r.kb === "debian" ? undefined : naturalOutcome(listed[r.kb], r, poolFit, ce, relevant)));
+  const asList = NATURAL_REQUESTS.map((r) => (r.kb === "debian" ? undefined : naturalOutcome(listed[r.kb], r, finalFit, ce, relevant)));
   const sameAsList = (list: typeof outcomes) => {
     const small = list.filter((o) => o.r.kb !== "debian");
     return `${small.filter((o) => verdictOf(asList[o.i]!, gate) === verdictOf(o, gate)).length} / ${small.length} small-profile requests`;
@@ -229,6 +248,7 @@ export async function benchRelevance(): Promise<Record<string, unknown>> {
     ubiquitousDamping: fit.ubiquitousDamping,
     poolUbiquity,
     backgroundShare,
+    burstiness,
     coefficients: { bias: round(c.bias), own: round(c.own), context: round(c.context), neighbour: round(c.neighbour), elsewhere },
     relevant,
     ambiguous: Math.min(ambiguous, relevant),
@@ -244,6 +264,7 @@ export async function benchRelevance(): Promise<Record<string, unknown>> {
     compound_split_grid: splitFits,
     background_grid: backgroundFits,
     elsewhere_grid: elsewhereFits,
+    burstiness_grid: burstinessFits,
     min_sentences_grid: gateGrid,
     fitted,
     committed: CALIBRATION,

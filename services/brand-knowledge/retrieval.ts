@@ -103,7 +103,8 @@ export class RetrievalCache {
   async termStats(db: Db, input: { org_id: string; brand_profile_id: string; terms: { term: string; word: string }[] }): Promise<TermStatsReply> {
     const index = await this.indexFor(db, input.org_id, input.brand_profile_id);
     index.situated ??= situatedTerms(index.chunks);
-    return { chunks: index.situated.size, df: documentFrequencies(index.situated, index.chunks.map((c) => c.lang), input.terms) };
+    const languages = index.chunks.map((c) => c.lang);
+    return { chunks: index.situated.size, df: documentFrequencies(index.situated, languages, input.terms), cf: documentFrequencies(index.situated, languages, input.terms, "occurrences") };
   }
 }
 
@@ -120,11 +121,17 @@ export function situatedTerms(chunks: readonly Pick<ChunkDoc, "_id" | "document_
 }
 
 /**
- * Chunks holding each word, keyed by the caller's term. Each chunk was indexed in its own language (a page that
- * declares none, in English): the word is tokenized again in each language the index holds and counted among
- * that language's chunks, so a French request is weighed against French pages indexed as English as well.
+ * Chunks holding each word, keyed by the caller's term, or (`occurrences`) the word's occurrences over them. Each
+ * chunk was indexed in its own language (a page that declares none, in English): the word is tokenized again in
+ * each language the index holds and counted among that language's chunks, so a French request is weighed
+ * against French pages indexed as English as well.
  */
-export function documentFrequencies(bm25: Bm25Index, chunkLanguages: readonly (string | null | undefined)[], terms: readonly { term: string; word: string }[]): Record<string, number> {
+export function documentFrequencies(
+  bm25: Bm25Index,
+  chunkLanguages: readonly (string | null | undefined)[],
+  terms: readonly { term: string; word: string }[],
+  count: "chunks" | "occurrences" = "chunks",
+): Record<string, number> {
   const languageOf = chunkLanguages.map((l) => baseLanguage(l ?? "en"));
   const languages = [...new Set(languageOf)];
   const df: Record<string, number> = {};
@@ -132,7 +139,11 @@ export function documentFrequencies(bm25: Bm25Index, chunkLanguages: readonly (s
     let n = 0;
     for (const lang of languages) {
       const indexed = tokenize(word, lang)[0];
-      if (indexed) n += bm25.documentsWith(indexed).filter((d) => languageOf[d] === lang).length;
+      if (!indexed) continue;
+      const counts = bm25.countsOf(indexed);
+      bm25.documentsWith(indexed).forEach((d, i) => {
+        if (languageOf[d] === lang) n += count === "chunks" ? 1 : counts[i];
+      });
     }
     df[term] = n;
   }

@@ -77,6 +77,8 @@ export interface TermStatsReply {
   chunks: number;
   /** Chunks holding each asked term. */
   df: Record<string, number>;
+  /** Occurrences of each asked term over the chunks holding it (with `df`, how bursty the term is). */
+  cf: Record<string, number>;
 }
 
 export interface RetrievedChunk {

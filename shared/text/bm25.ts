@@ -96,6 +96,11 @@ export class Bm25Index {
     return this.postings.get(term)?.docs.length ?? 0;
   }
 
+  /** Occurrences of the term over the documents holding it, by their positions (in index order, as `documentsWith`). */
+  countsOf(term: string): readonly number[] {
+    return this.postings.get(term)?.tfs ?? [];
+  }
+
   /** Positions (in index order) of the documents holding the term. */
   documentsWith(term: string): readonly number[] {
     return this.postings.get(term)?.docs ?? [];

@@ -211,4 +211,34 @@ describe("a request's subject and angle", () => {
     expect(whole.every((t) => t.ubiquitous)).toBe(true);
     expect(subjectShare(new Set(tokenize("Die Datei liegt unter /etc.", "de")), whole)).toBeGreaterThan(0);
   });
+
+  it("weighs a word the profile says once wherever it says it as phrasing in a sentence, and whole at the gate (fit: burstiness)", () => {
+    // Counted over the Valgrind manual's 840 chunks (the held-out probe's third site): chunks holding each word, and its occurrences there.
+    const counted = (request: string, df: Record<string, number>, cf: Record<string, number>, fit?: Parameters<typeof subjectWeights>[3]) => {
+      const analysis = analyseRequest(request, request, "en");
+      const key = (word: string) => tokenize(word, "en")[0];
+      const zero = Object.fromEntries(termsToCount(analysis).map((t) => [t.term, 0]));
+      const over = (counts: Record<string, number>) => ({ ...zero, ...Object.fromEntries(Object.entries(counts).map(([w, n]) => [key(w), n])) });
+      return new Map(subjectWeights(analysis, { chunks: 840, df: over(df), cf: over(cf) }, "profile", fit).terms.map((t) => [t.surface, t]));
+    };
+    const suppression = counted(
+      "Writing suppression files to hide known errors",
+      { writing: 153, suppression: 98, files: 283, hide: 4, known: 44 },
+      { writing: 238, suppression: 281, files: 665, hide: 4, known: 47 },
+    );
+    // "hide" (4 chunks, once each) and "known" (1.07 a chunk) are phrasing; "suppression" (2.87 a chunk) is the subject.
+    expect(suppression.get("hide")!.generic).toBe(true);
+    expect(suppression.get("known")!.generic).toBe(true);
+    expect(suppression.get("suppression")!.generic).toBeUndefined();
+    const share = (text: string) => subjectShare(new Set(tokenize(text, "en")), [...suppression.values()]);
+    expect(share("You can modify and add to the suppressions file at your leisure, or write your own.")).toBeGreaterThan(0);
+    // Without the fit (a threshold of 0) "hide" gates every sentence: none of the manual's section on suppressions says it.
+    const before = counted("Writing suppression files to hide known errors", { writing: 153, suppression: 98, files: 283, hide: 4, known: 44 }, { writing: 238, suppression: 281, files: 665, hide: 4, known: 47 }, { ...CALIBRATION, burstiness: 0 });
+    expect(subjectShare(new Set(tokenize("You can modify and add to the suppressions file at your leisure, or write your own.", "en")), [...before.values()])).toBe(0);
+    // "garbage" of an uncovered request is said once in passing too: generic in a sentence, its whole weight at the gate.
+    const jvm = counted("Tuning garbage collection in the Java virtual machine", { tuning: 5, garbage: 3, collection: 53, java: 10, virtual: 7, machine: 52 }, { tuning: 5, garbage: 3, collection: 105, java: 14, virtual: 8, machine: 75 });
+    expect(jvm.get("garbage")!.generic).toBe(true);
+    expect(jvm.get("garbage")!.gateWeight).toBeGreaterThan(5 * jvm.get("garbage")!.weight);
+    expect(jvm.get("collection")!.gateWeight).toBeUndefined();
+  });
 });

@@ -25,6 +25,12 @@ export const CALIBRATION = {
    */
   backgroundShare: 0.2,
   /**
+   * Mean occurrences per chunk under which a term of the request, counted over the profile, is generic: a word of
+   * its phrasing, weighed as a ubiquitous one (`WeightedTerm.generic`). Fit on the natural calibration requests'
+   * verdicts, then the readers' calibration requests of the focused book (0: no term is generic).
+   */
+  burstiness: 1.1,
+  /**
    * The logistic model's weights. Bias, own, context and neighbour are fit on the structure's calibration chapters;
    * `elsewhere` (a sentence under headings that state none of the subject), which the structure cannot weigh, on
    * the readers' calibration requests of the focused book (best F1 at `relevant`), among the weights that give no

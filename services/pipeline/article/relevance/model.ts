@@ -285,8 +285,10 @@ function buildModel(evidence: readonly Evidence[], brief: BriefLike): RelevanceM
     return strength(u) + (own.length ? Math.min(1, scoreTerms(own, u.text, u.heading) / Math.max(1e-9, scoreTerms(own, heading))) : 0);
   };
 
-  const total = subject.terms.reduce((n, t) => n + t.weight, 0) || 1;
-  const poolCoverage = subject.terms.filter((t) => stated.has(t.term)).reduce((n, t) => n + t.weight, 0) / total;
+  // A generic term weighs on the gate with its whole weight (`WeightedTerm.gateWeight`).
+  const gateWeight = (t: WeightedTerm) => t.gateWeight ?? t.weight;
+  const total = subject.terms.reduce((n, t) => n + gateWeight(t), 0) || 1;
+  const poolCoverage = subject.terms.filter((t) => stated.has(t.term)).reduce((n, t) => n + gateWeight(t), 0) / total;
 
   const byEvidence = new Map<string, readonly EvidenceUnit[]>();
   for (const e of evidence) byEvidence.set(e.id, unitsOfEvidence(e, lang));

@@ -15,6 +15,8 @@ export interface TermStats {
   chunks: number;
   /** Chunks holding each term. */
   df: Record<string, number>;
+  /** Occurrences of each term over the chunks holding it (a research pool's counts have none). */
+  cf?: Record<string, number>;
 }
 
 export interface WeightedTerm extends SubjectTerm {
@@ -22,6 +24,19 @@ export interface WeightedTerm extends SubjectTerm {
   df: number | null;
   weight: number;
   ubiquitous: boolean;
+  /**
+   * Said about once wherever it is said (`burstinessOf` under `WeightFit.burstiness`): a word of the request's
+   * phrasing ("find", "hide", "known"), not of a subject a passage is about. Weighed as a ubiquitous term is in
+   * a sentence; the evidence gate still counts its whole weight (`gateWeight`).
+   */
+  generic?: boolean;
+  /**
+   * What the evidence gate counts the term for (`CoverageView.poolCoverage`), when it differs from `weight`: a
+   * generic term's weight undamped. A word the profile says once in passing is as often the subject of a request
+   * the profile does not cover ("garbage" of "Tuning garbage collection in the Java virtual machine" in a Valgrind
+   * manual, "Steuer" in a Debian one): unstated by the pool, it must still weigh on the gate.
+   */
+  gateWeight?: number;
   /**
    * In a subject all of whose terms are ubiquitous, a term weighing under `backgroundShare` of the heaviest: the
    * profile says it everywhere even beside the subject's own, so it states nothing of it alone ("archivo" beside
@@ -74,6 +89,26 @@ export interface WeightFit {
   compoundSplit?: number;
   /** In an all-ubiquitous subject, the share of the heaviest term's weight under which a term is background (`WeightedTerm.background`). */
   backgroundShare?: number;
+  /** Mean occurrences per chunk under which a term counted over a profile is generic (`WeightedTerm.generic`); 0: none is. Absent, `CALIBRATION.burstiness`. */
+  burstiness?: number;
+}
+
+/**
+ * Under this many chunks a term's burstiness is not estimated: one or two mentions say nothing of how the profile
+ * uses a word (chosen, not fit: the least count whose mean is more than one chunk's own count).
+ */
+export const MIN_CHUNKS_FOR_BURSTINESS = 3;
+
+/**
+ * How bursty a term is in a profile: its mean occurrences per chunk holding it (Church and Gale, 1995: a word
+ * that names what a passage is about comes back within it, "leak" 2.97 times per chunk of the Valgrind manual,
+ * "orphan" 1.74 in the Developer's Reference; a word of phrasing is said once, "find" 1.20, "give" 1.11,
+ * "known" 1.07). Undefined without occurrence counts or under `MIN_CHUNKS_FOR_BURSTINESS` chunks.
+ */
+export function burstinessOf(term: string, stats: TermStats): number | undefined {
+  const df = stats.df[term] ?? 0;
+  const cf = stats.cf?.[term];
+  return cf === undefined || df < MIN_CHUNKS_FOR_BURSTINESS ? undefined : cf / df;
 }
 
 /**
@@ -123,9 +158,16 @@ export function subjectWeights(
   const coreMatters = subject.some((t) => t.core) && subject.some((t) => !t.core);
   const terms = subject.map((t): WeightedTerm => {
     const df = stats.df[t.term] ?? 0;
-    const ubiquitous = (n >= MIN_COUNT_FOR_UBIQUITY && df / n >= fit.ubiquity) || Boolean(aboutProfile?.has(t.term));
-    const weight = (from === "profile" ? bm25Idf : smoothedIdf)(df, n) * (ubiquitous ? fit.ubiquitousDamping : 1) * (coreMatters && t.core ? CORE_WEIGHT : 1);
-    return { ...t, df, weight, ubiquitous };
+    // A word the profile says about once wherever it says it is the request's phrasing, however rare: weighed as a
+    // ubiquitous term, it can neither admit a passage alone nor gate the subject ("find" of "How to find memory
+    // leaks with Memcheck" in a Valgrind manual whose every other word of the request is ubiquitous).
+    const burst = from === "profile" ? burstinessOf(t.term, stats) : undefined;
+    const generic = burst !== undefined && burst < (fit.burstiness ?? CALIBRATION.burstiness);
+    const ubiquitous = (n >= MIN_COUNT_FOR_UBIQUITY && df / n >= fit.ubiquity) || Boolean(aboutProfile?.has(t.term)) || generic;
+    const idf = (from === "profile" ? bm25Idf : smoothedIdf)(df, n) * (coreMatters && t.core ? CORE_WEIGHT : 1);
+    const weight = idf * (ubiquitous ? fit.ubiquitousDamping : 1);
+    const counted = generic && weight !== idf && !(n >= MIN_COUNT_FOR_UBIQUITY && df / n >= fit.ubiquity) && !aboutProfile?.has(t.term);
+    return { ...t, df, weight, ubiquitous, ...(generic ? { generic } : {}), ...(counted ? { gateWeight: idf } : {}) };
   });
   return { terms: withBackground(terms, fit.backgroundShare ?? CALIBRATION.backgroundShare), angle: request.angle, counted_over: { chunks: stats.chunks, from } };
 }
