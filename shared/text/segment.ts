@@ -2,7 +2,7 @@
  * Sentence and word boundaries from Intl.Segmenter (Unicode UAX #29 with ICU's locale data, built into Node),
  * which handles decimals, abbreviations such as "e.g." and non-Latin scripts better than punctuation rules.
  */
-import { baseLanguage } from "./stopwords";
+import { baseLanguage, isStopword } from "./stopwords";
 
 const segmenters = new Map<string, Intl.Segmenter>();
 
@@ -81,10 +81,21 @@ export function splitSentences(text: string, lang = "en"): Sentence[] {
       last.endsParagraph = /\n\s*$/.test(segment);
       continue;
     }
+    // A name's initial ("first defined by S. Adve") is taken for a sentence end before the name: joined again when
+    // the line goes on with a word that is no function word (a new sentence opens with "The", "Le", "Der", "El" as often as not).
+    if (last && !last.endsParagraph && INITIAL_END.test(last.text) && !isStopword(firstWord(trimmed), lang) && /^\p{Lu}/u.test(trimmed)) {
+      last.text = `${last.text} ${trimmed}`;
+      last.endsParagraph = /\n\s*$/.test(segment);
+      continue;
+    }
     out.push({ text: trimmed, endsParagraph: /\n\s*$/.test(segment) });
   }
   return out;
 }
+
+/** A single capital letter and a full stop after a space: a name's initial. */
+const INITIAL_END = /(?:^|\s)\p{Lu}\.$/u;
+const firstWord = (text: string) => (/^[\p{L}\p{N}'’-]+/u.exec(text)?.[0] ?? "").toLowerCase();
 
 /**
  * Abbreviations that never end a sentence, in the languages the platform writes: "for example", "that is",

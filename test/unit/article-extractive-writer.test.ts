@@ -1,5 +1,5 @@
 import { assertEnoughEvidence, draftArticle, fitOutlineToEvidence, NotEnoughEvidenceError, requiredEvidenceSentences } from "../../services/pipeline/article/writers/draft";
-import { relevanceModel } from "../../services/pipeline/article/relevance";
+import { relevanceModel, requestedAngle } from "../../services/pipeline/article/relevance";
 import { ANGLE_BONUS } from "../../services/pipeline/article/relevance/model";
 import { unitsOfEvidence, unitsOfPool } from "../../services/pipeline/article/evidence/units";
 import { composeSectionFromEvidence, ExtractiveSectionWriter, inDocumentOrder, indexPool, opensWithPhrase, takesConnective } from "../../services/pipeline/article/writers/extractive-writer";
@@ -256,6 +256,35 @@ describe("the request's angle steers the material, never its relevance (read: \"
     // What fills the introduction's budget after its strongest strips may serve the subject only; its opening serves the angle.
     expect(serves.servesAngle(opening[0])).toBe(true);
     expect(opening[0]).not.toMatch(/^Home composting turns|^A closed compost bin/);
+  });
+});
+
+describe("a beginner's angle is served by an introduction's place (the held-out probe's \"Getting started with Valgrind\", fifteenth stop)", () => {
+  const page = (id: string, title: string, heading: string, quote: string): Evidence => ({ id, url: `https://docs.example/${id}`, title, heading, quote, fetched_at: "2025-01-01T00:00:00.000Z", origin: "brand" });
+  const pool = [
+    page("qs", "The Valgrind Quick Start Guide", "Introduction", "The Valgrind tool suite provides a number of debugging and profiling tools for your programs."),
+    page("core", "Using and understanding the Valgrind core", "Error suppression", "Valgrind reads a list of errors to suppress at startup from a default suppression file."),
+  ];
+  const brief = (topic: string, language = "en") => ({ ...decideBriefByRules({ topic, target_keyword: topic, mode: "standard" as const, language, target_words: 600, image: false, derivatives: [] }, null) });
+
+  it("ranks a strip under an introduction's title or heading higher by ANGLE_BONUS, its relevance unchanged", () => {
+    const [start, plain] = [relevanceModel(pool, brief("Getting started with Valgrind")), relevanceModel(pool, brief("Valgrind"))];
+    const [intro, other] = unitsOfPool(pool, "en");
+    expect(start.strength(intro) - start.strength(other)).toBeCloseTo(plain.strength(intro) - plain.strength(other) + ANGLE_BONUS, 6);
+    // The angle's material is told by its place, not its words: no text alone serves it.
+    expect(start.servesAngle(intro.text)).toBeUndefined();
+    for (const u of [intro, other]) expect(start.onTopic(start.unit(u))).toBe(plain.onTopic(plain.unit(u)));
+  });
+
+  it("is asked for in every language, and a German compound of \"Fehler\" naming something else asks for no mistakes", () => {
+    const angleOf = (topic: string, language: string) => requestedAngle({ topic, keyword: topic, language })?.angle;
+    expect(angleOf("Getting started with Valgrind", "en")).toBe("start");
+    expect(angleOf("Construire un paquet Debian pour la première fois", "fr")).toBe("start");
+    expect(angleOf("Erste Schritte mit Valgrind", "de")).toBe("start");
+    expect(angleOf("Cómo crear un paquete Debian desde cero", "es")).toBe("start");
+    // The Developer's Reference's focused request: a bug report, not a mistake.
+    expect(angleOf("Einen Fehlerbericht richtig beantworten", "de")).toBeUndefined();
+    expect(angleOf("Häufige Fehler beim Paketbau", "de")).toBe("problems");
   });
 });
 

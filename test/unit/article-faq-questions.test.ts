@@ -110,6 +110,8 @@ describe("questions made from an evidence sentence's shape", () => {
     expect(questionFromUnit({ ...unit("Re-sequencing reorders the remaining stops when a job runs long."), heading: "Dispatch › Re-sequencing" }, names)).toBe("What does re-sequencing do?");
     // Read in a held-out probe's article (the Debian FAQ): a verb of having answers no "What does … do?".
     expect(questionFromUnit(unit("Debian has a start-stop-daemon program that is invoked to stop running processes."), names)).toBeUndefined();
+    // A subject opening with a function word is none (the Valgrind manual: "How much does because of cost?").
+    expect(questionFromUnit(unit("Because of costs arising before main is run, the inclusive cost of main is 5 percent higher."), names)).toBeUndefined();
     expect(questionFromUnit(unit("The page also lists the different methods that can be used to donate."), names)).toBeUndefined();
     expect(embedPhrase("The Compost Co pricing", "The Compost Co")).toBe("The Compost Co pricing");
   });
@@ -145,6 +147,10 @@ describe("well-formed questions", () => {
     expect(isWellFormedQuestion("Comment gérer cette avalanche ?", { ...brief, language: "fr", topic: "Mises à jour" })).toBe(false);
     expect(isWellFormedQuestion("Wie geht man mit dieser Flut um?", { ...brief, language: "de", topic: "Aktualisierungen" })).toBe(false);
     expect(isWellFormedQuestion("¿Cómo se gestiona esta avalancha?", { ...brief, language: "es", topic: "Actualizaciones" })).toBe(false);
+    // Nor by ending on a pronoun (the held-out probe's Valgrind manual: "To avoid that, Valgrind will …").
+    expect(isWellFormedQuestion("How do you avoid that?", brief)).toBe(false);
+    expect(isWellFormedQuestion("Wie vermeidet man es?", { ...brief, language: "de", topic: "Aktualisierungen" })).toBe(false);
+    expect(isWellFormedQuestion("How do you trace child processes?", brief)).toBe(true);
     expect(isWellFormedQuestion("Qu'est-ce que la gestion des paquets ?", { ...brief, language: "fr", topic: "Gestion des paquets" })).toBe(true);
     // Read in the held-out probe's FAQ: a source heading of two sentences, an example carried into a question.
     expect(isWellFormedQuestion("I am still confused. What did you say I should install?", brief)).toBe(false);

@@ -143,3 +143,14 @@ describe("brand evidence", () => {
     expect(kept).toContain("The Enterprise plan adds an audit log. It includes single sign-on through SAML.");
   });
 });
+
+describe("research queries", () => {
+  it("asks the knowledge base for the angle's material beside the subject when the angle names some (a beginner's introduction)", () => {
+    const briefOf = (topic: string) => decideBriefByRules({ topic, target_keyword: topic, mode: "standard", language: "en", target_words: 800, image: false, derivatives: [] }, null);
+    const start = briefOf("Getting started with Valgrind");
+    const queries = researchQueries(planOutlineByRules(start, 800, []), start, RESEARCH_DEPTH.standard).map((q) => q.query);
+    expect(queries.slice(0, 2)).toEqual(["Valgrind", "Valgrind quick start introduction getting started first steps basics"]);
+    const plain = briefOf("Route planning for field service teams");
+    expect(researchQueries(planOutlineByRules(plain, 800, []), plain, RESEARCH_DEPTH.standard).map((q) => q.query).join(" ")).not.toContain("quick start");
+  });
+});

@@ -20,6 +20,9 @@ describe("sentences of a text", () => {
     expect(texts("Das verursacht Probleme wie z.B. Abhängigkeiten zwischen Paketen. Danach geht es weiter.", "de")).toEqual(["Das verursacht Probleme wie z.B. Abhängigkeiten zwischen Paketen.", "Danach geht es weiter."]);
     expect(texts("Es gibt z. B. viele Pakete. Das ist gut.", "de")).toEqual(["Es gibt z. B. viele Pakete.", "Das ist gut."]);
     expect(texts("Limit the bandwidth for APT to e.g. 800Kib/sec with one option. Then go.", "en")).toEqual(["Limit the bandwidth for APT to e.g. 800Kib/sec with one option.", "Then go."]);
+    // A name's initial (the Valgrind manual's DRD chapter) is no sentence end; a capital letter closing a sentence is.
+    expect(texts("This concept was first defined by S. Adve and others. It is used here.", "en")).toEqual(["This concept was first defined by S. Adve and others.", "It is used here."]);
+    expect(texts("Take vitamin C. The body needs it.", "en")).toEqual(["Take vitamin C.", "The body needs it."]);
     expect(texts("Utilisez un outil, p. ex. Synaptic, pour cela. Puis.", "fr")).toEqual(["Utilisez un outil, p. ex. Synaptic, pour cela.", "Puis."]);
     expect(texts("Use una herramienta, p. ej. Synaptic, para esto. Luego.", "es")).toEqual(["Use una herramienta, p. ej. Synaptic, para esto.", "Luego."]);
   });

@@ -1,4 +1,4 @@
-import { analyseRequest } from "../relevance";
+import { analyseRequest, requestedAngle } from "../relevance";
 import type { ArticleMode } from "../../../../shared/schemas/articles";
 import type { RetrievedChunk } from "../../../../shared/schemas/brand";
 import type { ExtractedDocument } from "../../../../shared/text/document";
@@ -62,7 +62,11 @@ export function subjectQuery(brief: ArticleBrief): string {
   return terms.map((t) => (t.surface.includes(" ") ? t.term : t.surface)).join(" ");
 }
 
-/** Every query of an outline, each text once: the subject's first, then each section's; the introduction and conclusion share the topic's. */
+/**
+ * Every query of an outline, each text once: the subject's first, with the words of its angle's material when the
+ * request's angle names some (a beginner's: "quick start introduction …", `angleMaterial.query`), then each
+ * section's; the introduction and conclusion share the topic's.
+ */
 export function researchQueries(outline: Outline, brief: ArticleBrief, depth: ResearchDepth): ResearchQuery[] {
   const seen = new Set<string>();
   const out: ResearchQuery[] = [];
@@ -71,6 +75,12 @@ export function researchQueries(outline: Outline, brief: ArticleBrief, depth: Re
   if (subject && opening) {
     seen.add(subject.toLowerCase());
     out.push({ section: opening.key, query: subject });
+    const material = requestedAngle(brief)?.query;
+    if (material) {
+      const query = `${subject} ${material}`;
+      seen.add(query.toLowerCase());
+      out.push({ section: opening.key, query });
+    }
   }
   for (const section of outline.sections) {
     for (const query of sectionQueries(section, brief, depth)) {

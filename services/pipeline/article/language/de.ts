@@ -89,8 +89,15 @@ export const GERMAN: LanguageProfile = {
     {
       angle: "problems",
       qualifiers: /^(häufige[nrs]?|häufigsten|typische[nrs]?|klassische[nrs]?|größte[nrs]?)$/iu,
-      asks: /(?<![\p{L}])(fehler\p{L}*|probleme?|vermeiden|falsch\p{L}*|nie|niemals)(?![\p{L}])/iu,
+      // "Fehler" and its plural, not a compound naming something else ("Fehlerbericht", a bug report).
+      asks: /(?<![\p{L}])(fehlern?|fehlersuche|fehlerbehebung|probleme?|vermeiden|falsch\p{L}*|nie|niemals)(?![\p{L}])/iu,
       serves: /(?<![\p{L}])(zu (viel|wenig|häufig|oft|lange|stark|dunkel|kalt|heiß)|nie|niemals|nicht|kein\p{L}*|vermeiden|ohne|falsch\p{L}*|schädig\p{L}*|schaden)(?![\p{L}])/iu,
+    },
+    {
+      angle: "start",
+      asks: /(?<![\p{L}])(einstieg|einsteiger\p{L}*|anfänger\p{L}*|erste[nr]? schritte|zum ersten mal|erstes mal|von grund auf|einführung|grundlagen|schnellstart|loslegen|beginnen)(?![\p{L}])/iu,
+      placed: /(?<![\p{L}])(schnellstart|einführung|erste[nr]? schritte|grundlagen|überblick|einstieg|anfänger\p{L}*)(?![\p{L}])/iu,
+      query: "Schnellstart Einführung erste Schritte Grundlagen",
     },
   ],
   exampleMarkers: /(?<![\p{L}])(zum Beispiel|z\.\s?B\.)/iu,

@@ -14,6 +14,20 @@ const NOT_IMPERATIVES = new Set(["although", "since", "despite", "sometimes", "g
  * what opens its object ("the", "your", a quoted path). Over the English manual this finds 82 usable sentences,
  * about one in ten a noun or a name ("Aptitude", "Microsoft"); such a miss only costs a paragraph its connective.
  */
+/**
+ * A verb in -s opening the sentence, before what its object opens with: the subject is the line before, a term
+ * a reference manual defines ("--stacks=<yes|no> [default: no]" above "Specifies whether stack profiling should
+ * be done.", a function's name above "Returns the number of errors found so far."). Read alone it names nothing
+ * (readers of the Valgrind manual's articles, 2026-11-28). Not a plural noun ("Programs which …"), nor an adverb
+ * in -s (`NOT_VERBS_IN_S`); counted over the English manuals of the benches, the openers were all verbs otherwise.
+ */
+const SUBJECTLESS = /^(\p{Lu}\p{Ll}{2,}(?<!s)s) (?:the|a|an|whether|how|what|if|its|their|all|any|each|every|one|two|more|less|no)\b/u;
+const NOT_VERBS_IN_S = new Set(["sometimes", "besides", "perhaps", "this", "thus", "always", "unless", "whereas", "nevertheless", "afterwards", "towards", "regardless", "was", "has", "does", "is"]);
+function opensWithoutSubject(sentence: string): boolean {
+  const m = SUBJECTLESS.exec(sentence);
+  return Boolean(m) && !NOT_VERBS_IN_S.has(m![1].toLowerCase());
+}
+
 function tellsToDo(sentence: string): boolean {
   // …or a two-word step of a numbered procedure ("Reboot system.", "Press Enter.").
   const m = /^(\p{Lu}\p{Ll}+) (?:the|a|an|your|its|their|this|these|that|those|all|each|every|["“/~.-]|[\p{L}-]+\.$)/u.exec(sentence);
@@ -63,6 +77,12 @@ export const ENGLISH: LanguageProfile = {
       asks: /\b(mistakes?|errors?|pitfalls?|problems?|avoid(ing)?|wrong|troubleshoot(ing)?|not to|never)\b/i,
       serves: /\b(too (much|little|many|few|long|hot|cold|fine|coarse|hard|often)|never|not|no longer|don't|doesn't|cannot|can't|avoid\w*|without|wrong\w*|mistakes?|problems?|damag\w*|harm\w*|ruin\w*|fail\w*)\b/i,
     },
+    {
+      angle: "start",
+      asks: /\b(getting started|get started|start(?:ing)?|beginners?|newcomers?|novices?|first (?:time|steps)|from scratch|introduction|basics|quick ?start)\b/i,
+      placed: /\b(quick ?start|getting started|starting|introduction|first steps|basics|overview|tutorial|beginners?)\b/i,
+      query: "quick start introduction getting started first steps basics",
+    },
   ],
   exampleMarkers: /\b(for example|for instance|e\.g\.)/i,
   asideOpener: /^(please )?(note|notice|remember|keep in mind|bear in mind|be aware)( that\b|:|,)/i,
@@ -95,7 +115,7 @@ export const ENGLISH: LanguageProfile = {
     // A contrast said at the end: "You always need password to boot the system, though." (what it stands against
     // is the sentence before). Not "… instead.": "Tea bags made with plastic mesh … should go in the bin instead."
     // carries its own contrast.
-    leansBack: (sentence) => /,\s*though\.$/i.test(sentence.trim()),
+    leansBack: (sentence) => /,\s*though\.$/i.test(sentence.trim()) || opensWithoutSubject(sentence.trim()),
     afterSteps: /\bnow\b/i,
     answerOpeners: /^(?:(?:yes|no)(?=[,.!;:])|the (?:short )?answer(?![\p{L}])|well,)/u,
     connectiveOpeners: /^(however|also|or|alternatively|another|equally|likewise|similarly|otherwise|moreover|furthermore|additionally|in addition|what is more|besides|therefore|hence|thus|consequently|as a result|instead|nevertheless|nonetheless|still|yet|again|on the other hand|in contrast|by contrast|conversely|in that case|for this reason|for that reason|even so|then|but|and|nor|neither(?= (?:do|does|did|is|are|was|were|can|could|will|would|should|shall|has|have|had|must|may|might)\b)|so(?!-))(?![\p{L}\p{N}])/u,

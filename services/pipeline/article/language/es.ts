@@ -108,6 +108,12 @@ export const SPANISH: LanguageProfile = {
       asks: /(?<![\p{L}])(errores?|problemas?|evitar|fallos?|nunca)(?![\p{L}])/iu,
       serves: /(?<![\p{L}])(demasiad\p{L}*|nunca|no|sin|evit\p{L}*|mal|dañ\p{L}*|riesgos?|rompe\p{L}*|fall\p{L}*)(?![\p{L}])/iu,
     },
+    {
+      angle: "start",
+      asks: /(?<![\p{L}])(empezar|comenzar|principiantes?|primeros pasos|por primera vez|primera vez|desde cero|introducción|conceptos básicos|inicio rápido|iniciarse)(?![\p{L}])/iu,
+      placed: /(?<![\p{L}])(inicio rápido|introducción|primeros pasos|conceptos básicos|empezando|guía rápida|para empezar|principiantes?)(?![\p{L}])/iu,
+      query: "inicio rápido introducción primeros pasos conceptos básicos",
+    },
   ],
   exampleMarkers: /(?<![\p{L}])(por ejemplo|p\.\s?ej\.)/iu,
   asideOpener: /^(tenga|ten|tengan) en cuenta|^(observ[ae]|f[íi]j[ae]te|n[óo]te(se)?|recuerd[ae]) que(?![\p{L}])/iu,

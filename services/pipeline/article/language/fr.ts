@@ -77,6 +77,12 @@ export const FRENCH: LanguageProfile = {
       asks: /(?<![\p{L}])(erreurs?|pièges?|problèmes?|éviter|fautes?|jamais)(?![\p{L}])/iu,
       serves: /(?<![\p{L}])(trop|jamais|ne|n['’]\p{L}+|pas|éviter|évite\w*|sans|mal|abîm\p{L}*|endommag\p{L}*|risques?|excessi\p{L}*|excès)(?![\p{L}])/iu,
     },
+    {
+      angle: "start",
+      asks: /(?<![\p{L}])(débuter|débutants?|commencer|premiers? pas|première fois|pour commencer|démarrer|démarrage|introduction|bases|(?:à partir )?de zéro)(?![\p{L}])/iu,
+      placed: /(?<![\p{L}])(démarrage rapide|premiers pas|introduction|pour commencer|bien commencer|bases|aperçu|tutoriel|débutants?)(?![\p{L}])/iu,
+      query: "démarrage rapide introduction premiers pas bases",
+    },
   ],
   exampleMarkers: /(?<![\p{L}])(par exemple|p\. ex\.)/iu,
   asideOpener: /^(veuillez )?(notez|remarquez|rappelez-vous|gardez à l'esprit|sachez) que(?![\p{L}])|^(note|remarque)\s?:/iu,

@@ -53,15 +53,24 @@ export interface LanguageProfile {
    */
   furtherReading: RegExp;
   /**
-   * Angles whose material a sentence's own words can show, in the order tried: `asks` is matched against the
-   * request (topic and keyword), `serves` against an evidence strip. A request for mistakes to avoid is served
-   * first by what says too much, never, not, without or damage; the relevance model ranks such strips higher
-   * (`relevance/model.ts`, `ANGLE_BONUS`), and never judges one more or less relevant for it.
+   * Angles whose material a sentence's own words or its place can show, in the order tried: `asks` is matched
+   * against the request (topic and keyword), `serves` against an evidence strip, `placed` against its passage's
+   * title and headings. A request for mistakes to avoid is served first by what says too much, never, not,
+   * without or damage; one for getting started by a manual's introduction. The relevance model ranks such strips
+   * higher (`relevance/model.ts`, `ANGLE_BONUS`), and never judges one more or less relevant for it.
    */
   angleMaterial: readonly {
     angle: string;
     asks: RegExp;
-    serves: RegExp;
+    /** What a strip's own words show of the angle's material (mistakes: "too much", "never"). */
+    serves?: RegExp;
+    /**
+     * What a passage's page title or headings show of it: a beginner is served by a manual's introduction ("The
+     * Valgrind Quick Start Guide", « Premiers pas », "Erste Schritte", «Primeros pasos»), whatever its sentences say.
+     */
+    placed?: RegExp;
+    /** Words research asks the knowledge base for beside the subject's, to find the angle's material (`researchQueries`). */
+    query?: string;
     /** Words that qualify the angle's noun ("common", « fréquentes », "häufige", «comunes»): they go where it goes. */
     qualifiers?: RegExp;
   }[];

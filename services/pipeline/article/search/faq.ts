@@ -208,8 +208,12 @@ export function namesByPlaceAlone(text: string, lang: string): boolean {
 
 /** The text names something by pointing at it (a demonstrative of its language): read alone, there is nothing to point at. */
 function pointsAtSomething(text: string, lang: string): boolean {
-  const { demonstratives } = languageProfile(lang);
-  return wordsOf(text, lang).some((w) => demonstratives.has(w.toLowerCase()));
+  const { demonstratives, sentences } = languageProfile(lang);
+  const words = wordsOf(text, lang).map((w) => w.toLowerCase());
+  // A question ending on a pronoun asks about what the sentence before its answer named ("How do you avoid
+  // that?", from "To avoid that, Valgrind will …": 2026-11-28, the probe's Valgrind manual).
+  const last = words[words.length - 1];
+  return words.some((w) => demonstratives.has(w)) || (last !== undefined && (sentences.anaphora.has(last) || sentences.dependentOpeners.has(last)));
 }
 
 /** A question a reader would ask: ends with a question mark, 3–20 words, no word doubled, no heading pasted in, in the article's language. */
@@ -274,7 +278,7 @@ export function questionFromUnit(unit: EvidenceUnit, names: ReadonlySet<string>,
   const first = unit.sentences[0];
   const subjectOf = (raw: string) => {
     const words = raw.trim().split(/\s+/);
-    if (!raw.trim() || words.length > SUBJECT_MAX_WORDS || BAD_SUBJECT.test(raw)) return undefined;
+    if (!raw.trim() || words.length > SUBJECT_MAX_WORDS || BAD_SUBJECT.test(raw) || !isNounPhrase(words)) return undefined;
     return names.has(words[0]) || (brandName && raw.startsWith(brandName.split(/\s+/)[0])) ? raw.trim() : embedPhrase(raw);
   };
   const hasFigure = /\d/.test(first);
@@ -301,6 +305,15 @@ export function questionFromUnit(unit: EvidenceUnit, names: ReadonlySet<string>,
     if (subject && presents(unit.heading, m[1])) return `What does ${subject} do?`;
   }
   return undefined;
+}
+
+/**
+ * Words that can be a subject: none a function word at the end, none but a determiner at the start ("Because
+ * of costs arising before main …" asked "How much does because of cost?": the Valgrind manual, 2026-11-28).
+ */
+function isNounPhrase(words: readonly string[]): boolean {
+  const [first, last] = [words[0].toLowerCase(), words[words.length - 1].toLowerCase()];
+  return !isStopword(last, "en") && (!isStopword(first, "en") || languageProfile("en").determiners.has(first));
 }
 
 /**

@@ -92,7 +92,8 @@ export const headingKey = (heading: string, lang: string) => tokenize(heading, l
  */
 function honestOverview(brief: ArticleBrief): { heading: string; instead: string; holds: (section: ArticleSection) => boolean } | undefined {
   const angle = requestedAngle(brief);
-  if (!angle || !keywordFitsTemplates(brief.keyword)) return undefined;
+  const serves = angle?.serves;
+  if (!angle || !serves || !keywordFitsTemplates(brief.keyword)) return undefined;
   const words = brief.keyword.split(/\s+/).filter(Boolean);
   // The angle's qualifiers go with it: "Common beekeeping mistakes to avoid" is the overview of beekeeping.
   const kept = words.filter((w) => !angle.asks.test(w) && !angle.qualifiers?.test(w));
@@ -104,7 +105,7 @@ function honestOverview(brief: ArticleBrief): { heading: string; instead: string
     instead: overviewHeading(kept.join(" "), brief.language),
     holds: (section) => {
       const cited = section.paragraphs.flatMap((p) => p.sentences).filter((s) => s.cites.length);
-      return cited.filter((s) => angle.serves.test(s.text)).length * 2 >= cited.length;
+      return cited.filter((s) => serves.test(s.text)).length * 2 >= cited.length;
     },
   };
 }
