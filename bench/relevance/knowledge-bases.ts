@@ -369,4 +369,28 @@ export const NATURAL_REQUESTS: NaturalRequest[] = [
   // and one held out. The shell has its tutorial chapter, netfilter its section of the network chapter.
   { kb: "debian", lang: "en", topic: "Using the Debian shell for the first time", expect: "write" },
   { kb: "debian", lang: "en", topic: "Setting up a firewall with netfilter", expect: "write" },
+  // Added at the fifteenth stop, verdicts written from the manuals' contents before any was run: requests phrased
+  // with common verbs and adjectives ("recover", "safely", "find", « trouver », "erstellt", «encontrar»), which
+  // generic terms (`WeightedTerm.generic`, fit on the calibration half) must neither refuse when the subject is
+  // the manual's nor write when it is not. Covered: "Recovery from a broken system", "How to shutdown the system",
+  // "Good password", "Connecting without remote passwords". Three were first written "write" from their headings alone
+  // ("Customizing bash" in French and German, "Limiting download bandwidth for APT" in Spanish) and refused by the
+  // gate; their sections hold one or two sentences beside a code block (« Vous pouvez personnaliser le comportement
+  // de bash(1) à l’aide de « ~/.bashrc ». », "Sie können das Verhalten von bash(1) mittels "~/.bashrc" anpassen.", «Si
+  // quiere limitar el ancho de banda …»), under the floor of four sentences every verdict here is held to: corrected
+  // to "refuse" after that first run (all three held out, so no fit saw either verdict).
+  { kb: "debian", lang: "en", topic: "How to recover a broken Debian system", expect: "write" },
+  { kb: "debian", lang: "en", topic: "How to safely shut down a Debian system", expect: "write" },
+  { kb: "debian", lang: "en", topic: "How to find cheap flights to Europe", expect: "refuse" },
+  { kb: "debian", lang: "en", topic: "Tips to keep houseplants alive in winter", expect: "refuse" },
+  { kb: "debian", lang: "fr", topic: "Comment choisir un bon mot de passe", expect: "write" },
+  { kb: "debian", lang: "fr", topic: "Comment personnaliser bash", expect: "refuse" },
+  { kb: "debian", lang: "fr", topic: "Comment trouver un bon avocat", expect: "refuse" },
+  { kb: "debian", lang: "de", topic: "Wie man ein sicheres Passwort erstellt", expect: "write" },
+  { kb: "debian", lang: "de", topic: "Wie man schnell Spanisch lernt", expect: "refuse" },
+  { kb: "debian", lang: "es", topic: "Cómo limitar el ancho de banda de APT", expect: "refuse" },
+  { kb: "debian", lang: "es", topic: "Cómo recuperar un sistema Debian roto", expect: "write" },
+  { kb: "debian", lang: "es", topic: "Cómo encontrar trabajo rápidamente", expect: "refuse" },
+  { kb: "debian", lang: "en", topic: "How to log in over SSH without typing a password", expect: "write" },
+  { kb: "debian", lang: "de", topic: "Wie man die Bash-Shell anpasst", expect: "refuse" },
 ];

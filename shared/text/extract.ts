@@ -167,12 +167,31 @@ class SectionBuilder {
 }
 
 /** Walks the DOM in document order: headings open sections, block elements end paragraphs, inline text accumulates. */
+/** Longest definition-list term (`<dt>`) that opens its description's first line rather than standing as a line of its own. */
+const TERM_MAX_WORDS = 12;
+
 function sectionsFromDom(root: Node, documentNames: string[]): DocumentSection[] {
   const builder = new SectionBuilder(documentNames);
   let lines: string[] = [""];
+  // A definition list's term waiting for its description (`term`), then opening the description's first line
+  // (`describing`): a manual's "--stacks=<yes|no> [default: no]" above "Specifies whether stack profiling should be
+  // done." made a sentence no reader could place; "--stacks=<yes|no> [default: no]: Specifies whether …" says it.
+  let term: string | null = null;
+  let describing: string | null = null;
   const flush = () => {
-    for (const line of lines) builder.paragraph(collapse(line));
+    for (const line of lines) {
+      let text = collapse(line);
+      if (text && describing !== null) {
+        text = `${describing}${/[:：]$/.test(describing) ? "" : ":"} ${text}`;
+        describing = null;
+      }
+      builder.paragraph(text);
+    }
     lines = [""];
+  };
+  const termAlone = () => {
+    if (term !== null) builder.paragraph(term);
+    term = null;
   };
   const walk = (node: Node) => {
     for (const child of Array.from(node.childNodes)) {
@@ -184,6 +203,28 @@ function sectionsFromDom(root: Node, documentNames: string[]): DocumentSection[]
       const el = child as Element;
       const tag = el.tagName.toUpperCase();
       if (SKIPPED.has(tag)) continue;
+      if (tag === "DT" || tag === "DD") {
+        flush();
+        if (tag === "DT") {
+          walk(el);
+          const text = collapse(lines.join(" "));
+          lines = [""];
+          if (!text) continue;
+          if (text.split(" ").length > TERM_MAX_WORDS) {
+            termAlone();
+            builder.paragraph(text);
+          } else term = term === null ? text : `${term}, ${text}`;
+          continue;
+        }
+        describing = term;
+        term = null;
+        walk(el);
+        flush();
+        if (describing !== null) builder.paragraph(describing);
+        describing = null;
+        continue;
+      }
+      if (el.nodeType === 1 && (PREFORMATTED.has(tag) || tag in HEADINGS || tag === "TR" || BLOCKS.has(tag))) termAlone();
       if (PREFORMATTED.has(tag)) {
         flush();
         builder.code(el.textContent ?? "");
@@ -208,6 +249,7 @@ function sectionsFromDom(root: Node, documentNames: string[]): DocumentSection[]
   };
   walk(root);
   flush();
+  termAlone();
   return builder.close();
 }
 

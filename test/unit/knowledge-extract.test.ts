@@ -233,3 +233,31 @@ Pin-Priority: 800</pre>
     expect(doc.sections.flatMap((s) => s.code ?? [])).toEqual(["Package: foo\nPin: version 1.2*"]);
   });
 });
+
+describe("a definition list's term opens its description (the Valgrind manual's options, read at the fifteenth stop)", () => {
+  const html = `<html><head><title>Massif: a heap profiler</title></head><body><main>
+    <h1>Massif Command-line Options</h1>
+    <p>Massif-specific command-line options are listed here, one at a time with what each does to a run.</p>
+    <div class="variablelist"><dl>
+      <dt><a name="opt.heap"></a><span class="term"><code class="option">--heap=&lt;yes|no&gt; [default: yes] </code></span></dt>
+      <dd><p>Specifies whether heap profiling should be done.</p></dd>
+      <dt><span class="term"><code class="option">--stacks=&lt;yes|no&gt; [default: no] </code></span></dt>
+      <dd><p>Specifies whether stack profiling should be done. This option slows Massif down greatly, and so is off by default.</p><p>Massif assumes that the main stack has size zero at start-up.</p></dd>
+      <dt>A term of a glossary that is far too long to be read as the label of its description, longer than twelve words</dt>
+      <dd><p>Its description stands on a line of its own.</p></dd>
+      <dt>Orphan term</dt>
+    </dl></div>
+    <p>Every option can also be given in the environment variable VALGRIND_OPTS before the program starts.</p>
+  </main></body></html>`;
+
+  it("joins a short term and its description's first line, and leaves the rest as it was", () => {
+    const lines = extractDocument({ url: "https://valgrind.example/ms-manual.html", contentType: "text/html", body: html }).sections.flatMap((s) => s.text.split("\n")).filter(Boolean);
+    expect(lines).toContain("--heap=<yes|no> [default: yes]: Specifies whether heap profiling should be done.");
+    expect(lines).toContain("--stacks=<yes|no> [default: no]: Specifies whether stack profiling should be done. This option slows Massif down greatly, and so is off by default.");
+    expect(lines).toContain("Massif assumes that the main stack has size zero at start-up.");
+    expect(lines).toContain("Its description stands on a line of its own.");
+    expect(lines).toContain("A term of a glossary that is far too long to be read as the label of its description, longer than twelve words");
+    expect(lines).toContain("Orphan term");
+    expect(lines.filter((l) => /^--(heap|stacks)=/.test(l))).toHaveLength(2);
+  });
+});
