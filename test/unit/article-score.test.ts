@@ -15,7 +15,9 @@ import {
   readabilityScore,
   scoreArticle,
   shareCap,
+  unjudgedTopicCap,
 } from "../../services/pipeline/article/quality/score";
+import { relevanceModel } from "../../services/pipeline/article/relevance";
 import { hasDoubledWord, tidyHeading } from "../../services/pipeline/article/language/phrases";
 import { optimizeForSearch } from "../../services/pipeline/article/search/metadata";
 import { type ArticleBody, type Evidence, sentencesIn } from "../../services/pipeline/article/types";
@@ -218,5 +220,29 @@ describe("the quality score", () => {
     // at most 70, so a fifth of the sentences off topic scores 70 at most.
     expect([shareCap(1 / 3), shareCap(0), shareCap(0.9), shareCap(0.8), shareCap(0.95)]).toEqual([50, 0, 70, 70, 100]);
     expect(score(body, badFaq).form_problems.length).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe("a request that is what its whole profile is about (the held-out probe's «Cómo crear un paquete Debian desde cero», 97 at 28 of 52 sentences on topic)", () => {
+  // The article's own subject and weights, said to be counted over a profile of 160 chunks each of whose words
+  // is in `share` of them: the words' weights (and so every sentence's verdict) stay as they are.
+  const weighedAt = (share: number) => {
+    const subject = relevanceModel(EVIDENCE, brief).subject;
+    return { ...subject, terms: subject.terms.map((t) => ({ ...t, df: Math.round(share * 160) })), counted_over: { chunks: 160, from: "profile" as const } };
+  };
+
+  it("caps the score as a failing on-topic share does, unless a model graded the strips", async () => {
+    const { seo, body } = await article();
+    const markdown = renderArticle(body, seo.faq, EVIDENCE, "en").markdown;
+    const whole = { ...brief, subject: weighedAt(0.8) };
+    const capped = scoreArticle({ markdown, body, outline, seo, brief: whole, evidence: EVIDENCE });
+    expect(capped.quality_score).toBeLessThanOrEqual(70);
+    expect(capped.quality_caps.topical_relevance).toBe(70);
+    // A subject whose words a quarter of the profile says is judged as before; so is one a model graded.
+    expect(unjudgedTopicCap({ subject: weighedAt(0.25) })).toBe(100);
+    expect(unjudgedTopicCap({ subject: weighedAt(0.8), strip_grades: {} })).toBe(100);
+    expect(unjudgedTopicCap(whole)).toBe(70);
+    // Counted over a research pool (a small profile or the web), no subject is the whole profile's.
+    expect(unjudgedTopicCap({ subject: { ...weighedAt(0.8), counted_over: { chunks: 160, from: "pool" } } })).toBe(100);
   });
 });

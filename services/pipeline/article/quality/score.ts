@@ -10,7 +10,7 @@ import { isBoilerplate, looksLikeCode } from "../evidence/units";
 import { isWellFormedQuestion } from "../search/faq";
 import { clampTargetWords } from "../brief/outline";
 import { hasDoubledWord } from "../language/phrases";
-import { relevanceModel } from "../relevance";
+import { relevanceModel, spansWholeProfile } from "../relevance";
 import { renderSentence } from "./render";
 import { sectionWords } from "../writers/section-writer";
 import { plannedKey } from "../writers/section-grouping";
@@ -52,6 +52,18 @@ export const PASSING_SHARE = 0.95;
 export const SHARE_CAP_MAX = 70;
 export function shareCap(share: number): number {
   return share >= PASSING_SHARE ? 100 : Math.min(SHARE_CAP_MAX, 150 * share);
+}
+
+/**
+ * The cap on an article whose on-topic share no one could judge: a request that is what its whole profile is
+ * about (`spansWholeProfile`), judged by the lexical model alone (no model graded the strips). Every passage states
+ * such a subject, so `topical_relevance` reads 100 whatever the article holds: «Cómo crear un paquete Debian desde
+ * cero» scored 97 with readers finding 28 of its 52 sentences on topic (package-name statistics, "Dinamismo social en
+ * Debian"). It is delivered (refusing such requests refused good ones: docs/relevance.md, `whole`), scored as a
+ * failing share is, at most `SHARE_CAP_MAX`, and `quality_caps` says why.
+ */
+export function unjudgedTopicCap(brief: Pick<ArticleBrief, "subject" | "strip_grades">): number {
+  return spansWholeProfile(brief.subject) && !brief.strip_grades ? SHARE_CAP_MAX : 100;
 }
 
 /** The cap form problems put on the score: 75 for one, 5 less for each further one, never under 40. */
@@ -298,7 +310,7 @@ export function scoreArticle(input: {
   };
   const weighted = (Object.keys(QUALITY_WEIGHTS) as (keyof QualityBreakdownScores)[]).reduce((sum, k) => sum + QUALITY_WEIGHTS[k] * breakdown[k], 0);
   const caps = {
-    topical_relevance: shareCap(topical),
+    topical_relevance: Math.min(shareCap(topical), unjudgedTopicCap(brief)),
     claim_support: shareCap(support),
     language_consistency: shareCap(language),
     form: formCap(problems.length),

@@ -5,7 +5,7 @@
  */
 export { relevanceModel, requestedAngle, subjectFromPool, type RelevanceModel, type CoverageView } from "./model";
 export { analyseRequest, type RequestAnalysis, type SubjectTerm } from "./request";
-export { SMALL_PROFILE_CHUNKS, subjectWeights, weighRequest, termsToCount, type RequestSubject, type TermStats, type WeightedTerm, type WeightFit } from "./weights";
+export { SMALL_PROFILE_CHUNKS, spansWholeProfile, subjectWeights, weighRequest, termsToCount, type RequestSubject, type TermStats, type WeightedTerm, type WeightFit } from "./weights";
 export { CALIBRATION } from "./calibration";
 export { relevanceLogit, relevanceProbability, subjectShare, withCompounds, withSplitParts, type RelevanceCoefficients, type RelevanceFeatures, type RelevanceGrade } from "./features";
 export { describeMissingCoverage } from "./refusal";
