@@ -611,6 +611,8 @@ describe("sentences a reader labelled off topic for what they are, not what they
     expect(new Set(pointing.map((l) => l.lang))).toEqual(new Set(["fr", "de", "es"]));
     for (const l of pointing) expect([l.lang, l.text, sendsElsewhere(l.text, l.lang)]).toEqual([l.lang, l.text, true]);
     expect(sendsElsewhere("For more details, read apt_preferences(5).", "en")).toBe(true);
+    // "Please also see": Valgrind's manual answered an FAQ question with it (fifteenth stop).
+    expect(sendsElsewhere("If you want to modify code in the VEX subdirectory, please also see the file VEX/HACKING.README in the distribution.", "en")).toBe(true);
     // After a leading clause too: the opening of the Spanish network article of the quality bench.
     expect(sendsElsewhere("Como guía de especifica de red moderna de Debian, lea Manual del Administrador de Debian - Configuración de red.", "es")).toBe(true);
     expect(isUsableSentence("Aquí hay una tabla de correspondencia entre las órdenes en desuso de net-tools y las nuevas órdenes de iproute2.", "es")).toBe(false);

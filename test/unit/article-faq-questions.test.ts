@@ -151,6 +151,12 @@ describe("well-formed questions", () => {
     expect(isWellFormedQuestion("How do you avoid that?", brief)).toBe(false);
     expect(isWellFormedQuestion("Wie vermeidet man es?", { ...brief, language: "de", topic: "Aktualisierungen" })).toBe(false);
     expect(isWellFormedQuestion("How do you trace child processes?", brief)).toBe(true);
+    // Nor by a relational noun with nothing to relate it to, whatever the question word ("How can you force the issue?").
+    expect(isWellFormedQuestion("How can you force the issue?", brief)).toBe(false);
+    expect(isWellFormedQuestion("Comment éviter le problème ?", { ...brief, language: "fr", topic: "Mises à jour" })).toBe(false);
+    expect(isWellFormedQuestion("Wie löst man das Problem?", { ...brief, language: "de", topic: "Aktualisierungen" })).toBe(false);
+    expect(isWellFormedQuestion("¿Cómo se evita el problema?", { ...brief, language: "es", topic: "Actualizaciones" })).toBe(false);
+    expect(isWellFormedQuestion("How do you fix a dependency problem in APT?", brief)).toBe(true);
     expect(isWellFormedQuestion("Qu'est-ce que la gestion des paquets ?", { ...brief, language: "fr", topic: "Gestion des paquets" })).toBe(true);
     // Read in the held-out probe's FAQ: a source heading of two sentences, an example carried into a question.
     expect(isWellFormedQuestion("I am still confused. What did you say I should install?", brief)).toBe(false);

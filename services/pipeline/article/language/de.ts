@@ -66,7 +66,7 @@ export const GERMAN: LanguageProfile = {
     reduzieren verbessern verbessert senken steigern sparen beschleunigen schneller besser einfacher erklärung erklären
     einrichten einrichtung`,
   furtherReading: /^(weitere|weiterführende) (lektüre|literatur|informationen|quellen)\b|^(zum weiterlesen|literatur|referenzen|siehe auch|weblinks)$/iu,
-  relationalQuestion: /^Was (ist|sind) (der|die|das) [\p{L}\p{N}-]*(teil|alternative|unterschied|lösung|problem|grund|ergebnis|rest|antwort|idee|fall|situation|szenario|beispiel|ansatz|weg|option|wahl|andere)(e|en|n|s)? ?\?$/iu,
+  relationalQuestion: /^Was (ist|sind) (der|die|das) [\p{L}\p{N}-]*(teil|alternative|unterschied|lösung|problem|grund|ergebnis|rest|antwort|idee|fall|situation|szenario|beispiel|ansatz|weg|option|wahl|andere)(e|en|n|s)? ?\?$|(?<![\p{L}])(das|dem|des|die|der|den|diese[mnrs]?) (problem|situation|fall|frage|unterschied|alternative|rest)(e|en|es|s)? ?\?$/iu,
   placeWords: /(?<![\p{L}])(zweite[nmrs]?|dritte[nmrs]?|vierte[nmrs]?|fünfte[nmrs]?|sechste[nmrs]?|siebte[nmrs]?|achte[nmrs]?|neunte[nmrs]?|zehnte[nmrs]?)(?![\p{L}])/iu,
   faqShapes: [
     // „Um ein Paket zu installieren, …" → „Wie kann man ein Paket installieren?"

@@ -56,7 +56,7 @@ export const ENGLISH: LanguageProfile = {
   // "Installing Debian for the first time" weighed "time" most, and drew the manual's section on the system clock.
   anglePhrases: /\b(?:first|last|next|every|each) times?\b/giu,
   furtherReading: /^(more|further|additional|other) (readings?|resources|information)\b|^(references|see also|bibliography|external links|resources)$/i,
-  relationalQuestion: /^What (is|are) the ([\p{L}\p{N}-]+ )?(part|alternative|difference|solution|problem|reason|result|rest|remainder|answer|idea|point|catch|trick|case|situation|scenario|example|approach|way|option|choice|other)s? ?\?$/iu,
+  relationalQuestion: /^What (is|are) the ([\p{L}\p{N}-]+ )?(part|alternative|difference|solution|problem|reason|result|rest|remainder|answer|idea|point|catch|trick|case|situation|scenario|example|approach|way|option|choice|other)s? ?\?$|\bthe (issue|problem|situation|case|matter|difference|alternative|rest|other)s? ?\?$/iu,
   placeWords: /(?<![\p{L}])(second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)(?![\p{L}])/iu,
   faqShapes: [
     // "To restore a backup, run …" → "How do you restore a backup?"
@@ -96,7 +96,7 @@ export const ENGLISH: LanguageProfile = {
     // cannot hold; a plural noun is rarely followed by these ("Installing packages from …").
     finite: /\b(is|are|was|were|be|been|can|could|may|might|must|should|will|would|shall|has|have|had|does|do|did|helps?|makes?|requires?|gives?|lets?|allows?|means?|needs?|takes?|keeps?|provides?|involves?|saves?|protects?|remains?|becomes?)\b|\b[a-z]{3,}[^s\W]s (the|a|an|its|their|them|it|you|your|all|as|his|her|our|this|that|these|those|each|every)\b/i,
     boilerplate: /^(list|table|figure) of\b|\bfollowing (entries|lines|commands?|examples?|tables?|lists?|code|steps|settings|files?)\b|\b(let's|let us|as follows|the following|see (below|above)|(shown|described|explained|listed|mentioned) (below|above)|as shown|below is|here is|here are|click|this (chapter|section|page|document|manual|guide|tutorial)|in this (chapter|section|document|manual)|(see|in) (section|chapter) \d|chapter \d)|^see\b|\bfollowings?[.:]?$/i,
-    sendsTo: /^([^,]{0,80},\s*)?(please\s+)?(read|see|consult|refer to)\b|\byou (should|can|may|must) (read|consult|refer to)\b|\b(is|are) (described|documented|explained) in\b|\b(more |further |full )?details (are|can be found) (in|at|on)\b/i,
+    sendsTo: /^([^,]{0,80},\s*)?(please\s+)?(also\s+)?(read|see|consult|refer to)\b|\byou (should|can|may|must) (read|consult|refer to)\b|\b(is|are) (described|documented|explained) in\b|\b(more |further |full )?details (are|can be found) (in|at|on)\b/i,
     announcesList: /^(there (are|were)|we have) (two|three|four|five|six|seven|eight|nine|ten|several|a few|\d+) /i,
     documentation: /\b(documentation|manual|guide|readme|howto|faq|standard|release notes)\b/i,
     // "this" before a stop or a comma is a pronoun, and points back: "The kbd package supports this, edit …".

@@ -80,7 +80,7 @@ export const SPANISH: LanguageProfile = {
     funciona funcionan funcionar funcionamiento necesitas necesita necesitan necesitar
     vez veces lidiar afrontar enfrentar combatir preparar explicado explicada explicados explicadas explicación explicar cero crear creando`,
   furtherReading: /^(más|otras) (lecturas|referencias|información|recursos)\b|^(lecturas adicionales|referencias|véase también|bibliografía|enlaces externos)$/iu,
-  relationalQuestion: /^¿Qué (es|son) (el|la|los|las|lo) ([\p{L}\p{N}-]+ )?(parte|alternativa|diferencia|solución|problema|razón|motivo|resultado|resto|respuesta|idea|caso|situación|escenario|ejemplo|enfoque|forma|manera|opción|elección|otro|otra)(s|es)? ?\?$/iu,
+  relationalQuestion: /^¿Qué (es|son) (el|la|los|las|lo) ([\p{L}\p{N}-]+ )?(parte|alternativa|diferencia|solución|problema|razón|motivo|resultado|resto|respuesta|idea|caso|situación|escenario|ejemplo|enfoque|forma|manera|opción|elección|otro|otra)(s|es)? ?\?$|(?<![\p{L}])(el|la|este|esta|ese|esa) (problema|situación|caso|cuestión|diferencia|alternativa|resto) ?\?$/iu,
   placeWords: /(?<![\p{L}])(segund[oa]s?|tercer[oa]?s?|cuart[oa]s?|quint[oa]s?|sext[oa]s?|séptim[oa]s?|octav[oa]s?|noven[oa]s?|décim[oa]s?)(?![\p{L}])/iu,
   faqShapes: [
     // «Para instalar un paquete, use …» → «¿Cómo instalar un paquete?»

@@ -51,7 +51,7 @@ export const FRENCH: LanguageProfile = {
     réduire réduisez améliorer améliorez augmenter accélérer économiser gagner plus rapide rapidement
     fonctionne fonctionnent fonctionner fonctionnement fois combattre lutter préparer expliqué expliquée expliqués expliquées explication expliquer zéro créer`,
   furtherReading: /^(autres|d['’]autres) (lectures|ressources|références)\b|^(pour aller plus loin|lectures complémentaires|références|voir aussi|bibliographie|liens externes)$/iu,
-  relationalQuestion: /^Qu['’]est-ce que (les? |la |l['’])([\p{L}\p{N}-]+ )?(partie|alternative|différence|solution|problème|raison|résultat|reste|réponse|idée|cas|situation|scénario|exemple|approche|façon|manière|option|choix|autre)s? ?\?$/iu,
+  relationalQuestion: /^Qu['’]est-ce que (les? |la |l['’])([\p{L}\p{N}-]+ )?(partie|alternative|différence|solution|problème|raison|résultat|reste|réponse|idée|cas|situation|scénario|exemple|approche|façon|manière|option|choix|autre)s? ?\?$|(?<![\p{L}])(le |la |l['’]|ce |cette )(problème|situation|cas|question|différence|alternative|reste)s? ?\?$/iu,
   placeWords: /(?<![\p{L}])(deuxième|second|seconde|troisième|quatrième|cinquième|sixième|septième|huitième|neuvième|dixième)(?![\p{L}])/iu,
   faqShapes: [
     // « Pour installer un paquet, utilisez … » → « Comment installer un paquet ? » (an infinitive only: « Pour des

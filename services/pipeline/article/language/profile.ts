@@ -43,7 +43,9 @@ export interface LanguageProfile {
    * "Was ist der Regex-Teil?", «¿Qué es la alternativa?»): a part, an alternative, a difference, a solution, a
    * reason names something only in relation to what its sentence came after, so read alone the question asks about
    * nothing (`isWellFormedQuestion`). The definition shapes made such questions from "The alternative is …"
-   * sentences of the New Maintainers' Guide and the reference manual.
+   * sentences of the New Maintainers' Guide and the reference manual. So does any question ending on such a noun
+   * unqualified ("How can you force the issue?", « Comment éviter le problème ? », "Wie löst man das Problem?",
+   * «¿Cómo se evita el problema?»): Valgrind's manual, fifteenth stop.
    */
   relationalQuestion: RegExp;
   /**
