@@ -224,7 +224,8 @@ function sectionsFromDom(root: Node, documentNames: string[]): DocumentSection[]
         describing = null;
         continue;
       }
-      if (el.nodeType === 1 && (PREFORMATTED.has(tag) || tag in HEADINGS || tag === "TR" || BLOCKS.has(tag))) termAlone();
+      // Anything but its description after a term leaves the term a line of its own.
+      if (PREFORMATTED.has(tag) || tag in HEADINGS || tag === "TR" || BLOCKS.has(tag)) termAlone();
       if (PREFORMATTED.has(tag)) {
         flush();
         builder.code(el.textContent ?? "");
