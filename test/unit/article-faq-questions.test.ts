@@ -68,6 +68,14 @@ describe("questions made from an evidence sentence's shape", () => {
       ["de", "Sie können das CUPS-System konfigurieren, indem Sie in Ihrem Browser die Adresse eingeben.", ["Wie kann man das CUPS-System konfigurieren?"]],
       ["fr", "Vous pouvez configurer le système CUPS en pointant votre navigateur web sur cette adresse.", ["Comment configurer le système CUPS ?"]],
       ["es", "Puede deshabilitar ibus usando im-config para establecer el método de entrada.", ["¿Cómo deshabilitar ibus?"]],
+      // The impersonal subject says the same (fifteenth stop: the French manual's « On peut obtenir … avec … »).
+      ["fr", "On peut rechercher des paquets avec la commande apt-cache.", ["Comment rechercher des paquets ?"]],
+      // What is similar, or the same, is so to what came before: « On peut obtenir des informations similaires par … ».
+      ["fr", "On peut obtenir des informations similaires avec la commande apt-cache.", []],
+      ["es", "Se puede obtener información similar usando apt-cache.", []],
+      ["en", "You can get similar information with the apt-cache command.", []],
+      ["de", "Man kann das CUPS-System konfigurieren, indem man im Browser die Adresse eingibt.", ["Wie kann man das CUPS-System konfigurieren?"]],
+      ["es", "Se puede deshabilitar ibus usando im-config para establecer el método de entrada.", ["¿Cómo deshabilitar ibus?"]],
       // Read in the manuals: what "dies", "ces" and "estos" stand for is not in the question.
       ["de", "Sie können dies beheben, indem Sie die ausstehenden Aktionen abbrechen.", []],
       ["fr", "Vous pouvez désactiver ces alias dans l’environnement interactif en appelant le shell autrement.", []],

@@ -14,7 +14,7 @@ const PRONOMINAL_ADVERBS = ["an", "auf", "aus", "bei", "durch", "für", "gegen",
 const NAME_LIKE = /[\p{Lu}\p{N}]/u;
 
 /** Words that make a question point outside itself ("Wie kann man dies beheben?"): an FAQ question must stand alone. */
-const POINTS_BACK = /(?<![\p{L}])(dies|diese[nmrs]?|solche[nmrs]?|es|sie|ihn|ihm|ihr|ihre[nmrs]?|sein|seine[nmrs]?)(?![\p{L}])/iu;
+const POINTS_BACK = /(?<![\p{L}])(dies|diese[nmrs]?|solche[nmrs]?|es|sie|ihn|ihm|ihr|ihre[nmrs]?|sein|seine[nmrs]?|ähnliche[nmrs]?|gleiche[nmrs]?|selbe[nmrs]?)(?![\p{L}])/iu;
 
 
 /** Lower-case German words ending in -t that are no verb. */
@@ -80,7 +80,8 @@ export const GERMAN: LanguageProfile = {
     // one here: „Gleichzeitig erlaubt sie …", „Oft stellt man fest …" are adverbs, „Debian stellt … bereit" asks nothing.
     { shape: /^(\p{Lu}[\p{L}\p{N}._+-]*(?:\(\d\))?) (?:bietet|stellt|verwaltet|ermöglicht|erlaubt|erzeugt|speichert|liefert|besitzt|prüft|steuert|startet|überwacht|verschlüsselt|sichert|installiert|synchronisiert) (?!sich\b)\p{L}/u, ask: (m) => (NOT_NAMES.test(m[1]) || !NAME_LIKE.test(m[1].slice(1)) ? undefined : `Wozu dient ${m[1]}?`) },
     // „Sie können das CUPS-System konfigurieren, indem Sie …" → „Wie kann man das CUPS-System konfigurieren?"
-    { shape: /^Sie können ((?:[\p{L}\p{N}'’-]+ ){1,7}?)(\p{Ll}+en), indem /u, ask: (m) => (POINTS_BACK.test(m[1]) ? undefined : `Wie kann man ${m[1]}${m[2]}?`) },
+    // The impersonal "Man kann …" says the same.
+    { shape: /^(?:Sie können|Man kann) ((?:[\p{L}\p{N}'’-]+ ){1,7}?)(\p{Ll}+en), indem /u, ask: (m) => (POINTS_BACK.test(m[1]) ? undefined : `Wie kann man ${m[1]}${m[2]}?`) },
     // „Wenn Sie Paketabhängigkeiten rekursiv abfragen möchten, sollten Sie apt-rdepends(8) verwenden." → „Wie kann man
     // Paketabhängigkeiten rekursiv abfragen?" („Wenn Sie dies nicht möchten, …" asks nothing.)
     { shape: /^(?:Wenn|Falls) Sie ((?:[\p{L}\p{N}'’-]+ ){1,7}?)(\p{Ll}+(?:en|ern|eln)) (?:möchten|wollen|müssen), (?!(?:lesen|konsultieren) Sie\b|siehe\b)/u, ask: (m) => (POINTS_BACK.test(m[1]) || /\bnicht\b/.test(m[1]) ? undefined : `Wie kann man ${m[1]}${m[2]}?`) },

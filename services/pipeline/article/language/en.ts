@@ -63,7 +63,8 @@ export const ENGLISH: LanguageProfile = {
     // ("To date, …", "To sum up, …", "To this end, …" are no procedure)
     { shape: /^To ((?:[\p{L}\p{N}'’-]+ ){0,7}[\p{L}\p{N}'’-]+), /u, ask: (m) => (NOT_PROCEDURES.test(m[1]) ? undefined : `How do you ${m[1]}?`) },
     // "You can pin a package by …" → "How can you pin a package?"
-    { shape: /^You can ((?:[\p{L}\p{N}'’-]+ ){1,7}[\p{L}\p{N}'’-]+) (?:by|with|using|through) /u, ask: (m) => `How can you ${m[1]}?` },
+    // Not what points back: "You can get similar information with …" is similar to what the sentence before said.
+    { shape: /^You can ((?:[\p{L}\p{N}'’-]+ ){1,7}[\p{L}\p{N}'’-]+) (?:by|with|using|through) /u, ask: (m) => (/\b(this|that|these|those|it|them|such|similar|same)\b/i.test(m[1]) ? undefined : `How can you ${m[1]}?`) },
     // "If you wish to look up package dependency recursively, you should use apt-rdepends(8)." → "How do you look up
     // package dependency recursively?"
     { shape: /^If you (?:want|wish|need) to ((?:[\p{L}\p{N}'’-]+ ){0,7}[\p{L}\p{N}'’-]+), (?!(?:please |you should |you can )?(?:read|see|consult|refer to|check out)\b)/u, ask: (m) => (NOT_PROCEDURES.test(m[1]) || /\b(this|that|it)\b/i.test(m[1]) ? undefined : `How do you ${m[1]}?`) },

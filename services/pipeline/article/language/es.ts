@@ -7,7 +7,7 @@ import { opensInUpperCase, type LanguageProfile } from "./profile";
 const NOT_NAMES = /^(Esto|Este|Esta|Estos|Estas|Eso|Esa|Ese|Ello|Él|Ella|Ellos|Ellas|Aquí|Allí|Hay|Lo|Que|Quien|Todo|Cada|Nada|Uno|Una|Se|Si|No|También)$/;
 
 /** Words that make a question point outside itself («¿Cómo deshacer estos cambios?»): an FAQ question must stand alone. */
-const POINTS_BACK = /(?<![\p{L}])(este|esta|estos|estas|esto|ese|esa|esos|esas|eso|su|sus|ello|ellos|ellas)(?![\p{L}])/iu;
+const POINTS_BACK = /(?<![\p{L}])(este|esta|estos|estas|esto|ese|esa|esos|esas|eso|su|sus|ello|ellos|ellas|similar(?:es)?|parecid[oa]s?|mism[oa]s?)(?![\p{L}])/iu;
 
 
 /** Words of an infinitive's shape (-ar, -er, -ir) that are none. */
@@ -95,7 +95,8 @@ export const SPANISH: LanguageProfile = {
     { shape: /^(\p{Lu}[\p{L}\p{N}._+-]*(?:\(\d\))?) (?:proporciona|ofrece|permite|gestiona|crea|almacena|comprueba|controla|inicia|supervisa|cifra|instala|sincroniza) (?:el|la|los|las|un|una|al|a)\b/u, ask: (m) => (NOT_NAMES.test(m[1]) ? undefined : `¿Para qué sirve ${m[1]}?`) },
     // «Puede deshabilitar ibus usando im-config …» → «¿Cómo deshabilitar ibus?» (not «ser» or «estar», which say
     // no action; a gerund before the means belongs to another clause: «configurar su sistema accediendo mediante …»)
-    { shape: /^(?:Usted p|P)uede (\p{L}+(?:ar|er|ir)(?:se)?(?: [\p{L}\p{N}'’-]+){0,7}) (?:mediante|usando|utilizando|con|por medio de) /u, ask: (m) => (/^(ser|estar|haber|tener)\b/i.test(m[1]) || /ndo$/.test(m[1]) || POINTS_BACK.test(m[1]) ? undefined : `¿Cómo ${m[1]}?`) },
+    // The impersonal «Se puede …» says the same.
+    { shape: /^(?:Usted p|P|Se p)uede (\p{L}+(?:ar|er|ir)(?:se)?(?: [\p{L}\p{N}'’-]+){0,7}) (?:mediante|usando|utilizando|con|por medio de) /u, ask: (m) => (/^(ser|estar|haber|tener)\b/i.test(m[1]) || /ndo$/.test(m[1]) || POINTS_BACK.test(m[1]) ? undefined : `¿Cómo ${m[1]}?`) },
     // "Si quiere buscar las dependencias de un paquete de forma recursiva, use …" → "¿Cómo buscar las dependencias de
     // un paquete de forma recursiva?"
     // (Spanish spells more function words than English: up to nine words after the infinitive.)

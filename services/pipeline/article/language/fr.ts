@@ -5,7 +5,8 @@ import { opensInUpperCase, type LanguageProfile } from "./profile";
 const NOT_NAMES = /^(Ce|Cela|Ceci|Il|Elle|Ils|Elles|On|Voici|Voilà|Tout|Tous|Chacun|Rien|Personne|Qui|Quoi|Si|Ainsi|Alors|Puis)$/;
 
 /** Words that make a question point outside itself (« Comment désactiver ces alias ? »): an FAQ question must stand alone. */
-const POINTS_BACK = /(?<![\p{L}])(ce|cet|cette|ces|cela|ceci|celui|celle|ceux|celles|leur|leurs|son|sa|ses|le faire)(?![\p{L}])/iu;
+// Sameness too: « des informations similaires » are similar to what the sentence before said.
+const POINTS_BACK = /(?<![\p{L}])(ce|cet|cette|ces|cela|ceci|celui|celle|ceux|celles|leur|leurs|son|sa|ses|le faire|similaires?|semblables?|pareil(?:le)?s?|même)(?![\p{L}])/iu;
 
 
 /** Words of an infinitive's shape (-er, -ir, -re) that are none. */
@@ -65,7 +66,8 @@ export const FRENCH: LanguageProfile = {
     { shape: /^(\p{Lu}[\p{L}\p{N}._+-]*(?:\(\d\))?) (?:fournit|offre|permet|gère|crée|stocke|vérifie|contrôle|démarre|surveille|chiffre|sauvegarde|installe|synchronise|propose) (?:le|la|les|un|une|des|l['’]|de|d['’])/u, ask: (m) => (NOT_NAMES.test(m[1]) ? undefined : `À quoi sert ${m[1]} ?`) },
     // « Vous pouvez configurer le système CUPS en pointant … » → « Comment configurer le système CUPS ? » (not
     // « être » or « avoir », which say no action; « en » only before a gerund: « revenir en arrière » is one verb)
-    { shape: /^Vous pouvez ((?:se |s['’])?\p{L}+(?:er|ir|re|oir)(?: [\p{L}\p{N}'’-]+){0,7}) (?:en \p{L}+ant|avec|à l['’]aide d|grâce à)\b/iu, ask: (m) => (/^(être|avoir)\b/i.test(m[1]) || POINTS_BACK.test(m[1]) ? undefined : `Comment ${m[1]} ?`) },
+    // The impersonal « On peut … » says the same (the French manual's « On peut obtenir … avec … »).
+    { shape: /^(?:Vous pouvez|On peut) ((?:se |s['’])?\p{L}+(?:er|ir|re|oir)(?: [\p{L}\p{N}'’-]+){0,7}) (?:en \p{L}+ant|avec|à l['’]aide d|grâce à)\b/iu, ask: (m) => (/^(être|avoir)\b/i.test(m[1]) || POINTS_BACK.test(m[1]) ? undefined : `Comment ${m[1]} ?`) },
     // « Si vous voulez rechercher les dépendances d'un paquet de manière récursive, utilisez … » → « Comment rechercher
     // les dépendances d'un paquet de manière récursive ? »
     { shape: /^Si vous (?:voulez|souhaitez|désirez|devez) ((?:se |s['’])?\p{L}+(?:er|ir|re|oir)(?: [\p{L}\p{N}'’-]+){0,7}), (?!(?:lisez|consultez|voyez|voir|reportez-vous)\b)/iu, ask: (m) => (/^(être|avoir)\b/i.test(m[1]) || POINTS_BACK.test(m[1]) ? undefined : `Comment ${m[1]} ?`) },
