@@ -170,8 +170,9 @@ export async function benchRelevance(): Promise<Record<string, unknown>> {
   // wrong verdicts on the natural calibration requests than without it (a refusal of a covered topic is the
   // second-worst outcome; padding the worst). Reported on the readers' other requests and the held-out requests.
   const pools = NATURAL_REQUESTS.map((r, i) => ({ r, i, pool: naturalPool(corpusFor(r), r, poolFit) }));
-  const calibrationErrors = (e: Coefficients) => {
-    const list = pools.filter((o) => calibrationRequest(o.i)).map((o) => ({ r: o.r, ...gateInputs(o.pool, e, relevant) }));
+  // Wrong verdicts on the natural calibration requests, the gate fit again, for pools weighed under a fit and coefficients.
+  const calibrationErrors = (e: Coefficients, poolOf = (o: (typeof pools)[number]) => o.pool) => {
+    const list = pools.filter((o) => calibrationRequest(o.i)).map((o) => ({ r: o.r, ...gateInputs(poolOf(o), e, relevant) }));
     const { gate } = fitGate(list);
     return list.filter((o) => verdictOf(o, gate) !== o.r.expect).length;
   };
@@ -189,9 +190,8 @@ export async function benchRelevance(): Promise<Record<string, unknown>> {
   // fit again), then the readers' calibration requests of the focused book (best F1), the smallest on a tie.
   const burstinessFits = BURSTINESS_GRID.map((burstiness) => {
     const f = { ...poolFit, burstiness };
-    const list = pools.filter((o) => calibrationRequest(o.i)).map((o) => ({ r: o.r, ...gateInputs(naturalPool(corpusFor(o.r), o.r, f), ce, relevant) }));
-    const { gate } = fitGate(list);
-    return { burstiness, gate_calibration_errors: list.filter((o) => verdictOf(o, gate) !== o.r.expect).length, ...focusedHalves(scored(focusedPairs(f), ce), relevant) };
+    const errors = calibrationErrors(ce, (o) => naturalPool(corpusFor(o.r), o.r, f));
+    return { burstiness, gate_calibration_errors: errors, ...focusedHalves(scored(focusedPairs(f), ce), relevant) };
   });
   const burstiness = burstinessFits.reduce((a, b) =>
     b.gate_calibration_errors < a.gate_calibration_errors || (b.gate_calibration_errors === a.gate_calibration_errors && b.calibration.f1 > a.calibration.f1 + 1e-9) ? b : a,

@@ -97,14 +97,13 @@ export class RetrievalCache {
   }
 
   /**
-   * How many of the profile's chunks hold each word (`documentFrequencies`): the relevance model's weights,
+   * How many of the profile's chunks hold each word, and how often (`termCounts`): the relevance model's weights,
    * counted over each chunk's page title, heading path and text (`situatedTerms`), not over the search index.
    */
   async termStats(db: Db, input: { org_id: string; brand_profile_id: string; terms: { term: string; word: string }[] }): Promise<TermStatsReply> {
     const index = await this.indexFor(db, input.org_id, input.brand_profile_id);
     index.situated ??= situatedTerms(index.chunks);
-    const languages = index.chunks.map((c) => c.lang);
-    return { chunks: index.situated.size, df: documentFrequencies(index.situated, languages, input.terms), cf: documentFrequencies(index.situated, languages, input.terms, "occurrences") };
+    return { chunks: index.situated.size, ...termCounts(index.situated, index.chunks.map((c) => c.lang), input.terms) };
   }
 }
 
@@ -121,31 +120,32 @@ export function situatedTerms(chunks: readonly Pick<ChunkDoc, "_id" | "document_
 }
 
 /**
- * Chunks holding each word, keyed by the caller's term, or (`occurrences`) the word's occurrences over them. Each
- * chunk was indexed in its own language (a page that declares none, in English): the word is tokenized again in
- * each language the index holds and counted among that language's chunks, so a French request is weighed
- * against French pages indexed as English as well.
+ * Chunks holding each word (`df`) and the word's occurrences over them (`cf`), keyed by the caller's term. Each chunk
+ * was indexed in its own language (a page that declares none, in English): the word is tokenized again in each
+ * language the index holds and counted among that language's chunks, so a French request is weighed against French
+ * pages indexed as English as well.
  */
-export function documentFrequencies(
+export function termCounts(
   bm25: Bm25Index,
   chunkLanguages: readonly (string | null | undefined)[],
   terms: readonly { term: string; word: string }[],
-  count: "chunks" | "occurrences" = "chunks",
-): Record<string, number> {
+): { df: Record<string, number>; cf: Record<string, number> } {
   const languageOf = chunkLanguages.map((l) => baseLanguage(l ?? "en"));
   const languages = [...new Set(languageOf)];
   const df: Record<string, number> = {};
+  const cf: Record<string, number> = {};
   for (const { term, word } of terms) {
-    let n = 0;
+    df[term] = cf[term] = 0;
     for (const lang of languages) {
       const indexed = tokenize(word, lang)[0];
       if (!indexed) continue;
       const counts = bm25.countsOf(indexed);
       bm25.documentsWith(indexed).forEach((d, i) => {
-        if (languageOf[d] === lang) n += count === "chunks" ? 1 : counts[i];
+        if (languageOf[d] !== lang) return;
+        df[term]++;
+        cf[term] += counts[i];
       });
     }
-    df[term] = n;
   }
-  return df;
+  return { df, cf };
 }

@@ -67,23 +67,7 @@ export function splitSentences(text: string, lang = "en"): Sentence[] {
     const trimmed = segment.trim();
     if (!trimmed) continue;
     const last = out[out.length - 1];
-    // German writes ordinals with a full stop ("seit dem 1. Januar 1970", "im 3. Kapitel"), which the segmenter
-    // takes for a sentence end before the capitalised noun: joined again when the line goes on.
-    if (german && last && !last.endsParagraph && GERMAN_ORDINAL_END.test(last.text) && GERMAN_AFTER_ORDINAL.test(trimmed)) {
-      last.text = `${last.text} ${trimmed}`;
-      last.endsParagraph = /\n\s*$/.test(segment);
-      continue;
-    }
-    // An abbreviation that never ends a sentence ("z.B.", "e.g.", "p. ex.") is taken for a sentence end before a
-    // capital or a digit ("Probleme wie z.B. Abhängigkeiten …", "to e.g. 800Kib/sec"): joined again on the same line.
-    if (last && !last.endsParagraph && (endsOnOpenAbbreviation(last.text) || (SPACED_FIRST_HALF.test(last.text) && SPACED_SECOND_HALF.test(trimmed)))) {
-      last.text = `${last.text} ${trimmed}`;
-      last.endsParagraph = /\n\s*$/.test(segment);
-      continue;
-    }
-    // A name's initial ("first defined by S. Adve") is taken for a sentence end before the name: joined again when
-    // the line goes on with a word that is no function word (a new sentence opens with "The", "Le", "Der", "El" as often as not).
-    if (last && !last.endsParagraph && INITIAL_END.test(last.text) && !isStopword(firstWord(trimmed), lang) && /^\p{Lu}/u.test(trimmed)) {
+    if (last && !last.endsParagraph && continuesSentence(last.text, trimmed, lang, german)) {
       last.text = `${last.text} ${trimmed}`;
       last.endsParagraph = /\n\s*$/.test(segment);
       continue;
@@ -91,6 +75,21 @@ export function splitSentences(text: string, lang = "en"): Sentence[] {
     out.push({ text: trimmed, endsParagraph: /\n\s*$/.test(segment) });
   }
   return out;
+}
+
+/**
+ * Whether the segmenter's cut between two pieces of one line is no sentence end, and the pieces are one sentence:
+ * - German writes ordinals with a full stop ("seit dem 1. Januar 1970", "im 3. Kapitel"), which the segmenter takes
+ *   for a sentence end before the capitalised noun;
+ * - an abbreviation that never ends a sentence ("z.B.", "e.g.", "p. ex.") is taken for one before a capital or a
+ *   digit ("Probleme wie z.B. Abhängigkeiten …", "to e.g. 800Kib/sec");
+ * - a name's initial ("first defined by S. Adve") is taken for one before the name, when what follows opens with a
+ *   capitalised word that is no function word (a new sentence opens with "The", "Le", "Der", "El" as often as not).
+ */
+function continuesSentence(before: string, next: string, lang: string, german: boolean): boolean {
+  if (german && GERMAN_ORDINAL_END.test(before) && GERMAN_AFTER_ORDINAL.test(next)) return true;
+  if (endsOnOpenAbbreviation(before) || (SPACED_FIRST_HALF.test(before) && SPACED_SECOND_HALF.test(next))) return true;
+  return INITIAL_END.test(before) && /^\p{Lu}/u.test(next) && !isStopword(firstWord(next), lang);
 }
 
 /** A single capital letter and a full stop after a space: a name's initial. */

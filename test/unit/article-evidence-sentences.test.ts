@@ -236,14 +236,17 @@ describe("a passage's heading lines (a chunk holding several subsections)", () =
 
 describe("sentences that lean on the one before", () => {
   it("reads an English sentence opening with its verb as leaning on the term above it (a manual's option or function)", () => {
-    // The Valgrind manual's readers (held-out probe, fifteenth stop): an option's description quoted without its option.
-    expect(dependsOnPrevious("Specifies whether stack profiling should be done.", "en")).toBe(true);
-    expect(dependsOnPrevious("Returns the number of errors found so far by Valgrind.", "en")).toBe(true);
-    expect(dependsOnPrevious("Controls whether DRD detects data races on stack variables.", "en")).toBe(true);
-    // An adverb, a plural noun or an imperative in -ss opens a sentence of its own.
-    expect(dependsOnPrevious("Sometimes an extreme nice value does more harm than good to the system.", "en")).toBe(false);
-    expect(dependsOnPrevious("Programs which are known not to work are listed in the manual.", "en")).toBe(false);
-    expect(dependsOnPrevious("Press the Enter key to continue.", "en")).toBe(false);
+    const rows: [string, boolean][] = [
+      // The Valgrind manual's readers (held-out probe, fifteenth stop): an option's description quoted without its option.
+      ["Specifies whether stack profiling should be done.", true],
+      ["Returns the number of errors found so far by Valgrind.", true],
+      ["Controls whether DRD detects data races on stack variables.", true],
+      // An adverb, a plural noun or an imperative in -ss opens a sentence of its own.
+      ["Sometimes an extreme nice value does more harm than good to the system.", false],
+      ["Programs which are known not to work are listed in the manual.", false],
+      ["Press the Enter key to continue.", false],
+    ];
+    expect(rows.map(([sentence]) => [sentence, dependsOnPrevious(sentence, "en")])).toEqual(rows);
     const units = unitsOfEvidence(evidence("ms1", "--stacks=<yes|no> [default: no]\n\nSpecifies whether stack profiling should be done. Massif measures how much heap memory the program uses.", "Massif Command-line Options"), "en");
     expect(units.map((u) => u.text)).toEqual(["Massif measures how much heap memory the program uses."]);
   });

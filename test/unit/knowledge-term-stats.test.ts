@@ -1,4 +1,4 @@
-import { documentFrequencies, situatedTerms } from "../../services/brand-knowledge/retrieval";
+import { situatedTerms, termCounts } from "../../services/brand-knowledge/retrieval";
 import { Bm25Index, termFrequencies } from "../../shared/text/bm25";
 import { tokenize } from "../../shared/text/tokenize";
 
@@ -13,7 +13,7 @@ describe("the profile's term counts the relevance model weighs a request by", ()
   const french = (word: string) => ({ term: tokenize(word, "fr")[0], word });
 
   it("counts a French request's words in chunks indexed in French and in chunks indexed as English alike", () => {
-    const df = documentFrequencies(index, chunks.map((c) => c.lang), [french("fichiers"), french("GnuPG"), french("réseau")]);
+    const { df } = termCounts(index, chunks.map((c) => c.lang), [french("fichiers"), french("GnuPG"), french("réseau")]);
     expect(df).toEqual({ [french("fichiers").term]: 2, [french("GnuPG").term]: 1, [french("réseau").term]: 1 });
     // Counted in the request's language alone, the English-indexed page was not found: the bug this fixes.
     expect(index.documentFrequency(french("fichiers").term)).toBe(1);
@@ -28,8 +28,22 @@ describe("the profile's term counts the relevance model weighs a request by", ()
       chunk("b", "Dieser Abschnitt stammt aus einer Seite über Berechtigungen.", "Links", "Ein harter Link teilt den Inode."),
     ];
     const byModel = offline.map((c) => ({ ...c, context: "Ein Kontext, den das Modell schrieb." }));
-    const counts = (chunks: typeof offline) => documentFrequencies(situatedTerms(chunks), chunks.map((c) => c.lang), words);
+    const counts = (chunks: typeof offline) => termCounts(situatedTerms(chunks), chunks.map((c) => c.lang), words).df;
     expect(counts(offline)).toEqual({ [words[0].term]: 1, [words[1].term]: 2, [words[2].term]: 0 });
     expect(counts(byModel)).toEqual(counts(offline));
+  });
+
+  it("counts a word's occurrences over the chunks holding it, beside the chunks (how bursty it is: relevance/weights.ts)", () => {
+    const pages = [
+      { text: "Memcheck reports leaks. A leak is memory never freed. Each leak is shown with its stack.", lang: "en" },
+      { text: "To find the cause, read the leak summary.", lang: "en" },
+      { text: "You can find the options in the manual.", lang: "en" },
+    ];
+    const situated = new Bm25Index(pages.map((c, i) => ({ id: String(i), ...termFrequencies(c.text, c.lang) })));
+    const english = (word: string) => ({ term: tokenize(word, "en")[0], word });
+    const { df, cf } = termCounts(situated, pages.map((c) => c.lang), [english("leak"), english("find")]);
+    expect(df).toEqual({ [english("leak").term]: 2, [english("find").term]: 2 });
+    // "leak" comes back within its chunk (2 a chunk), "find" is said once wherever it is said.
+    expect(cf).toEqual({ [english("leak").term]: 4, [english("find").term]: 2 });
   });
 });

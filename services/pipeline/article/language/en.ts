@@ -15,6 +15,13 @@ const NOT_IMPERATIVES = new Set(["although", "since", "despite", "sometimes", "g
  * about one in ten a noun or a name ("Aptitude", "Microsoft"); such a miss only costs a paragraph its connective.
  */
 /**
+ * What a question made of a sentence's words cannot carry: what they point back to ("this", "it"), or what is only
+ * like it ("You can get similar information with …" is similar to what the sentence before said). French, German
+ * and Spanish name theirs `POINTS_BACK` too.
+ */
+const POINTS_BACK = /\b(this|that|these|those|it|them|such|similar|same)\b/i;
+
+/**
  * A verb in -s opening the sentence, before what its object opens with: the subject is the line before, a term
  * a reference manual defines ("--stacks=<yes|no> [default: no]" above "Specifies whether stack profiling should
  * be done.", a function's name above "Returns the number of errors found so far."). Read alone it names nothing
@@ -63,8 +70,7 @@ export const ENGLISH: LanguageProfile = {
     // ("To date, …", "To sum up, …", "To this end, …" are no procedure)
     { shape: /^To ((?:[\p{L}\p{N}'’-]+ ){0,7}[\p{L}\p{N}'’-]+), /u, ask: (m) => (NOT_PROCEDURES.test(m[1]) ? undefined : `How do you ${m[1]}?`) },
     // "You can pin a package by …" → "How can you pin a package?"
-    // Not what points back: "You can get similar information with …" is similar to what the sentence before said.
-    { shape: /^You can ((?:[\p{L}\p{N}'’-]+ ){1,7}[\p{L}\p{N}'’-]+) (?:by|with|using|through) /u, ask: (m) => (/\b(this|that|these|those|it|them|such|similar|same)\b/i.test(m[1]) ? undefined : `How can you ${m[1]}?`) },
+    { shape: /^You can ((?:[\p{L}\p{N}'’-]+ ){1,7}[\p{L}\p{N}'’-]+) (?:by|with|using|through) /u, ask: (m) => (POINTS_BACK.test(m[1]) ? undefined : `How can you ${m[1]}?`) },
     // "If you wish to look up package dependency recursively, you should use apt-rdepends(8)." → "How do you look up
     // package dependency recursively?"
     { shape: /^If you (?:want|wish|need) to ((?:[\p{L}\p{N}'’-]+ ){0,7}[\p{L}\p{N}'’-]+), (?!(?:please |you should |you can )?(?:read|see|consult|refer to|check out)\b)/u, ask: (m) => (NOT_PROCEDURES.test(m[1]) || /\b(this|that|it)\b/i.test(m[1]) ? undefined : `How do you ${m[1]}?`) },

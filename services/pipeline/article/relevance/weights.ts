@@ -163,11 +163,12 @@ export function subjectWeights(
     // leaks with Memcheck" in a Valgrind manual whose every other word of the request is ubiquitous).
     const burst = from === "profile" ? burstinessOf(t.term, stats) : undefined;
     const generic = burst !== undefined && burst < (fit.burstiness ?? CALIBRATION.burstiness);
-    const ubiquitous = (n >= MIN_COUNT_FOR_UBIQUITY && df / n >= fit.ubiquity) || Boolean(aboutProfile?.has(t.term)) || generic;
+    const everywhere = (n >= MIN_COUNT_FOR_UBIQUITY && df / n >= fit.ubiquity) || Boolean(aboutProfile?.has(t.term));
+    const ubiquitous = everywhere || generic;
     const idf = (from === "profile" ? bm25Idf : smoothedIdf)(df, n) * (coreMatters && t.core ? CORE_WEIGHT : 1);
     const weight = idf * (ubiquitous ? fit.ubiquitousDamping : 1);
-    const counted = generic && weight !== idf && !(n >= MIN_COUNT_FOR_UBIQUITY && df / n >= fit.ubiquity) && !aboutProfile?.has(t.term);
-    return { ...t, df, weight, ubiquitous, ...(generic ? { generic } : {}), ...(counted ? { gateWeight: idf } : {}) };
+    // Generic only (not what the profile says everywhere): the gate counts it whole.
+    return { ...t, df, weight, ubiquitous, ...(generic ? { generic } : {}), ...(generic && !everywhere ? { gateWeight: idf } : {}) };
   });
   return { terms: withBackground(terms, fit.backgroundShare ?? CALIBRATION.backgroundShare), angle: request.angle, counted_over: { chunks: stats.chunks, from } };
 }
