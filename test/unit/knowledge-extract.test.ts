@@ -227,6 +227,24 @@ Pin-Priority: 800</pre>
     expect(prose).toContain("Upload the package to the archive. Tools make it easier.");
   });
 
+  it("leaves a page's footnotes out of its text, whatever wrote them (DocBook, Sphinx, Pandoc, Wikipedia)", () => {
+    const foot = (notes: string) => `<html><head><title>Rules</title></head><body><main><h1>Rules</h1><h2>Targets</h2>
+      <p>Each rule names its target. <a href="#ftn.1" class="footnote"><sup class="footnote">[1]</sup></a> The dh command runs the steps in order.</p>
+      <p>The clean target removes what the build made, so a second build starts afresh.</p>${notes}</main></body></html>`;
+    const notes = [
+      `<div class="footnotes"><div id="ftn.1" class="footnote"><p><sup>[1]</sup> This target is used by dpkg-buildpackage -A.</p></div></div>`,
+      `<aside class="footnote-list brackets"><aside class="footnote brackets" id="id7" role="note"><p>This target is used by dpkg-buildpackage -A.</p></aside></aside>`,
+      `<section class="footnotes" role="doc-endnotes"><ol><li id="fn1"><p>This target is used by dpkg-buildpackage -A.</p></li></ol></section>`,
+      `<div class="reflist"><ol class="references"><li id="cite_note-1">This target is used by dpkg-buildpackage -A.</li></ol></div>`,
+    ];
+    for (const html of notes) {
+      const prose = extractDocument({ url: "https://example.org/rules.html", contentType: "text/html", body: foot(html) }).sections.map((s) => s.text).join("\n");
+      expect(prose).toContain("Each rule names its target. The dh command runs the steps in order.");
+      expect(prose).toContain("The clean target removes what the build made");
+      expect(prose).not.toContain("dpkg-buildpackage -A");
+    }
+  });
+
   it("reads fenced blocks of pasted markdown as code", () => {
     const doc = extractPlainText({ content: "# Pinning\n\nPinning keeps a package at a chosen version.\n\n```\nPackage: foo\nPin: version 1.2*\n```\n\nThe pin file lives in the preferences directory." });
     expect(doc.sections.map((s) => s.text).join("\n")).not.toContain("Pin: version");
