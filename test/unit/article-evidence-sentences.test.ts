@@ -251,6 +251,20 @@ describe("sentences that lean on the one before", () => {
     expect(units.map((u) => u.text)).toEqual(["Massif measures how much heap memory the program uses."]);
   });
 
+  it("keeps what a dependent sentence leans on when that sentence cannot be quoted (it announces a code block)", () => {
+    // The German maintainers' guide's only sentence introducing quilt (held-out probe, sixteenth stop) had gone
+    // with the follower that leans on it and ends on the colon of the shell lines it announces.
+    const quote =
+      "Das Programm quilt bietet eine grundlegende Methode, um Änderungen an den ursprünglichen Quellen für das Debian-Paket aufzuzeichnen. " +
+      "Es ist sinnvoll, eine leicht geänderte Voreinstellung zu verwenden, daher sollte ein Alias dquilt für die Debian-Paketierung erstellt werden, indem folgendes zur Datei hinzugefügt wird: " +
+      "Dann erstellen Sie die Datei wie folgt:";
+    const units = unitsOfEvidence(evidence("q1", quote, "Einrichten von quilt"), "de");
+    expect(units.map((u) => u.text)).toEqual(["Das Programm quilt bietet eine grundlegende Methode, um Änderungen an den ursprünglichen Quellen für das Debian-Paket aufzuzeichnen."]);
+    // A quotable follower still travels with it.
+    const joined = unitsOfEvidence(evidence("q2", "Das Programm quilt verwaltet eine Serie von Patches im Verzeichnis debian/patches. Es wendet sie beim Bau in ihrer Reihenfolge an.", "Einrichten von quilt"), "de");
+    expect(joined.map((u) => u.sentences.length)).toEqual([2]);
+  });
+
   it("treats a sentence opening with a connective as dependent, in four languages", () => {
     expect(dependsOnPrevious("Equally, you need to press U to upgrade all packages in the visual interface.", "en")).toBe(true);
     expect(dependsOnPrevious("However, the candidate version follows the Pin-Priority values.", "en")).toBe(true);

@@ -311,7 +311,11 @@ function splitIntoUnits(evidence: Evidence, lang: string): EvidenceUnit[] {
     // "… antes de hacerlo" were two statements on two things).
     const joins = dependency === "pronoun" || (dependency === "link" && current !== null && sharesContentTerm(current.sentences, sentence, lang));
     if (current && dependency && joins && current.sentences.length < 3) {
-      current.sentences.push(sentence);
+      // A follower no claim can be made of (it announces a code block: "… fügen Sie folgendes hinzu:") goes
+      // alone: what it leans on still stands, and so does the unit ("Das Programm quilt bietet eine grundlegende
+      // Methode, …", the German maintainers' guide's only sentence introducing quilt, had gone with it).
+      if (isUsableSentence(sentence, lang)) current.sentences.push(sentence);
+      else close();
       return;
     }
     close();
