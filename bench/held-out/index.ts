@@ -92,7 +92,7 @@ export async function benchHeldOut(): Promise<Record<string, unknown>> {
     env: { ADMIN_TOKEN, DATA_DIR: tempDir("bench-held-out"), EMBEDDED_MONGO_IN_MEMORY: "true", LOG_LEVEL: "warn", JOB_POLL_MS: "200", PIPELINE_CONCURRENCY: "2", CRAWL_MAX_PAGES: "40", CRAWL_MAX_DEPTH: "3", CRAWL_TIMEOUT_MS: "900000", REQUEST_TIMEOUT_MS: "120000" },
   });
   const outDir = path.resolve(__dirname, "../../../bench/results/held-out");
-  fs.rmSync(outDir, { recursive: true, force: true });
+  if (!process.env.BENCH_HELD_OUT_ONLY) fs.rmSync(outDir, { recursive: true, force: true });
   fs.mkdirSync(outDir, { recursive: true });
   try {
     const { key } = await createOrgWithKey(platform.url, ADMIN_TOKEN, { credits: 100_000, rate_limit_rpm: 100_000, name: "held-out probe" });
@@ -115,11 +115,16 @@ export async function benchHeldOut(): Promise<Record<string, unknown>> {
       profiles[name] = created.body.id;
     }
     const outcomes: Outcome[] = [];
+    // A look at some requests only (not the probe's figures): `BENCH_HELD_OUT_ONLY` is a regular expression over
+    // the topic; `BENCH_HELD_OUT_STAGE_META` prints each job's stage reports to stderr.
+    const only = process.env.BENCH_HELD_OUT_ONLY ? new RegExp(process.env.BENCH_HELD_OUT_ONLY, "i") : undefined;
     for (const [i, r] of HELD_OUT_REQUESTS.entries()) {
+      if (only && !only.test(r.topic)) continue;
       const body = { topic: r.topic, language: r.language, target_words: r.target_words, mode: r.mode, brand_profile_id: profiles[r.profile] };
       const created = await api("/v1/articles", { method: "POST", body, headers: { "Idempotency-Key": crypto.randomUUID() } });
       if (created.status !== 202) throw new Error(`POST /v1/articles: ${created.status} ${created.text}`);
       const job = await waitForJob(platform.url, key, created.body.id, { timeoutMs: 600_000 });
+      if (process.env.BENCH_HELD_OUT_STAGE_META) console.error(JSON.stringify({ topic: r.topic, stages: job.stages.map((s: { key: string; meta?: unknown }) => ({ key: s.key, meta: s.meta })) }));
       const file = `${String(i).padStart(2, "0")}-${r.profile}.md`;
       let md = `# ${r.topic}\n\n- profile ${r.profile}, ${r.language}, ${r.target_words} words asked, ${r.mode}; a reader expects: **${r.expect}**\n- status: **${job.status}**\n`;
       const outcome: Outcome = { request: r, status: job.status, verdict: job.status === "succeeded" ? "write" : "refuse", fault: job.status !== "succeeded" && !REFUSAL.test(String(job.error)) };
