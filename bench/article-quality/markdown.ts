@@ -78,13 +78,18 @@ export function parseArticleMarkdown(markdown: string, lang: string, faqQuestion
       if (listDepth === 0) listOnly.set(current, false);
       // A citation mark leaves a sign before the end of the sentence it follows, so each sentence knows whether it is cited.
       const marked = inlineText(t.content.replace(CITATION_MARKS, `${CITED}$1$2`));
-      // A sign the splitter leaves on its own (after a sentence ending in an escaped character) marks the sentence before.
+      // A sign the splitter leaves on its own (after a sentence ending in an escaped character) marks the sentence
+      // before; so does the stop it leaves alone after a quotation ending on an ellipsis ('… size 4 ...".'), which
+      // ends that sentence.
       let n = 0;
       for (const s of sentencesOf(marked, lang)) {
         const text = s.replaceAll(CITED, "").trim();
         const before = current.sentences[current.sentences.length - 1];
-        if (!text) {
-          if (before && n > 0 && s.includes(CITED)) before.cited = true;
+        if (!/[\p{L}\p{N}]/u.test(text)) {
+          if (before && n > 0) {
+            before.text += text;
+            if (s.includes(CITED)) before.cited = true;
+          }
           continue;
         }
         current.sentences.push({ text, heading: nearestHeading, first: n++ === 0, cited: s.includes(CITED) });

@@ -187,4 +187,12 @@ describe("the article's sentences as the bench reads them", () => {
     const [intro] = parseArticleMarkdown('The "dpkg -S file\\_name\\_pattern" can be used to search installed files. [[1]](https://x.test/a) But this overlooks files created by the maintainer scripts. [[1]](https://x.test/a)\n', "en", []);
     expect(intro.sentences.map((s) => s.text.length > 0 && s.cited)).toEqual([true, true]);
   });
+
+  it("reads the stop after a quotation ending on an ellipsis as the end of its sentence, not a sentence", () => {
+    const [intro] = parseArticleMarkdown('The second trace follows the text "This conflicts with a previous write of size 4 ...". [[2]](https://x.test/hg) Helgrind shows both accesses. [[2]](https://x.test/hg)\n', "en", []);
+    expect(intro.sentences.map((s) => [s.text, s.cited])).toEqual([
+      ['The second trace follows the text "This conflicts with a previous write of size 4 ...".', true],
+      ["Helgrind shows both accesses.", true],
+    ]);
+  });
 });
