@@ -346,9 +346,31 @@ export function misbehavingArticleResponder(opts: MisbehaviourOptions): ChatResp
  * - sections: the sentences of the passages given (`writeSection`);
  * - grades: "relevant" for a passage whose title, heading or text (a strip whose text) holds the subject as written, else
  *   "ambiguous" (the lexical model then decides), like a reader skimming for the subject's name;
- * - citations: supported; search metadata: the topic as the title, variants made of the topic and keyword, no
- *   questions (the pipeline asks from the evidence); social posts: the title and the first claim.
+ * - citations: supported; search metadata: the topic as the title, variants made of the topic and keyword, and
+ *   of the FAQ passages shown, the question a definition ("X is …") or a procedure ("To X, …") answers, in the
+ *   prompt's language (`askOfPassages`), the rest skipped; social posts: the title and the first claim.
  */
+/** What a model asks of a passage, by language: of a definition what its subject is, of a procedure how to do it. */
+const ASKS: Record<string, { defines: RegExp; what: (subject: string, verb: string) => string; procedure?: RegExp; how?: (act: string) => string }> = {
+  English: { defines: /^((?:The|An?) [\p{L}\p{N}-]+(?: [\p{L}\p{N}-]+){0,3}) (is|are) /u, what: (x, v) => `What ${v} ${x}?`, procedure: /^To ([^,]{5,80}), /u, how: (a) => `How do you ${a}?` },
+  French: { defines: /^((?:Le |La |Les |L['’])?[\p{L}\p{N}-]+(?: [\p{L}\p{N}-]+){0,3}) (est|sont) /u, what: (x) => `Qu'est-ce que ${x} ?`, procedure: /^Pour ([^,]{5,80}), /u, how: (a) => `Comment ${a} ?` },
+  German: { defines: /^((?:Der|Die|Das) [\p{L}\p{N}-]+(?: [\p{L}\p{N}-]+){0,2}) (ist|sind) /u, what: (x, v) => `Was ${v} ${x}?` },
+  Spanish: { defines: /^((?:El|La|Los|Las) [\p{L}\p{N}-]+(?: [\p{L}\p{N}-]+){0,3}) (es|son) /u, what: (x, v) => `¿Qué ${v} ${x}?` },
+};
+
+/** The FAQ a careful model writes of the passages a search-metadata prompt shows (`f1: …`): the questions they answer. */
+function askOfPassages(system: string, user: string): { passage: string; question: string }[] {
+  const asks = ASKS[/FAQ: .*? write that question in (\w+)/.exec(system)?.[1] ?? "English"] ?? ASKS.English;
+  // A determiner goes to lower case after the question word; a name keeps its capital.
+  const lower = (x: string) => (/^(The|An?|Le|La|Les|L['’]|Der|Die|Das|El|Los|Las)\b/u.test(x) ? x.charAt(0).toLowerCase() + x.slice(1) : x);
+  return [...user.matchAll(/^(f\d+): (.+)$/gm)].flatMap((m) => {
+    const definition = asks.defines.exec(m[2]);
+    if (definition) return [{ passage: m[1], question: asks.what(lower(definition[1]), definition[2]) }];
+    const procedure = asks.procedure?.exec(m[2]);
+    return procedure && asks.how ? [{ passage: m[1], question: asks.how(procedure[1]) }] : [];
+  });
+}
+
 export function documentModelResponder(): ChatResponder {
   return (request) => {
     const system = request.messages.find((m) => m.role === "system")?.content ?? "";
@@ -375,7 +397,7 @@ export function documentModelResponder(): ChatResponder {
       return JSON.stringify({ verdicts: [...user.matchAll(/^Pair (\d+)\n/gm)].map((m) => ({ id: Number(m[1]), supported: true })) });
     }
     if (system.startsWith("You write search metadata")) {
-      return JSON.stringify({ title: cap(topic), title_variants: [`${cap(keyword)}`, `${cap(topic)} (${keyword})`, `${cap(keyword)}: ${topic}`], meta_description: "", faq_questions: [] });
+      return JSON.stringify({ title: cap(topic), title_variants: [`${cap(keyword)}`, `${cap(topic)} (${keyword})`, `${cap(keyword)}: ${topic}`], meta_description: "", faq: askOfPassages(system, user) });
     }
     if (system.startsWith("You turn an article into social posts")) {
       const title = field(user, "Title");

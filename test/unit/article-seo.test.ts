@@ -6,7 +6,8 @@ import { MeteredModel } from "../../services/pipeline/article/model/metered-mode
 import { overviewHeading, planOutlineByRules } from "../../services/pipeline/article/brief/outline";
 import { decideBriefByRules } from "../../services/pipeline/article/brief/recon";
 import { containsKeyword, namesKeyword, placeKeyword, slugify, truncateAtWord } from "../../services/pipeline/article/search/seo";
-import { optimizeForSearch } from "../../services/pipeline/article/search/metadata";
+import { optimizeForSearch, planSearchMetadata } from "../../services/pipeline/article/search/metadata";
+import { faqPassages } from "../../services/pipeline/article/search/faq";
 import type { ArticleBody, Evidence } from "../../services/pipeline/article/types";
 import { evidenceFromPages } from "../support/article-evidence";
 import { ROUTE_PLANNING_PAGES } from "../support/fake-searxng";
@@ -164,6 +165,47 @@ describe("seo", () => {
     // The van's stock is parts, not routes: no passage about route planning answers it, so it is not asked.
     expect(byQuestion.has("What should a well-stocked van carry?")).toBe(false);
     expect(seo.meta_title.length).toBeLessThanOrEqual(60);
+  });
+
+  it("lets a model ask the FAQ's questions of the passages it is shown, and keeps a pair only where the passage answers it", async () => {
+    const passages = faqPassages(brief, EVIDENCE, new Set()).map((u) => ({ key: u.key, text: u.text }));
+    expect(passages.slice(0, 2).map((p) => p.text)).toEqual([
+      "Good route planning also makes arrival times predictable for customers.",
+      "Dispatchers who plan routes the evening before can promise narrower arrival windows the next morning.",
+    ]);
+    let prompt = "";
+    // What real models return varies: labels as "f1", 2 or "[f3]"; an unknown label, a pair that is not one.
+    const answer = {
+      title: "Route planning",
+      meta_description: "",
+      faq: [
+        { passage: "f1", question: "How does route planning make arrival times predictable?" },
+        { passage: 2, question: "When should dispatchers plan routes to promise narrower arrival windows?" },
+        { passage: "[f3]", question: "How should a florist arrange tulips?" },
+        { passage: "f9", question: "How long should arrival windows be?" },
+        { question: "Is this a pair?" },
+      ],
+    };
+    const model = new MeteredModel(
+      async (messages) => {
+        prompt = messages.map((m) => m.content).join("\n");
+        return { text: JSON.stringify(answer), tokensIn: 1, tokensOut: 1 };
+      },
+      async () => undefined,
+      0,
+    );
+    const plan = await planSearchMetadata(brief, { headings: ["Route planning"], opening: "", faqPassages: passages }, EVIDENCE, model);
+    // The prompt shows each passage under its label.
+    expect(prompt).toContain(`f1: ${passages[0].text}`);
+    expect(plan.by).toBe("model");
+    const byQuestion = new Map(plan.faq_candidates.map((f) => [f.question, f.answer]));
+    expect(byQuestion.get(answer.faq[0].question!)).toBe(passages[0].text);
+    expect(byQuestion.get(answer.faq[1].question!)).toBe(passages[1].text);
+    // Tulips are not what the third passage says; an unknown label answers nothing.
+    expect(byQuestion.has("How should a florist arrange tulips?")).toBe(false);
+    expect([...byQuestion.values()].filter((a) => a === passages[2].text).length).toBeLessThanOrEqual(1);
+    // The empty description did not cost the model's FAQ; the rules' description stands in.
+    expect(plan.meta_description).toBeNull();
   });
 });
 

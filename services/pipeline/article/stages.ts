@@ -10,7 +10,7 @@ import type { ExtractedDocument } from "../../../shared/text/document";
 import { createCoverImage, type CoverImage } from "./media/cover-image";
 import { buildDerivatives, type ArticleDerivatives } from "./media/derivatives";
 import { assertEnoughEvidence, assertLongEnough, draftArticle, fitOutlineToEvidence, writeSectionAgain } from "./writers/draft";
-import { reserveFaqAnswers } from "./search/faq";
+import { faqPassages, reserveFaqAnswers } from "./search/faq";
 import { editArticle } from "./editing/edit";
 import { ExtractiveSectionWriter } from "./writers/extractive-writer";
 import { MeteredModel, ModelFailure } from "./model/metered-model";
@@ -226,7 +226,9 @@ const STAGES: Record<ArticleStageKey, StageRunner> = {
     const brief = need(call.state, "brief");
     const evidence = need(call.state, "evidence");
     const headings = need(call.state, "outline").sections.map((s) => s.heading);
-    const plan = await planSearchMetadata(brief, { headings, opening: likelyOpening(brief, evidence) }, evidence, model);
+    // With a model, it asks the FAQ's questions of the passages kept for it.
+    const passages = model ? faqPassages(brief, evidence, new Set(stateOf(call.state).faq_reserved ?? [])).map((u) => ({ key: u.key, text: u.text })) : [];
+    const plan = await planSearchMetadata(brief, { headings, opening: likelyOpening(brief, evidence), faqPassages: passages }, evidence, model);
     return {
       state: { seo_plan: plan },
       meta: { title: plan.title, meta_title: plan.meta_title, slug: plan.slug, title_variants: plan.title_variants.length, faq_candidates: plan.faq_candidates.length, by: plan.by, ...model?.meta() },

@@ -22,7 +22,10 @@ const ORDINAL = /(^|[\s(])\d+(?:st|nd|rd|th|e|er|ère|ème|º|ª|\.º|\.ª)(?=[\
  * about the topic and that the body does not already quote, so an FAQ entry adds something rather than
  * repeating a sentence of the article. Questions come from, in order:
  *
- * 1. the model (with a model), each answered by the best unit that contains at least half of its own terms;
+ * 1. the model (with a model): it is shown the passages kept for the FAQ (`faqPassages`) and asks, of each it
+ *    can, the question that passage answers alone; the pair stands when the question is well formed and at least
+ *    half of its own terms are the answer's. Questions it asks with no passage are answered by the best unit that
+ *    contains at least half of their own terms;
  * 1b. the shapes of on-topic evidence sentences in every supported language (`LanguageProfile.faqShapes`):
  *    a definition asks what its subject is, a procedure ("To restore a backup, run …") how to do it;
  * 2. English evidence sentences of a few safe shapes (`questionFromUnit`): the question is made from the
@@ -40,7 +43,7 @@ export function groundFaq(
   questions: readonly string[],
   brief: ArticleBrief,
   evidence: readonly Evidence[],
-  { body, max = FAQ_MAX, alternatives = 1 }: { body?: ArticleBody; max?: number; alternatives?: number } = {},
+  { body, max = FAQ_MAX, alternatives = 1, asked = [] }: { body?: ArticleBody; max?: number; alternatives?: number; asked?: readonly AskedOfPassage[] } = {},
 ): FaqEntry[] {
   const lang = brief.language;
   const relevance = relevanceModel(evidence, brief);
@@ -61,14 +64,18 @@ export function groundFaq(
   };
   // A unit that opens with the keyword ("APT pinning lets …") is what a "what is" question wants: it ranks double.
   const opensWithKeyword = (u: EvidenceUnit) => u.text.toLowerCase().startsWith(brief.keyword.toLowerCase());
-  const answersOf = (question: string, accept: (u: EvidenceUnit) => boolean): EvidenceUnit[] => {
+  // At least half of a question's own terms (the topic's aside) are its answer's.
+  const ownTermsIn = (question: string, u: EvidenceUnit) => {
     const own = tokenize(question, lang).filter((t) => !topicTerms.has(t));
+    return own.filter((t) => u.terms.has(t)).length >= Math.ceil(own.length / 2);
+  };
+  const answersOf = (question: string, accept: (u: EvidenceUnit) => boolean): EvidenceUnit[] => {
     return index
       .search(`${question} ${brief.topic}`, 30, lang)
       .map((h) => ({ unit: byKey.get(h.id)!, score: h.score * (opensWithKeyword(byKey.get(h.id)!) ? 2 : 1) }))
       .sort((a, b) => b.score - a.score)
       .map((x) => x.unit)
-      .filter((u) => !used.has(u.key) && accept(u) && own.filter((t) => u.terms.has(t)).length >= Math.ceil(own.length / 2))
+      .filter((u) => !used.has(u.key) && accept(u) && ownTermsIn(question, u))
       .slice(0, alternatives);
   };
   // A template question asks what the keyword is or does: its answer opens with the keyword (within five words)
@@ -86,6 +93,11 @@ export function groundFaq(
     }
   };
 
+  // The model's questions of the passages it was shown, each answered by its passage.
+  for (const { question, unit: key } of asked) {
+    const unit = byKey.get(key);
+    if (unit && ownTermsIn(question, unit)) add(question, unit);
+  }
   answerAll(questions);
   const ranked = units.map((u, i) => ({ u, i, score: relevance.strength(u) })).sort((a, b) => b.score - a.score || a.i - b.i).map((x) => x.u);
   // The questions evidence sentences answer by their shape, in the article's language (definitions, procedures).
@@ -156,18 +168,40 @@ export function reserveFaqAnswers(brief: ArticleBrief, evidence: readonly Eviden
   const units = relevance.aboutUnits.filter((u) => u.words <= FAQ_ANSWER_MAX_WORDS);
   const english = baseLanguage(brief.language) === "en";
   const names = english ? properNouns(units, brief.language) : new Set<string>();
-  const asks = (u: EvidenceUnit) =>
+  const rulesAsk = (u: EvidenceUnit) =>
     answersAlone(u, brief.language) &&
     [...shapedQuestions(u.sentences[0], brief.language), ...(english ? [questionFromUnit(u, names, brief.brand?.name)] : [])].some((q) => q !== undefined && isWellFormedQuestion(q, brief));
   const reserve = faqReserve([]);
   let kept = 0;
   for (const u of [...units].sort((a, b) => relevance.strength(b) - relevance.strength(a))) {
     if (kept >= FAQ_RESERVED) break;
-    if (isReservedForFaq(u, reserve) || !asks(u)) continue;
+    if (isReservedForFaq(u, reserve) || !rulesAsk(u)) continue;
     for (const sentence of faqReserve(u.sentences)) reserve.add(sentence);
     kept++;
   }
   return reserve;
+}
+
+/** A question the model asked of a passage it was shown (`faqPassages`): the passage's unit key. */
+export interface AskedOfPassage {
+  question: string;
+  unit: string;
+}
+
+/** How many passages the seo stage's model is shown to ask FAQ questions of. */
+export const FAQ_PASSAGES = 8;
+
+/**
+ * The passages a model asks FAQ questions of: those kept out of the body for the FAQ (`reserveFaqAnswers`),
+ * then the strongest other relevant units short enough to be an answer and read alone (the body may not quote
+ * them: `faqNotInBody` keeps those it does not), at most `FAQ_PASSAGES`.
+ */
+export function faqPassages(brief: ArticleBrief, evidence: readonly Evidence[], reserved: FaqReserve): EvidenceUnit[] {
+  const relevance = relevanceModel(evidence, brief);
+  const units = relevance.aboutUnits.filter((u) => u.words <= FAQ_ANSWER_MAX_WORDS && answersAlone(u, brief.language));
+  const ranked = [...units].sort((a, b) => Number(isReservedForFaq(b, reserved)) - Number(isReservedForFaq(a, reserved)) || relevance.strength(b) - relevance.strength(a));
+  const seen = new Set<string>();
+  return ranked.filter((u) => !seen.has(normalize(u.text)) && seen.add(normalize(u.text))).slice(0, FAQ_PASSAGES);
 }
 
 /** The questions a sentence asks by its shape in its language (`LanguageProfile.faqShapes`): a definition, a procedure. */

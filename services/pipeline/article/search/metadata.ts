@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { dependsOnPrevious } from "../evidence/units";
 import { isInLanguage } from "../../../../shared/text/language";
-import { faqNotInBody, groundFaq } from "./faq";
+import { faqNotInBody, groundFaq, type AskedOfPassage } from "./faq";
 import type { MeteredModel } from "../model/metered-model";
 import { languagePack, tidyHeading } from "../language/phrases";
 import { relevanceModel } from "../relevance";
@@ -14,11 +14,27 @@ import type { ArticleBody, ArticleBrief, Evidence, FaqEntry, SeoResult } from ".
  * The rules both use (titles, meta title and description, slug, the keyword's place, JSON-LD) are in `seo.ts`.
  */
 
+/** One FAQ question the model asked of a passage it was shown ("f2"). */
+const AskedPair = z.object({
+  passage: z.union([z.string(), z.number()]).transform((p) => `f${String(p).replace(/\D/g, "")}`),
+  question: z.string().trim().min(5).max(200),
+});
+
+// Each field stands alone: a description the model left empty does not cost the article the model's FAQ (the
+// rules hold every field to the same tests after, and keep their own version of one that fails).
 const SeoAnswer = z.object({
-  title: z.string().trim().min(5).max(200),
-  title_variants: z.array(z.string().trim().min(5).max(200)).max(8).default([]),
-  meta_description: z.string().trim().min(20).max(400),
-  faq_questions: z.array(z.string().trim().min(5).max(200)).max(8).default([]),
+  title: z.string().trim().max(200).catch(""),
+  title_variants: z.array(z.string().trim().min(5).max(200)).max(8).catch([]).default([]),
+  meta_description: z.string().trim().max(400).catch("").default(""),
+  faq_questions: z.array(z.string().trim().min(5).max(200)).max(8).catch([]).default([]),
+  // What a real model returns varies: a passage's label as "f2", "[f2]" or 2; a pair it got wrong is dropped alone.
+  faq: z
+    .array(z.unknown())
+    .default([])
+    .transform((items) => items.slice(0, 12).flatMap((item) => {
+      const pair = AskedPair.safeParse(item);
+      return pair.success ? [pair.data] : [];
+    })),
 });
 
 /**
@@ -42,6 +58,8 @@ export interface SeoPlan {
 export interface SeoContext {
   headings: string[];
   opening: string;
+  /** The passages kept for the FAQ (`faqPassages`): the model asks what each answers alone. */
+  faqPassages?: readonly { key: string; text: string }[];
 }
 
 /** FAQ candidates kept at planning: enough that the body quoting some of them still leaves a full FAQ. */
@@ -60,7 +78,9 @@ export async function planSearchMetadata(brief: ArticleBrief, context: SeoContex
   let variants = rulesTitles.slice(1);
   let description: string | null = null;
   let questions: string[] = [];
+  let asked: AskedOfPassage[] = [];
   let by: "model" | "rules" = "rules";
+  const passages = (context.faqPassages ?? []).map((p, i) => ({ ...p, label: `f${i + 1}` }));
 
   if (model) {
     const pack = languagePack(brief.language);
@@ -70,8 +90,10 @@ export async function planSearchMetadata(brief: ArticleBrief, context: SeoContex
           role: "system",
           content:
             `You write search metadata in ${pack.name}. The title and every title variant contain the target keyword exactly. ` +
-            "The meta description (at most 160 characters) contains the keyword and summarises the article. FAQ questions are ones the article answers. " +
-            'Answer with JSON only: {"title": "...", "title_variants": ["...", "...", "..."], "meta_description": "...", "faq_questions": ["...", "...", "..."]}.',
+            "The meta description (at most 160 characters) contains the keyword and summarises the article. " +
+            `For the FAQ: of each numbered passage that answers, on its own, a question a reader of the article would ask, write that question in ${pack.name}, ` +
+            "one the passage answers fully, naming what it asks about (no \"this\" or \"it\"); skip a passage that answers none. " +
+            'Answer with JSON only: {"title": "...", "title_variants": ["...", "...", "..."], "meta_description": "...", "faq": [{"passage": "f1", "question": "..."}]}.',
         },
         {
           role: "user",
@@ -81,6 +103,7 @@ export async function planSearchMetadata(brief: ArticleBrief, context: SeoContex
             `Search intent: ${brief.intent}`,
             `Headings: ${context.headings.filter(Boolean).join("; ")}`,
             `Opening: ${context.opening}`,
+            ...(passages.length ? ["Passages for the FAQ:", ...passages.map((p) => `${p.label}: ${p.text}`)] : []),
           ].join("\n"),
         },
       ],
@@ -93,12 +116,14 @@ export async function planSearchMetadata(brief: ArticleBrief, context: SeoContex
       const usable = (text: string) => isInLanguage(text, brief.language, [brief.topic, brief.keyword]) && !/https?:\/\/|www\./i.test(text);
       // A model's title names the keyword and never stacks subtitles ("X: a guide: what you need to know").
       const stacked = (t: string) => (t.match(/:\s/g) ?? []).length > 1;
-      if (containsKeyword(answer.title, brief.keyword) && usable(answer.title) && !stacked(answer.title)) title = tidyHeading(answer.title);
+      if (answer.title.length >= 5 && containsKeyword(answer.title, brief.keyword) && usable(answer.title) && !stacked(answer.title)) title = tidyHeading(answer.title);
       const modelVariants = answer.title_variants.filter((v) => containsKeyword(v, brief.keyword) && v !== title && usable(v)).map(tidyHeading);
       variants = [...new Set([...modelVariants, ...rulesTitles])].filter((v) => v !== title);
       const modelDescription = cutAtClause(answer.meta_description.trim(), META_DESCRIPTION_MAX);
       if (modelDescription && containsKeyword(modelDescription, brief.keyword) && /[.!?]$/.test(modelDescription) && usable(modelDescription)) description = modelDescription;
       questions = [...answer.faq_questions];
+      const byLabel = new Map(passages.map((p) => [p.label, p.key]));
+      asked = answer.faq.flatMap((f) => (byLabel.has(f.passage) ? [{ question: f.question, unit: byLabel.get(f.passage)! }] : []));
     }
   }
   const titleVariants = variants.slice(0, 5);
@@ -108,7 +133,7 @@ export async function planSearchMetadata(brief: ArticleBrief, context: SeoContex
     meta_title: metaTitleFrom(title, titleVariants, brief.keyword),
     slug: slugify(brief.keyword) || slugify(title) || "article",
     meta_description: description,
-    faq_candidates: groundFaq(questions, brief, evidence, { max: FAQ_CANDIDATES, alternatives: FAQ_ALTERNATIVES }),
+    faq_candidates: groundFaq(questions, brief, evidence, { max: FAQ_CANDIDATES, alternatives: FAQ_ALTERNATIVES, asked }),
     by,
   };
 }
