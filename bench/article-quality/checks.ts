@@ -360,7 +360,9 @@ export function formProblems(article: ApiArticle, sections: ArticleSection[], so
     // A heading pasted in is a heading's title run into a question ("What is tweaking candidate version: an overview?"):
     // four words or more, or a question with a colon. A two- or three-word noun phrase that is also a heading
     // somewhere ("What are backup and recovery operations?", "What does the kernel do?") is how questions are asked.
-    const pasted = headingTexts.find((h) => nq.includes(h) && (wordCount(h) >= 4 || q.includes(":")));
+    // A heading that is itself a question ("Who uploaded the package?", a FAQ page's) asked as it stands is no
+    // heading run into one.
+    const pasted = headingTexts.find((h) => nq.includes(h) && (wordCount(h) >= 4 || q.includes(":")) && !(/[?？]$/.test(h) && h === nq));
     if (pasted) problems.push({ kind: "faq heading in question", text: `${q} ⟵ "${pasted}"` });
     const copied = sentencesOf(answer, lang).map(normalizeText).find((s) => wordCount(s) >= 5 && bodySet.has(s));
     if (normalizeText(answer) && (bodySet.has(normalizeText(answer)) || copied)) problems.push({ kind: "faq answer copies body", text: answer.slice(0, 200) });

@@ -165,6 +165,11 @@ describe("article-quality checks", () => {
     // A short noun phrase that is also a source's heading is how a question asks, not a heading pasted in.
     const asked = article({ content_markdown: "Intro about backups.\n\n## Why backups matter\n\nBackups keep data.", faq: [{ question: "What are backup and recovery operations?", answer: "Copies kept to restore data." }] });
     expect(formProblems(asked, parseArticleMarkdown(asked.content_markdown!, "en", ["What are backup and recovery operations?"]), ["Backup and recovery"])).toEqual([]);
+    // Nor is a source's heading that is itself a question, asked as it stands (a FAQ page's); run into another, it is.
+    const headed = (question: string) => article({ content_markdown: "Intro about uploads.\n\n## Uploads\n\nUploads go to the archive.", faq: [{ question, answer: "who-uploads(1) names the uploader." }] });
+    const kindsOf = (question: string) => formProblems(headed(question), parseArticleMarkdown(headed(question).content_markdown!, "en", [question]), ["Who uploaded the package?"]).map((p) => p.kind);
+    expect(kindsOf("Who uploaded the package?")).toEqual([]);
+    expect(kindsOf("How do you find out who uploaded the package?")).toEqual(["faq heading in question"]);
   });
 
   it("requires the Spanish opening question mark", () => {
