@@ -10,7 +10,8 @@ import { spawnPlatform, tempDir } from "../../test/support/platform";
 import { numberOption } from "../options";
 import { HELD_OUT_KNOWLEDGE_BASES } from "./knowledge-bases";
 import { HELD_OUT_REQUESTS, type HeldOutRequest } from "./requests";
-import { judgeArticle, type ReaderJudgement } from "./reader";
+import { judgeArticle, sourceText, type ReaderJudgement, type SourceText } from "./reader";
+import { JSDOM } from "jsdom";
 import { judgeFaq, pooledFaq, type FaqJudgement } from "../faq-reader";
 
 /** Where Debian's debian-faq{,-fr,-de} and maint-guide-{es,fr,de} put their pages (bench/ensure-debian-reference.sh). */
@@ -37,12 +38,27 @@ const SITES: { profile: HeldOutRequest["profile"]; name: string; lang: string; d
   { profile: "valgrind", name: "Valgrind", lang: "en", dir: VALGRIND_DIR, home: "index.html" },
 ];
 
+/** The files a site serves: its home and its pages of one language (or every page, when it names its home). */
+const siteFiles = (site: (typeof SITES)[number]) => fs.readdirSync(site.dir).filter((f) => f.endsWith(site.home ? ".html" : `.${site.lang}.html`));
+
+/**
+ * What each profile's documents say, as a browser shows their text (jsdom, which the pipeline does not use) or as
+ * pasted: where the reader's in-place count looks up what a sentence follows.
+ */
+function sourceTexts(): Record<string, SourceText> {
+  const pages = (site: (typeof SITES)[number]) => siteFiles(site).map((f) => new JSDOM(fs.readFileSync(path.join(site.dir, f), "utf8")).window.document.body?.textContent ?? "");
+  return {
+    ...Object.fromEntries(SITES.map((site) => [site.profile, sourceText(pages(site))])),
+    ...Object.fromEntries(Object.entries(HELD_OUT_KNOWLEDGE_BASES).map(([name, kb]) => [name, sourceText(kb.texts.map((t) => t.content))])),
+  };
+}
+
 /** One site's pages on 127.0.0.1:`port` (`/` is its index). */
 async function startSite(site: (typeof SITES)[number], port: number): Promise<{ origin: string; close(): Promise<void> }> {
   const { lang, dir } = site;
   const home = site.home ?? `index.${lang}.html`;
   if (!fs.existsSync(path.join(dir, home))) throw new Error(`no ${home} in ${dir}: run bench/ensure-debian-reference.sh`);
-  const files = new Set(fs.readdirSync(dir).filter((f) => f.endsWith(site.home ? ".html" : `.${lang}.html`)));
+  const files = new Set(siteFiles(site));
   const server = http.createServer((req, res) => {
     const pathname = decodeURIComponent((req.url ?? "/").split(/[?#]/)[0]);
     const file = pathname === "/" ? home : pathname.slice(1);
@@ -115,6 +131,7 @@ export async function benchHeldOut(): Promise<Record<string, unknown>> {
       profiles[name] = created.body.id;
     }
     const outcomes: Outcome[] = [];
+    const sources = sourceTexts();
     // A look at some requests only (not the probe's figures): `BENCH_HELD_OUT_ONLY` is a regular expression over
     // the topic; `BENCH_HELD_OUT_STAGE_META` prints each job's stage reports to stderr.
     const only = process.env.BENCH_HELD_OUT_ONLY ? new RegExp(process.env.BENCH_HELD_OUT_ONLY, "i") : undefined;
@@ -130,7 +147,7 @@ export async function benchHeldOut(): Promise<Record<string, unknown>> {
       const outcome: Outcome = { request: r, status: job.status, verdict: job.status === "succeeded" ? "write" : "refuse", fault: job.status !== "succeeded" && !REFUSAL.test(String(job.error)) };
       if (job.status === "succeeded") {
         const a = (await api(`/v1/articles/${job.result.article_id}?format=markdown`)).body;
-        const reader = judgeArticle(r.topic, a.content_markdown, r.language, a.faq.map((f: { question: string }) => f.question));
+        const reader = judgeArticle(r.topic, a.content_markdown, r.language, a.faq.map((f: { question: string }) => f.question), sources[r.profile]);
         Object.assign(outcome, { words: a.word_count, score: a.quality_score, faq: a.faq.length, reader, faqReader: judgeFaq(a.faq) });
         md += `- words ${a.word_count}, quality_score ${a.quality_score}\n\n## ${a.title}\n\n${a.content_markdown}\n\n## FAQ\n\n${a.faq.map((f: { question: string; answer: string }) => `- **${f.question}** ${f.answer}`).join("\n")}\n`;
       } else {
@@ -145,9 +162,9 @@ export async function benchHeldOut(): Promise<Record<string, unknown>> {
     const readerOf = (list: readonly Outcome[]) => {
       const judged = list.flatMap((o) => (o.reader ? [o.reader] : []));
       const sum = (k: keyof ReaderJudgement) => judged.reduce((n, j) => n + j[k], 0);
-      const share = (k: "on_topic" | "standalone") => (sum("labelled") ? Math.round((sum(k) / sum("labelled")) * 1000) / 1000 : null);
+      const share = (k: "on_topic" | "standalone" | "in_place") => (sum("labelled") ? Math.round((sum(k) / sum("labelled")) * 1000) / 1000 : null);
       const faq = pooledFaq(list.flatMap((o) => (o.faqReader ? [o.faqReader] : [])));
-      return { labelled: `${sum("labelled")} of ${sum("sentences")} sentences`, on_topic: share("on_topic"), standalone: share("standalone"), faq_pairs: `${faq.accepted} accepted of ${faq.labelled} labelled (${faq.pairs} pairs)` };
+      return { labelled: `${sum("labelled")} of ${sum("sentences")} sentences`, on_topic: share("on_topic"), standalone: share("standalone"), in_place: share("in_place"), faq_pairs: `${faq.accepted} accepted of ${faq.labelled} labelled (${faq.pairs} pairs)` };
     };
     return {
       requests: outcomes.length,
@@ -176,7 +193,7 @@ export async function benchHeldOut(): Promise<Record<string, unknown>> {
         asked: o.request.target_words,
         score: o.score,
         faq: o.faq,
-        ...(o.reader ? { reader: `${o.reader.on_topic}/${o.reader.labelled} on topic, ${o.reader.standalone}/${o.reader.labelled} standalone, ${o.reader.sentences - o.reader.labelled} unlabelled` } : {}),
+        ...(o.reader ? { reader: `${o.reader.on_topic}/${o.reader.labelled} on topic, ${o.reader.standalone}/${o.reader.labelled} standalone (${o.reader.in_place} in place), ${o.reader.sentences - o.reader.labelled} unlabelled` } : {}),
         ...(o.faqReader?.rejected.length ? { faq_rejected: o.faqReader.rejected.map((r) => `${r.question} (${r.why})`) } : {}),
         error: o.error,
       })),

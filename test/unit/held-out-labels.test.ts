@@ -1,5 +1,5 @@
 import labels from "../../bench/held-out/reader-labels.json";
-import { judgeArticle } from "../../bench/held-out/reader";
+import { judgeArticle, sourceText } from "../../bench/held-out/reader";
 import { HELD_OUT_REQUESTS } from "../../bench/held-out/requests";
 
 describe("the held-out probe's reader labels (bench/held-out/reader-labels.json, report only)", () => {
@@ -21,5 +21,15 @@ describe("the held-out probe's reader labels (bench/held-out/reader-labels.json,
     expect(judged.labelled).toBe(2);
     expect([judged.on_topic, judged.standalone]).toEqual([2, 2]);
     expect(judgeArticle("A request no reader labelled", markdown, "en", []).labelled).toBe(0);
+  });
+
+  it("counts a sentence a reader found leaning on another as in its place only right after what it follows in its source", () => {
+    const source = sourceText(["<Nulgrind> Nulgrind is the simplest possible Valgrind tool.[3] It performs no instrumentation or analysis of a program, just runs it normally. It is mainly of use for Valgrind's developers."]);
+    const after = (first: string) =>
+      judgeArticle("Getting started with Valgrind", `${first} [[1]](https://v.example/nl) It performs no instrumentation or analysis of a program, just runs it normally. [[1]](https://v.example/nl)\n`, "en", [], source);
+    expect(after("Nulgrind is the simplest possible Valgrind tool.")).toMatchObject({ labelled: 2, standalone: 1, in_place: 2 });
+    expect(after("DHAT is a different kind of heap profiler.")).toMatchObject({ labelled: 2, standalone: 1, in_place: 1 });
+    // A connective the writer put before a sentence is not its source's.
+    expect(source.follows("Nulgrind is the simplest possible Valgrind tool.", "In addition, it performs no instrumentation or analysis of a program, just runs it normally.")).toBe(true);
   });
 });
