@@ -100,6 +100,15 @@ describe("edit, offline", () => {
     expect(report.removed).toContainEqual({ section: "intro", claim: broken, reason: "malformed" });
   });
 
+  it("removes a model's sentence holding a command or boilerplate, which the score would count as a form problem", async () => {
+    // Read in the fake model's package article (sixteenth stop): delivered, then capped at 75 for it.
+    const command = 'If the cache is broken, run "sudo rm -rf /var/cache/apt/archives/" and "apt-get update --fix-missing" before "apt-get install -f" again.';
+    const pointer = "Route planning is described in the following section of this guide.";
+    const { body: edited, report } = await editArticle(bodyOf([s(VERBATIM, ["e1"]), s(command, ["e1"]), s(pointer, ["e1"])]), brief, outline, EVIDENCE);
+    expect(texts(edited)).toEqual([VERBATIM]);
+    expect(report).toMatchObject({ removed_malformed: 2 });
+  });
+
   it("tells framing from an uncited fact", () => {
     expect(isFramingSentence("This article looks at route planning for dispatchers.", brief, "")).toBe(true);
     expect(isFramingSentence("Route planning saves 40 minutes a day.", brief, "")).toBe(false);

@@ -1,6 +1,6 @@
 import { countWords, wordsOf } from "../../../../shared/text/segment";
 import { checkCitationSupport } from "./citation-check";
-import { dependsOnPrevious, hasUnpairedMarks } from "../evidence/units";
+import { dependsOnPrevious, hasUnpairedMarks, isBoilerplate, looksLikeCode } from "../evidence/units";
 import { relevanceModel } from "../relevance";
 import { evidenceById } from "../evidence/passages";
 import type { MeteredModel } from "../model/metered-model";
@@ -141,9 +141,12 @@ async function editPass(
   }
 
   // A model's sentence whose quotation marks or brackets do not pair up ("… » por «foo» para todos …") was cut
-  // out of a quotation or a command: the same rule the evidence's units are held to (`hasUnpairedMarks`).
+  // out of a quotation or a command: the same rule the evidence's units are held to (`hasUnpairedMarks`). So is
+  // one holding a command or boilerplate, which the score counts as a form problem ("(If apt-cacher-ng is used, you
+  // should also run "sudo rm -rf …"", from the fake model's package article, capped at 75): it goes here instead.
+  const malformed = (text: string) => hasUnpairedMarks(text) || looksLikeCode(text) || isBoilerplate(text, lang);
   for (const at of located) {
-    if (drop.has(at.sentence) || !hasUnpairedMarks(at.sentence.text)) continue;
+    if (drop.has(at.sentence) || !malformed(at.sentence.text)) continue;
     remove(at, "malformed");
     report.removed_malformed++;
   }
