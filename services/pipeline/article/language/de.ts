@@ -117,9 +117,8 @@ export const GERMAN: LanguageProfile = {
     announcesList: /^(es gibt|man unterscheidet) (zwei|drei|vier|fünf|sechs|sieben|acht|neun|zehn|mehrere|einige|\d+) /iu,
     // Also at the end of a compound: "Benutzerhandbuch", "Installationsanleitung".
     documentation: /(dokumentation|handbuch|handbuchseite|anleitung|readme|howto|faq|veröffentlichungshinweise\p{L}*)(?![\p{L}])/iu,
-    // "letztere", "obige", "auf diese Weise", "im vorigen Beispiel": what was said before; "hier", the place in the
-    // source ("Es gibt hier mehrere Auswahlmöglichkeiten"), as "here" in English.
-    antecedent: /(?<![\p{L}])(letztere[nrms]?|erstere[nrms]?|obige[nrms]?|auf diese (weise|art)|(vorherige[nmrs]?|vorige[nmrs]?) (beispiel|abschnitt|befehl|schritt|kapitel)s?|hier)(?![\p{L}])|^(?!.*(?<![\p{L}])(?:nicht|nie|kein[emnrs]?)(?![\p{L}])).*(?<![\p{L}])stattdessen(?![\p{L}])/iu,
+    // "letztere", "obige", "auf diese Weise", "im vorigen Beispiel": what was said before.
+    antecedent: /(?<![\p{L}])(letztere[nrms]?|erstere[nrms]?|obige[nrms]?|auf diese (weise|art)|(vorherige[nmrs]?|vorige[nmrs]?) (beispiel|abschnitt|befehl|schritt|kapitel)s?)(?![\p{L}])|^(?!.*(?<![\p{L}])(?:nicht|nie|kein[emnrs]?)(?![\p{L}])).*(?<![\p{L}])stattdessen(?![\p{L}])/iu,
     anaphora: new Set(["er", "sie", "ihn", "ihm", "ihnen", "diese", "dieser", "dieses", "solche"]),
     anaphoraOpensOnly: true,
     notInfinitives: new Set(),

@@ -107,9 +107,7 @@ export const ENGLISH: LanguageProfile = {
     announcesList: /^(there (are|were)|we have) (two|three|four|five|six|seven|eight|nine|ten|several|a few|\d+) /i,
     documentation: /\b(documentation|manual|guide|readme|howto|faq|standard|release notes)\b/i,
     // "this" before a stop or a comma is a pronoun, and points back: "The kbd package supports this, edit …".
-    // "Here" is the place in the source the sentence stood ("presented here", "Here, the program date(1) is
-    // executed …"): readers found none of twelve such sentences readable alone, in four languages (sixteenth stop).
-    antecedent: /\bthe (latter|former|above)\b|\bthis(?=\s*[,.;!?)])|\bhere\b|^(?!.*(?:\b(?:not|never|no)\b|n't\b)).*\binstead\b(?! of\b)/i,
+    antecedent: /\bthe (latter|former|above)\b|\bthis(?=\s*[,.;!?)])|^(?!.*(?:\b(?:not|never|no)\b|n't\b)).*\binstead\b(?! of\b)/i,
     anaphora: new Set(["it", "they", "them", "those", "these", "he", "she", "him", "his", "her", "such"]),
     // "such as" and "such that" point forward: 161 sentences of the English manual say "such" only so, and were
     // taken as leaning on the sentence before ("Green material such as vegetable peelings … supplies nitrogen.").

@@ -133,9 +133,8 @@ export const SPANISH: LanguageProfile = {
     sendsTo: /^([^,]{0,80},\s*)?(consulte|lea|vea|revise)\b|\b(debería|puede) (leer|consultar)\b|\b(es|está|son|están) (descrit[oa]s?|documentad[oa]s?|explicad[oa]s?) en\b|\bse (describe|documenta|explica) en\b|(?<![\p{L}])encontrará (más |mayores )?(detalles|información)(?![\p{L}])/iu,
     announcesList: /^(existen|hay) (dos|tres|cuatro|cinco|seis|siete|ocho|nueve|diez|varios|varias|algunos|algunas|\d+) /iu,
     documentation: /(?<![\p{L}])(documentación|documentos?|manual|guía|readme|howto|faq|estándar|especificación|notas de publicación)(?![\p{L}])/iu,
-    // «este último», «de esta manera», «el ejemplo anterior», «más arriba»: what was said before; «aquí», the place
-    // in the source, as "here" in English.
-    antecedent: /(?<![\p{L}])((est|es)[eao]s? últim[oa]s?|lo anterior|de (esta|esa) (manera|forma)|de (este|ese) modo|(el|los|la|las) (ejemplo|sección|orden|paso|capítulo)s? (anterior|previo)(es)?|(de|más) arriba|aquí)(?![\p{L}])|^(?!.*(?<![\p{L}])(?:no|nunca)(?![\p{L}])).*(?<![\p{L}])(en su lugar(?! de)|en lugar de (eso|ello))(?![\p{L}])/iu,
+    // «este último», «de esta manera», «el ejemplo anterior», «más arriba»: what was said before.
+    antecedent: /(?<![\p{L}])((est|es)[eao]s? últim[oa]s?|lo anterior|de (esta|esa) (manera|forma)|de (este|ese) modo|(el|los|la|las) (ejemplo|sección|orden|paso|capítulo)s? (anterior|previo)(es)?|(de|más) arriba)(?![\p{L}])|^(?!.*(?<![\p{L}])(?:no|nunca)(?![\p{L}])).*(?<![\p{L}])(en su lugar(?! de)|en lugar de (eso|ello))(?![\p{L}])/iu,
     anaphora: new Set(["él", "ella", "ellos", "ellas", "estos", "estas", "dicho", "dicha"]),
     descriptionIsSentence: opensInUpperCase,
     notInfinitives: SPANISH_NOT_INFINITIVES,

@@ -99,9 +99,8 @@ export const FRENCH: LanguageProfile = {
     sendsTo: /^([^,]{0,80},\s*)?(veuillez\s+)?(lisez|lire|consultez|voyez|reportez-vous)\b|\bvous (devriez|pouvez|devez) (lire|consulter)\b|\b(est|sont) (décrite?s?|documentée?s?|expliquée?s?) dans\b|\bvous trouverez (plus de |davantage de |d'autres |d’autres |les )?(détails|informations|précisions)\b/i,
     announcesList: /^(il (existe|y a)|on (distingue|trouve)) (deux|trois|quatre|cinq|six|sept|huit|neuf|dix|plusieurs|quelques|\d+) /iu,
     documentation: /\b(documentation|manuel|guide|readme|howto|faq|norme|notes de publication)\b/i,
-    // « ce dernier », « de cette manière », « l’exemple précédent », « ci-dessus »: what was said before; « ici »,
-    // the place in the source (« présenté ici », « ajouter ici »; « d’ici » is a time), as "here" in English.
-    antecedent: /(?<![\p{L}])((ce|cette|ces) derni(er|ère|ers|ères)|de cette (manière|façon)|(l['’]|les? |la )(exemple|section|commande|étape|paragraphe|chapitre)s? précédente?s?|ci-dessus|(?<!['’])ici)(?![\p{L}])|^(?!.*(?<![\p{L}])(?:ne|n['’]|pas|jamais)(?![\p{L}])).*(?<![\p{L}])(à la place|au lieu de cela)(?! (de|du|des|d['’]))/iu,
+    // « ce dernier », « de cette manière », « l’exemple précédent », « ci-dessus »: what was said before.
+    antecedent: /(?<![\p{L}])((ce|cette|ces) derni(er|ère|ers|ères)|de cette (manière|façon)|(l['’]|les? |la )(exemple|section|commande|étape|paragraphe|chapitre)s? précédente?s?|ci-dessus)(?![\p{L}])|^(?!.*(?<![\p{L}])(?:ne|n['’]|pas|jamais)(?![\p{L}])).*(?<![\p{L}])(à la place|au lieu de cela)(?! (de|du|des|d['’]))/iu,
     // « tel », « tels » point back as "such" does (« de tels privilèges »), except « tel que », which points forward.
     anaphora: new Set(["il", "elle", "ils", "elles", "eux", "celui", "celle", "ceux", "celles", "tel", "telle", "tels", "telles"]),
     forwardPhrases: /(?<![\p{L}])tel(?:le)?s? qu(?:e|['’])/giu,
