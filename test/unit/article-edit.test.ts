@@ -80,18 +80,6 @@ describe("edit, offline", () => {
     expect(report.dropped_sections).toEqual([]);
   });
 
-  // Read in the German permissions article: a section opened with « Zudem gilt: Um den Inhalt … », the
-  // paragraph the connective joined it to having gone as a repeat.
-  it("opens a section plainly when the paragraph its connective joined it to went", async () => {
-    const BOOKING = "Route planning works best when the office books new jobs into days when a technician is already nearby.";
-    const body = bodyOf([s(VERBATIM, ["e1"])], []);
-    body.sections[1].paragraphs = [{ sentences: [s(VERBATIM, ["e1"])] }, { sentences: [{ ...s(BOOKING, ["e1"]), lead: "In addition, ", lowercase: true }] }];
-    const { body: edited } = await editArticle(body, brief, outline, EVIDENCE);
-    const opening = edited.sections[1].paragraphs[0].sentences[0];
-    expect(opening.text).toBe(BOOKING);
-    expect([opening.lead, opening.lowercase]).toEqual([undefined, undefined]);
-  });
-
   it("removes a model's sentence whose quotation marks or brackets do not pair up, as malformed", async () => {
     const broken = "Route planning works best when the office books new jobs into « days when a technician is nearby.";
     const { body: edited, report } = await editArticle(bodyOf([s(VERBATIM, ["e1"]), s(broken, ["e1"])]), brief, outline, EVIDENCE);

@@ -2,11 +2,11 @@ import { assertEnoughEvidence, draftArticle, fitOutlineToEvidence, NotEnoughEvid
 import { relevanceModel, requestedAngle } from "../../services/pipeline/article/relevance";
 import { ANGLE_BONUS } from "../../services/pipeline/article/relevance/model";
 import { unitsOfEvidence, unitsOfPool } from "../../services/pipeline/article/evidence/units";
-import { composeSectionFromEvidence, ExtractiveSectionWriter, inDocumentOrder, indexPool, opensWithPhrase, takesConnective } from "../../services/pipeline/article/writers/extractive-writer";
+import { ExtractiveSectionWriter, inDocumentOrder } from "../../services/pipeline/article/writers/extractive-writer";
+import { renderArticle } from "../../services/pipeline/article/quality/render";
 import { isStep } from "../../services/pipeline/article/evidence/units";
 import { planOutlineByRules } from "../../services/pipeline/article/brief/outline";
 import { decideBriefByRules } from "../../services/pipeline/article/brief/recon";
-import { renderSentence } from "../../services/pipeline/article/quality/render";
 import { tokenize } from "../../shared/text/tokenize";
 import { sectionWords } from "../../services/pipeline/article/writers/section-writer";
 import type { Evidence } from "../../services/pipeline/article/types";
@@ -59,101 +59,28 @@ describe("the extractive writer", () => {
     expect(clustering.paragraphs[0].sentences[0].text).toMatch(/group each technician's jobs by neighbourhood|cluster jobs/);
   });
 
-  it("joins paragraphs with connectives that keep the quote intact", async () => {
+  it("opens every paragraph with its source's own words (an editor found 49 of 91 connectives the writer had added wrong)", async () => {
     const { body } = await draftArticle(new ExtractiveSectionWriter(), brief, outline, EVIDENCE);
-    const led = body.sections.flatMap((s) => s.paragraphs.map((p) => p.sentences[0])).filter((s) => s.lead);
-    expect(led.length).toBeGreaterThan(0);
-    for (const sentence of led) {
-      expect([sentence.text, takesConnective(sentence.text, "en")]).toEqual([sentence.text, true]);
-      const rendered = renderSentence(sentence);
-      expect(rendered.startsWith(sentence.lead!)).toBe(true);
-      expect(rendered.slice(sentence.lead!.length).toLowerCase()).toBe(sentence.text.toLowerCase());
-    }
+    const quotes = EVIDENCE.map((e) => e.quote.replace(/\s+/g, " "));
+    const openings = body.sections.flatMap((s) => s.paragraphs.map((p) => p.sentences[0]).filter((x) => x.cites.length));
+    expect(openings.length).toBeGreaterThan(1);
+    for (const sentence of openings) expect([sentence.text, quotes.some((q) => q.includes(sentence.text))]).toEqual([sentence.text, true]);
+    // As the reader sees it: every paragraph of the rendered body opens with a quoted sentence, no word before it.
+    const { markdown } = renderArticle(body, [], EVIDENCE, "en");
+    const paragraphs = markdown.split("\n\n").filter((p) => p && !p.startsWith("#") && !/^\d+\. /.test(p));
+    for (const p of paragraphs) expect([p.slice(0, 40), openings.some((o) => p.startsWith(o.text.slice(0, 30).replace(/([*_`[\]])/g, "\\$1")))]).toEqual([p.slice(0, 40), true]);
   });
 });
 
-// Read in the systemd article: "In addition, first, some special target units …", "In addition, under systemd, …".
-describe("a sentence that opens with a phrase of its own", () => {
-  it.each([
-    ["First, some special target units such as \"local-fs.target\" are pulled in to mount the filesystems.", "en"],
-    ["Under systemd, the system logging utility rsyslogd(8) may be uninstalled.", "en"],
-    ["Par défaut, le fichier « /etc/sudoers » n’autorise que le groupe sudo.", "fr"],
-    ["Sin embargo, la versión candidata sigue la prioridad.", "es"],
-  ])("takes no connective: %s", (sentence, lang) => expect(opensWithPhrase(sentence, lang)).toBe(true));
-  it.each([
-    ["The spawned processes are placed in individual Linux control groups, named after their unit.", "en"],
-    ["Die Lese-Berechtigung (read, r) erlaubt dem Rechteinhaber, den Inhalt der Datei zu betrachten.", "de"],
-    ["Sudo permet à un utilisateur autorisé d’exécuter une commande en tant que root.", "fr"],
-  ])("may take one: %s", (sentence, lang) => expect(opensWithPhrase(sentence, lang)).toBe(false));
-
-  // Read in the held-out probe: "On top of this, note: Automatic upgrade …", "In addition, so on July 8th, …",
-  // "También conviene saber que recuerda que …", "Además, instala la versión anterior del paquete (requerido)."
-  it.each([
-    ["Note: Automatic upgrade of packages is NOT recommended in testing or unstable systems.", "en"],
-    ["Remarque : le fichier est créé par dh_make.", "fr"],
-    ["So on June 15, both testing and unstable have XYZ-3.7 in their repositories.", "en"],
-    ["Recuerda que si ya hay versiones anteriores del paquete en el repositorio Debian, los usuarios podrán actualizarlo.", "es"],
-    ["Instala la versión anterior del paquete (requerido).", "es"],
-    ["Editieren Sie die Datei /etc/passwd.", "de"],
-  ])("is no place for a connective: %s", (sentence, lang) => expect(takesConnective(sentence, lang)).toBe(false));
-  it.each([
-    ["The spawned processes are placed in individual Linux control groups, named after their unit.", "en"],
-    ["Customers value reliability more than speed.", "en"],
-    ["Los paquetes Debian normales son paquetes no nativos.", "es"],
-    ["Si los documentos originales utilizan una codificación antigua, conviene actualizarlos a UTF-8.", "es"],
-    ["Das root-Passwort steht verschlüsselt in der Datei /etc/shadow.", "de"],
-  ])("is a place for one: %s", (sentence, lang) => expect(takesConnective(sentence, lang)).toBe(true));
-
-  it("gets none from the writer, where the same paragraph opening plainly does", () => {
-    const en = decideBriefByRules({ topic: "Securing the root password", target_keyword: "root password", mode: "standard", language: "en", target_words: 600, image: false, derivatives: [] }, null);
-    const plan = planOutlineByRules(en, 600, []);
-    const body = plan.sections.find((x) => x.role === "body")!;
-    const passage = (id: string, quote: string): Evidence => ({ id, url: `https://doc.example/${id}`, title: "The root password", heading: "Securing the root password", quote, fetched_at: "", origin: "brand" });
-    // Two passages that share a word beyond the topic's ("passphrase"): the second paragraph would take a connective.
-    const opening = (second: string) => {
-      const pool = [passage("e1", "The root password protects the whole system from strangers. A strong passphrase for the root password cannot be guessed."), passage("e2", second)];
-      const section = composeSectionFromEvidence({ brief: en, outline: plan, section: { ...body, budget: 200 }, earlier: [], evidence: pool }, indexPool(pool, "en"));
-      return section.paragraphs.map((p) => p.sentences[0]).find((x) => second.startsWith(x.text));
-    };
-    expect(opening("The passphrase for the root password is changed with the passwd command. A compromised root password opens every account on the system.")?.lead).toBeDefined();
-    expect(opening("On Debian systems, the passphrase for the root password is changed with the passwd command. A compromised root password opens every account on the system.")?.lead).toBeUndefined();
-  });
-});
-
-describe("connectives before a step, and the conclusion", () => {
-  const de = decideBriefByRules({ topic: "Das root-Passwort sichern", target_keyword: "root-Passwort", mode: "standard", language: "de", target_words: 600, image: false, derivatives: [] }, null);
-  const plan = planOutlineByRules(de, 600, []);
-  const passage = (id: string, quote: string): Evidence => ({ id, url: `https://doc.example/${id}`, title: "Das root-Passwort", heading: "Das root-Passwort sichern", quote, fetched_at: "", origin: "brand" });
-  // Two passages that share a word beyond the topic's ("Passphrase"): the second paragraph would take a connective.
-  const pool = [
-    passage("e1", "Das root-Passwort schützt das ganze System vor fremdem Zugriff. Eine starke Passphrase für das root-Passwort kann niemand erraten."),
-    passage("e2", "Ändern Sie die Passphrase für das root-Passwort regelmäßig mit dem Befehl passwd. Ein kompromittiertes root-Passwort öffnet jedes Konto auf dem System."),
-    passage("e3", "Das root-Passwort steht verschlüsselt in der Datei /etc/shadow und nicht mehr in /etc/passwd. Nur das root-Konto darf die Datei /etc/shadow lesen."),
-  ];
-  const write = (role: "body" | "conclusion") => {
-    const planned = plan.sections.find((x) => x.role === role)!;
-    return composeSectionFromEvidence({ brief: de, outline: plan, section: { ...planned, budget: 200 }, earlier: [], evidence: pool }, indexPool(pool, "de"));
-  };
-
-  // Read in the German password article: "Darüber hinaus gilt: Editieren Sie …".
-  it("puts no connective before a sentence telling the reader to do something", () => {
-    const openings = write("body").paragraphs.map((p) => p.sentences[0]);
-    const steps = openings.filter((o) => isStep(o.text, "de"));
-    expect(steps.length).toBeGreaterThan(0);
-    for (const x of steps) expect([x.text, x.lead]).toEqual([x.text, undefined]);
+describe("a step told apart from a statement (isStep)", () => {
+  it("reads a sentence telling the reader to do something as a step, in each language", () => {
+    expect(isStep("Ändern Sie die Passphrase für das root-Passwort regelmäßig mit dem Befehl passwd.", "de")).toBe(true);
     expect(isStep("Créez un environnement isolé (« chroot ») et faites-y tourner la dernière version.", "fr")).toBe(true);
     expect(isStep("Chez Debian, les paquets sont signés.", "fr")).toBe(false);
     expect(isStep("Edit \"/etc/passwd\" and make the second entry for the root account empty.", "en")).toBe(true);
     expect(isStep("Install the sudo package and enable it by setting options in \"/etc/sudoers\".", "en")).toBe(true);
     for (const statement of ["After the installation, the first user account is created.", "Using the iproute2 commands, you can configure every interface.", "Users the administrator trusts get sudo."]) expect([statement, isStep(statement, "en")]).toEqual([statement, false]);
     expect(isStep("Wenn Sie das root-Passwort kennen, können Sie jeden Befehl ausführen.", "de")).toBe(false);
-  });
-
-  // Read in bench articles: "In short, the "deb" line defines for the binary packages.", "Kurz gesagt: Debian nutzt …".
-  it("opens the conclusion with the quote itself, never 'In short'", () => {
-    const conclusion = write("conclusion");
-    expect(conclusion.paragraphs.length).toBeGreaterThan(0);
-    expect(conclusion.paragraphs[0].sentences[0].lead).toBeUndefined();
   });
 });
 

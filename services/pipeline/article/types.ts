@@ -103,10 +103,6 @@ export interface ArticleSentence {
   text: string;
   /** Evidence ids; empty for a framing sentence that states no fact. */
   cites: string[];
-  /** A connective the composer put before the sentence ("In addition, "); not part of the claim. */
-  lead?: string;
-  /** After the connective the sentence starts in lower case (its first word is not a name). */
-  lowercase?: boolean;
 }
 
 export interface ArticleParagraph {

@@ -89,7 +89,7 @@ export function readerHtml(contentHtml: string, offTopicSentences: readonly stri
       sentences++;
       if (!balanced(text)) return sentence;
       const words = plainWords(text);
-      // The score stage's own sentence is a claim without its connective ("In addition, …"): it ends the text.
+      // The score stage's own sentence is the claim: it ends the text.
       if ([...offTopicKeys].some((k) => words === k || words.endsWith(` ${k}`))) {
         offTopic++;
         return `${lead}<span class="flag flag-offtopic" title="judged off topic">${text}</span>`;

@@ -81,21 +81,9 @@ function locate(sections: readonly ArticleSection[]): Located[] {
   return sections.flatMap((s, section) => s.paragraphs.flatMap((p, paragraph) => p.sentences.map((sentence) => ({ section, paragraph, sentence }))));
 }
 
-/**
- * The sections without their emptied paragraphs, and without a connective opening a section: it joined a
- * paragraph to the one before, and when that one went the section read "Zudem gilt: …" as its first words.
- */
+/** The sections without their emptied paragraphs. */
 function withoutEmpty(sections: ArticleSection[]): ArticleSection[] {
-  return sections
-    .map((s) => ({ ...s, paragraphs: opensPlainly(s.paragraphs.filter((p) => p.sentences.length)) }))
-    .filter((s) => s.paragraphs.length);
-}
-
-function opensPlainly(paragraphs: ArticleParagraph[]): ArticleParagraph[] {
-  const [first, ...rest] = paragraphs;
-  if (!first?.sentences[0]?.lead) return paragraphs;
-  const [{ lead: _lead, lowercase: _lowercase, ...opening }, ...others] = first.sentences;
-  return [{ ...first, sentences: [opening, ...others] }, ...rest];
+  return sections.map((s) => ({ ...s, paragraphs: s.paragraphs.filter((p) => p.sentences.length) })).filter((s) => s.paragraphs.length);
 }
 
 interface PassResult {
@@ -217,11 +205,9 @@ function isDangling(sentences: readonly ArticleSentence[], i: number, gone: Read
   return sentence.cites.length > 0 && dependsOnPrevious(sentence.text, lang) && (i === 0 || gone.has(sentences[i - 1]));
 }
 
-/** The paragraph without the sentences that go. A connective belongs to a paragraph's opening: when its sentence goes, the next one opens plainly. */
+/** The paragraph without the sentences that go. */
 function withoutSentences(p: ArticleParagraph, gone: ReadonlySet<ArticleSentence>): ArticleParagraph {
-  const sentences = p.sentences.filter((x) => !gone.has(x));
-  if (sentences[0] !== p.sentences[0] && sentences[0]?.lead) delete sentences[0].lead;
-  return { sentences };
+  return { sentences: p.sentences.filter((x) => !gone.has(x)) };
 }
 
 /**

@@ -143,8 +143,6 @@ export const GERMAN: LanguageProfile = {
     sourcesHeading: "Quellen",
     knowledgeBaseLabel: "Wissensbasis der Marke",
     // German puts the verb second after an adverb ("Zudem ist …"): a colon keeps the quoted sentence intact.
-    connectives: ["Zudem gilt: ", "Darüber hinaus gilt: ", "Außerdem: "],
-    lowercaseAfterConnective: false,
     overviewHeading: "{K}: ein Überblick",
     explained: /\s+erklärt$/iu,
     bodyHeadings: {

@@ -138,8 +138,6 @@ export const ENGLISH: LanguageProfile = {
     faqHeading: "Frequently asked questions",
     sourcesHeading: "Sources",
     knowledgeBaseLabel: "brand knowledge base",
-    connectives: ["In addition, ", "On top of this, "],
-    lowercaseAfterConnective: true,
     overviewHeading: "{K}: an overview",
     explained: /\s+explained$/iu,
     bodyHeadings: {

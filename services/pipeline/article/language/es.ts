@@ -142,7 +142,6 @@ export const SPANISH: LanguageProfile = {
     leansBack: (sentence) => copulaWithoutSubject(sentence) || pluralPronounWithoutAntecedent(sentence, "es", PLURAL_PRONOUN),
     afterSteps: /(?<![\p{L}])ahora(?![\p{L}])/iu,
     answerOpeners: /^(?:(?:sí|no)(?=[,.!;:])|la (?:respuesta|contestación)(?![\p{L}]))/u,
-    opensWithSubject: /^(el|la|los|las|una?|unos|unas|si|cuando|cada|todos|todas|muchos|muchas|algunos|algunas|puedes|puede|pueden|debes|debe|deben)\s/iu,
     connectiveOpeners: /^(asimismo|también|tampoco|o|alternativamente|otra|otro|además|más aún|sin embargo|no obstante|por tanto|por lo tanto|por consiguiente|así|de lo contrario|igualmente|del mismo modo|de igual modo|por otra parte|por otro lado|en cambio|en ese caso|en este caso|por eso|por ello|entonces|aun así|pero|es decir|es más|y)(?![\p{L}\p{N}])/u,
     clausePointers: /^(esto|eso|ello|estos|estas|esos|esas)(?![\p{L}\p{N}])/u,
     doingIt: /\b(hacerlo|hacerla|haciéndolo|lo hace|lo hacen|lo haga|lo hizo)\b/i,
@@ -157,8 +156,6 @@ export const SPANISH: LanguageProfile = {
     faqHeading: "Preguntas frecuentes",
     sourcesHeading: "Fuentes",
     knowledgeBaseLabel: "base de conocimiento de la marca",
-    connectives: ["Además, ", "Por otra parte, ", "También conviene saber que "],
-    lowercaseAfterConnective: true,
     overviewHeading: "{K}: una visión general",
     explained: /\s+explicad[oa]s?$/iu,
     bodyHeadings: {

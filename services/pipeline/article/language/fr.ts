@@ -125,8 +125,6 @@ export const FRENCH: LanguageProfile = {
     faqHeading: "Questions fréquentes",
     sourcesHeading: "Sources",
     knowledgeBaseLabel: "base de connaissances de la marque",
-    connectives: ["De plus, ", "Par ailleurs, ", "En outre, ", "À noter également : "],
-    lowercaseAfterConnective: true,
     overviewHeading: "{K} : vue d'ensemble",
     explained: /\s+expliqué(?:e|s|es)?$/iu,
     bodyHeadings: {

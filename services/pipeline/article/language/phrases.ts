@@ -2,7 +2,7 @@ import { languageProfile } from "./index";
 import type { SearchIntent } from "../types";
 
 /**
- * The words the pipeline itself adds to an article (headings, connectives, FAQ questions, labels): each
+ * The words the pipeline itself adds to an article (headings, FAQ questions, labels): each
  * language's are in its profile (`en.ts`, `fr.ts`, `de.ts`, `es.ts`), this is their shape.
  *
  * Templates: {K} the keyword, {T} the topic, {H} a heading, {A} the audience, {B} the brand.
@@ -18,10 +18,6 @@ export interface LanguagePack {
   sourcesHeading: string;
   /** How a knowledge-base source without a public address is named in the source list. */
   knowledgeBaseLabel: string;
-  /** Added before the first sentence of a paragraph that is not the first of its section. */
-  connectives: string[];
-  /** Whether the sentence after a connective starts in lower case when its first word is a function word. */
-  lowercaseAfterConnective: boolean;
   /** The first body heading: it carries the keyword (SEO) and opens the subject. */
   overviewHeading: string;
   /**

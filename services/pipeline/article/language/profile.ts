@@ -99,7 +99,7 @@ export interface LanguageProfile {
   asideOpener: RegExp;
   /** How its sentences are read as evidence: what leans on the sentence before, what is no sentence (`SentenceRules`). */
   sentences: SentenceRules;
-  /** The words the pipeline itself adds to an article in this language (headings, connectives, labels, templates). */
+  /** The words the pipeline itself adds to an article in this language (headings, labels, templates). */
   phrases: LanguagePack;
 }
 
@@ -227,13 +227,6 @@ export interface SentenceRules {
    * no form to tell it by (Spanish: "Instale" is also a third person).
    */
   imperative?: (sentence: string) => boolean;
-  /**
-   * Where a step has no form to tell it by (no `imperative`: Spanish "instala" is also a third person), the openings
-   * that show a sentence starts with its subject or a condition: an article or quantifier, a modal, "si", "cuando".
-   * The writer puts a connective only before those ("También conviene saber que recuerda que …" and "Además, instala
-   * la versión anterior …" were read in the held-out probe).
-   */
-  opensWithSubject?: RegExp;
   /**
    * Pointers into the source document: "(see apt_preferences(5) and Section 2.7.3, “Tweaking candidate version”)",
    * "(Section 10.2.3, “Personal backup”)", "(consulte Capítulo 5, Configuración de red)", or a list of manual

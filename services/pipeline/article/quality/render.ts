@@ -3,12 +3,6 @@ import { supportingPassage } from "../editing/citation-check";
 import { languagePack } from "../language/phrases";
 import type { ArticleBody, ArticleSentence, Evidence, FaqEntry } from "../types";
 
-/** A sentence as the reader sees it: its connective, then the sentence (in lower case after it where the writer said so). */
-export function renderSentence(sentence: ArticleSentence): string {
-  if (!sentence.lead) return sentence.text;
-  return sentence.lead + (sentence.lowercase ? sentence.text.charAt(0).toLowerCase() + sentence.text.slice(1) : sentence.text);
-}
-
 const isWebAddress = (url: string) => /^https?:\/\//i.test(url);
 
 /** An address safe inside markdown's link parentheses. */
@@ -32,7 +26,7 @@ export interface RenderedArticle {
  * The article as markdown: the introduction (no heading), `##` sections, the FAQ (`###` per question), and a
  * numbered source list. A cited sentence ends with its source numbers, linked where the source has a web
  * address ("[[2]](https://…)"); knowledge-base texts without one are listed by title. Sources are numbered
- * by first citation; `citations` pairs each cited sentence (the claim, without its connective) with each
+ * by first citation; `citations` pairs each cited sentence (the claim) with each
  * source it cites.
  */
 export function renderArticle(body: ArticleBody, faq: readonly FaqEntry[], evidence: readonly Evidence[], lang: string): RenderedArticle {
@@ -65,7 +59,7 @@ export function renderArticle(body: ArticleBody, faq: readonly FaqEntry[], evide
     return marks.length ? ` ${marks.join("")}` : "";
   };
   const paragraphText = (sentences: readonly ArticleSentence[]) =>
-    sentences.map((s) => escapeMarkdown(renderSentence(s)) + cite(s.text, s.cites)).join(" ");
+    sentences.map((s) => escapeMarkdown(s.text) + cite(s.text, s.cites)).join(" ");
 
   const blocks: string[] = [];
   for (const section of body.sections) {

@@ -11,7 +11,6 @@ import { isWellFormedQuestion } from "../search/faq";
 import { clampTargetWords } from "../brief/outline";
 import { hasDoubledWord } from "../language/phrases";
 import { relevanceModel, spansWholeProfile } from "../relevance";
-import { renderSentence } from "./render";
 import { sectionWords } from "../writers/section-writer";
 import { plannedKey } from "../writers/section-grouping";
 import { headingKey } from "../writers/section-names";
@@ -222,7 +221,7 @@ export function languageShare(body: ArticleBody, seo: Pick<SeoResult, "title" | 
     ...seo.title_variants,
     ...body.sections.map((s) => s.heading).filter(Boolean),
     ...seo.faq.flatMap((f) => [f.question, f.answer]),
-    ...body.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.sentences.map((x) => renderSentence(x)))),
+    ...body.sections.flatMap((s) => s.paragraphs.flatMap((p) => p.sentences.map((x) => x.text))),
   ];
   return share(items.filter((t) => isInLanguage(t, brief.language, [brief.topic, brief.keyword])).length, items.length);
 }
@@ -285,7 +284,7 @@ export function scoreArticle(input: {
   const { body, brief, seo } = input;
   const lang = brief.language;
   const metrics = articleMetrics(input.markdown, lang);
-  const bodyText = body.sections.flatMap((s) => s.paragraphs.map((p) => p.sentences.map((x) => renderSentence(x)).join(" "))).join("\n");
+  const bodyText = body.sections.flatMap((s) => s.paragraphs.map((p) => p.sentences.map((x) => x.text).join(" "))).join("\n");
   const bodyWords = countWords(bodyText, lang);
   const ease = readingLevel(bodyText, lang).fleschReadingEase;
   const offTopic = offTopicSentences(body, input.evidence, brief);

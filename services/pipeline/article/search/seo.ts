@@ -3,7 +3,6 @@ import { capitalizeFirst, fill, keywordFitsTemplates, languagePack, templateSubj
 import { analyseRequest, relevanceModel, withCompounds } from "../relevance";
 import { wordsOf } from "../../../../shared/text/segment";
 import { termSet } from "../evidence/similarity";
-import { renderSentence } from "../quality/render";
 import { embedPhrase, englishTitles, fillWithPhrase, holdsVerbPhrase, isClause, isDirectQuestion, isEnglish, isVerbPhrase, questionAsAsked, topicShape } from "./topic-phrasing";
 import { type ArticleBody, type ArticleBrief, type Evidence, SEARCH_INTENTS, sentencesIn, type SeoResult } from "../types";
 
@@ -224,7 +223,7 @@ export function metaDescriptionFrom(body: ArticleBody, brief: ArticleBrief, evid
     const named = scored.slice(0, 3).findIndex((x) => containsKeyword(x.text, brief.keyword));
     if (named > 0) scored.unshift(...scored.splice(named, 1));
     ranked = scored.map((x) => x.text);
-  } else ranked = (body.sections[0]?.paragraphs.flatMap((p) => p.sentences) ?? []).map((s) => renderSentence(s));
+  } else ranked = (body.sections[0]?.paragraphs.flatMap((p) => p.sentences) ?? []).map((s) => s.text);
   // A description that names the keyword's words in its own order needs no "Keyword: " before it ("Composting at
   // home: Home composting turns kitchen scraps …" said it twice).
   const prefix = (text: string) =>
