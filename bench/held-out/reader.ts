@@ -27,16 +27,8 @@ export interface SourceText {
   follows(before: string, sentence: string): boolean;
 }
 
-/** Text as compared: Unicode-normalised, lower case, footnote marks out, one space between words. */
-const flat = (text: string) =>
-  text
-    .normalize("NFKC")
-    .toLowerCase()
-    .replace(/[\u2018\u2019]/g, "'")
-    .replace(/[\u201c\u201d\u201e«»]/g, '"')
-    .replace(/\[\d{1,3}\]/g, " ")
-    .replace(/\s+/g, " ")
-    .trim();
+/** Text as compared: as labels are looked up (`normalizeText`), with every double quote alike and footnote marks out. */
+const flat = (text: string) => normalizeText(text.replace(/[\u201c\u201d\u201e«»]/g, '"').replace(/\[\d{1,3}\]/g, " "));
 
 /** The source text of a profile's documents (pages' text, pasted notes), each a string. */
 export function sourceText(documents: readonly string[]): SourceText {

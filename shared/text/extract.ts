@@ -180,10 +180,10 @@ class SectionBuilder {
   }
 }
 
-/** Walks the DOM in document order: headings open sections, block elements end paragraphs, inline text accumulates. */
 /** Longest definition-list term (`<dt>`) that opens its description's first line rather than standing as a line of its own. */
 const TERM_MAX_WORDS = 12;
 
+/** Walks the DOM in document order: headings open sections, block elements end paragraphs, inline text accumulates. */
 function sectionsFromDom(root: Node, documentNames: string[]): DocumentSection[] {
   const builder = new SectionBuilder(documentNames);
   let lines: string[] = [""];

@@ -142,7 +142,6 @@ export const GERMAN: LanguageProfile = {
     faqHeading: "Häufige Fragen",
     sourcesHeading: "Quellen",
     knowledgeBaseLabel: "Wissensbasis der Marke",
-    // German puts the verb second after an adverb ("Zudem ist …"): a colon keeps the quoted sentence intact.
     overviewHeading: "{K}: ein Überblick",
     explained: /\s+erklärt$/iu,
     bodyHeadings: {

@@ -9,12 +9,6 @@ const NOT_PROCEDURES = /^(date|sum|conclude|summari[sz]e|be|this|that|these|thos
 const NOT_IMPERATIVES = new Set(["although", "since", "despite", "sometimes", "generally", "once", "unless", "whereas", "though", "however", "therefore", "thus", "hence", "also", "often", "usually", "normally", "typically"]);
 
 /**
- * An English imperative has no form of its own, so its place tells: a capitalised word that is no function word,
- * gerund, participle, adverb or plural ("Edit", "Install", "Mount"; not "After", "Using", "Users"), followed by
- * what opens its object ("the", "your", a quoted path). Over the English manual this finds 82 usable sentences,
- * about one in ten a noun or a name ("Aptitude", "Microsoft"); such a miss only costs a paragraph its connective.
- */
-/**
  * What a question made of a sentence's words cannot carry: what they point back to ("this", "it"), or what is only
  * like it ("You can get similar information with …" is similar to what the sentence before said). French, German
  * and Spanish name theirs `POINTS_BACK` too.
@@ -35,6 +29,13 @@ function opensWithoutSubject(sentence: string): boolean {
   return Boolean(m) && !NOT_VERBS_IN_S.has(m![1].toLowerCase());
 }
 
+/**
+ * An English imperative has no form of its own, so its place tells: a capitalised word that is no function word,
+ * gerund, participle, adverb or plural ("Edit", "Install", "Mount"; not "After", "Using", "Users"), followed by
+ * what opens its object ("the", "your", a quoted path). Over the English manual this finds 82 usable sentences,
+ * about one in ten a noun or a name ("Aptitude", "Microsoft"); such a miss only joins a "now" after it as a step's
+ * result (`afterSteps`).
+ */
 function tellsToDo(sentence: string): boolean {
   // …or a two-word step of a numbered procedure ("Reboot system.", "Press Enter.").
   const m = /^(\p{Lu}\p{Ll}+) (?:the|a|an|your|its|their|this|these|that|those|all|each|every|["“/~.-]|[\p{L}-]+\.$)/u.exec(sentence);
